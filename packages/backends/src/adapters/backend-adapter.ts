@@ -1,0 +1,22 @@
+import type { BackendName } from '../backend-name.js';
+import type { BackendCapabilities } from '../capabilities.js';
+import type { UseBackendOptions } from '../use-backend-options.js';
+
+/** The backend-specific part of a capability report. */
+export type AdapterDescription = Pick<BackendCapabilities, 'floatPrecision' | 'wasm' | 'webgl' | 'webgpu'>;
+
+/**
+ * What attnkit needs from each backend: whether it can run here, how to bring it up, what it
+ * really offers, and which missing kernels it fills. One implementation per backend file.
+ */
+export interface BackendAdapter {
+  readonly name: BackendName;
+  /** Why this environment cannot run the backend, or `undefined` if it can. Initialises nothing. */
+  unavailableReason(): Promise<string | undefined>;
+  /** Loads the tfjs backend package and configures it; `tf.setBackend(name)` runs afterwards. */
+  prepare(options: UseBackendOptions): Promise<void>;
+  /** Registers kernels the backend lacks; returns their names. Runs after `tf.setBackend`. */
+  fillKernels(): string[];
+  /** Reads what the initialised backend really runs with. */
+  describe(): Promise<AdapterDescription>;
+}

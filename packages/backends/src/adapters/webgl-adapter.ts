@@ -1,0 +1,50 @@
+import { env, findBackend } from '@tensorflow/tfjs-core';
+import { detectEnvironment } from '../environment.js';
+import type { BackendAdapter } from './backend-adapter.js';
+
+interface WebglBackendLike {
+  floatPrecision(): 16 | 32;
+  gpgpu: { gl: WebGLRenderingContext };
+}
+
+function probeContext(): WebGLRenderingContext | WebGL2RenderingContext | null {
+  const g = globalThis as { OffscreenCanvas?: new (w: number, h: number) => OffscreenCanvas; document?: Document };
+  const canvas = g.OffscreenCanvas !== undefined ? new g.OffscreenCanvas(1, 1) : g.document?.createElement('canvas');
+  if (canvas === undefined) return null;
+  return (canvas.getContext('webgl2') ?? canvas.getContext('webgl')) as WebGLRenderingContext | null;
+}
+
+function rendererOf(gl: WebGLRenderingContext): string {
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  return String(gl.getParameter(info === null ? gl.RENDERER : info.UNMASKED_RENDERER_WEBGL));
+}
+
+/**
+ * tfjs-backend-webgl. Browser only. Reports whether float32 textures are renderable; when they are
+ * not, tfjs stores half floats and results carry ~1e-3 error.
+ */
+export const webglAdapter: BackendAdapter = {
+  name: 'webgl',
+  async unavailableReason() {
+    if (detectEnvironment() === 'node') return 'Node.js has no WebGL (run it in a browser)';
+    return probeContext() === null ? 'the browser gave no WebGL or WebGL2 context' : undefined;
+  },
+  async prepare() {
+    await import('@tensorflow/tfjs-backend-webgl');
+  },
+  fillKernels() {
+    return [];
+  },
+  async describe() {
+    const backend = findBackend('webgl') as unknown as WebglBackendLike;
+    return {
+      floatPrecision: backend.floatPrecision(),
+      webgl: {
+        version: env().getNumber('WEBGL_VERSION'),
+        renderFloat32: env().getBool('WEBGL_RENDER_FLOAT32_ENABLED'),
+        maxTextureSize: env().getNumber('WEBGL_MAX_TEXTURE_SIZE'),
+        renderer: rendererOf(backend.gpgpu.gl),
+      },
+    };
+  },
+};

@@ -1,0 +1,115 @@
+import { tidy } from '@tensorflow/tfjs-core';
+import { parseBackendName, type BackendName } from './backend-name.js';
+import { InvalidArgumentError } from './errors/invalid-argument-error.js';
+import { maxDifference } from './max-difference.js';
+import { namedOutputs, type TensorOutputs } from './named-outputs.js';
+import { withBackend } from './with-backend.js';
+
+/** One output of one backend, against the reference. */
+export interface OutputComparison {
+  readonly output: string;
+  readonly shape: readonly number[];
+  readonly maxAbsDiff: number;
+  readonly maxRelDiff: number;
+  /** The allowed max abs difference for this backend, if one was given. */
+  readonly tolerance: number | undefined;
+  readonly withinTolerance: boolean;
+}
+
+/** Every output of one backend. */
+export interface BackendComparison {
+  readonly backend: BackendName;
+  readonly outputs: readonly OutputComparison[];
+}
+
+/** The result of {@link compareBackends}. */
+export interface ComparisonReport {
+  /** `'float64'` when `reference` values were given, else the baseline backend's name. */
+  readonly reference: 'float64' | BackendName;
+  readonly results: readonly BackendComparison[];
+  /** Every output of every backend is within its tolerance. */
+  readonly ok: boolean;
+}
+
+/** Options of {@link compareBackends}. */
+export interface CompareBackendsOptions {
+  readonly backends: readonly string[];
+  /** Allowed max abs difference: one number for all backends, or per backend. */
+  readonly tolerance?: number | Partial<Record<BackendName, number>>;
+  /** Float64 ground truth, keyed like `fn`'s outputs. When absent, `baseline` is the reference. */
+  readonly reference?: Readonly<Record<string, ArrayLike<number>>>;
+  /** The backend the others are compared with when there is no `reference`. Default `'cpu'`. */
+  readonly baseline?: string;
+}
+
+type Readings = Map<string, { shape: number[]; values: ArrayLike<number> }>;
+
+async function readOn(backend: BackendName, fn: () => TensorOutputs): Promise<Readings> {
+  return withBackend(backend, async () => {
+    const outputs = tidy(() => namedOutputs(fn()));
+    try {
+      const readings: Readings = new Map();
+      for (const [name, tensor] of outputs) {
+        readings.set(name, { shape: tensor.shape, values: await tensor.data() });
+      }
+      return readings;
+    } finally {
+      for (const [, tensor] of outputs) tensor.dispose();
+    }
+  });
+}
+
+function toleranceFor(backend: BackendName, tolerance: CompareBackendsOptions['tolerance']): number | undefined {
+  return typeof tolerance === 'number' ? tolerance : tolerance?.[backend];
+}
+
+/**
+ * Runs the same tensor function on several backends and reports, per output, the max absolute and
+ * relative difference against float64 `reference` values or against a baseline backend. Restores
+ * the backend that was active before. `fn` runs inside `tf.tidy`; nothing leaks.
+ *
+ * @example
+ * const report = await compareBackends(() => tf.softmax(x), { backends: ['cpu', 'wasm'], tolerance: 1e-6 });
+ * report.results[1].outputs[0].maxAbsDiff; // wasm vs cpu
+ */
+export async function compareBackends(
+  fn: () => TensorOutputs,
+  options: CompareBackendsOptions,
+): Promise<ComparisonReport> {
+  const backends = options.backends.map(parseBackendName);
+  if (backends.length === 0) {
+    throw new InvalidArgumentError({ caller: 'compareBackends', argument: 'backends', expected: 'at least one backend name', received: '[]' });
+  }
+  const baseline = parseBackendName(options.baseline ?? 'cpu');
+  const reference: Readings = new Map();
+  if (options.reference === undefined) {
+    for (const [name, reading] of await readOn(baseline, fn)) reference.set(name, reading);
+  } else {
+    for (const [name, values] of Object.entries(options.reference)) reference.set(name, { shape: [], values });
+  }
+  const results: BackendComparison[] = [];
+  for (const backend of backends) {
+    const readings = await readOn(backend, fn);
+    const outputs: OutputComparison[] = [];
+    for (const [name, { shape, values }] of readings) {
+      const expected = reference.get(name);
+      if (expected === undefined) {
+        throw new InvalidArgumentError({
+          caller: 'compareBackends',
+          argument: 'reference',
+          expected: `a value for every output of fn (${[...readings.keys()].join(', ')})`,
+          received: `keys ${[...reference.keys()].join(', ') || 'none'}`,
+        });
+      }
+      const { maxAbsDiff, maxRelDiff } = maxDifference(values, expected.values, 'compareBackends');
+      const tolerance = toleranceFor(backend, options.tolerance);
+      outputs.push({ output: name, shape, maxAbsDiff, maxRelDiff, tolerance, withinTolerance: tolerance === undefined || maxAbsDiff <= tolerance });
+    }
+    results.push({ backend, outputs });
+  }
+  return {
+    reference: options.reference === undefined ? baseline : 'float64',
+    results,
+    ok: results.every((r) => r.outputs.every((o) => o.withinTolerance)),
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * Base class of every error thrown by an `@attnkit/*` package.
+ *
+ * Catch it to handle any attnkit failure; switch on `code` (stable, machine-readable) rather than on
+ * the message (written for people and free to improve).
+ *
+ * @example
+ * try { await useBackend('webgl'); } catch (e) { if (e instanceof AttnkitError) console.log(e.code); }
+ */
+export class AttnkitError extends Error {
+  /** Stable, machine-readable identifier, e.g. `'ATTNKIT_BACKEND_UNAVAILABLE'`. */
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+  }
+}

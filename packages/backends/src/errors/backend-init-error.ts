@@ -1,0 +1,19 @@
+import { AttnkitError } from './attnkit-error.js';
+
+/**
+ * The environment offers the backend, but tfjs failed to initialise it (for example the wasm
+ * module aborted while instantiating). The original failure is kept as `cause`.
+ *
+ * @example
+ * try { await useBackend('webgpu'); } catch (e) { if (e instanceof BackendInitError) console.error(e.cause); }
+ */
+export class BackendInitError extends AttnkitError {
+  readonly backend: string;
+
+  constructor(backend: string, detail: string, cause?: unknown) {
+    super('ATTNKIT_BACKEND_INIT_FAILED', `backend '${backend}' failed to initialise: ${detail}.`, {
+      cause,
+    });
+    this.backend = backend;
+  }
+}

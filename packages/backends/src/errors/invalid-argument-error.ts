@@ -1,0 +1,45 @@
+import { AttnkitError } from './attnkit-error.js';
+
+/** The structured parts of an {@link InvalidArgumentError} message. */
+export interface InvalidArgumentDetails {
+  /** The public function or layer that was called, e.g. `'paddingMask'`. */
+  readonly caller: string;
+  /** The argument (or option) that was wrong, e.g. `'lengths'`. */
+  readonly argument: string;
+  /** What would have been accepted, e.g. `'a rank-1 int32 tensor [B]'`. */
+  readonly expected: string;
+  /** What was actually passed, e.g. `'rank 2 [2, 3]'`. */
+  readonly received: string;
+  /** How to fix it, when there is a usual fix. */
+  readonly hint?: string;
+}
+
+/**
+ * A public function received an argument it cannot use. The message says what was expected, what
+ * was received and, where there is one, how to fix it:
+ * `paddingMask: 'lengths' must be a rank-1 tensor [B]; received rank 2 [2, 3].`
+ *
+ * @example
+ * throw new InvalidArgumentError({ caller: 'paddingMask', argument: 'keyLength',
+ *   expected: 'a positive integer', received: '-1' });
+ */
+export class InvalidArgumentError extends AttnkitError {
+  readonly caller: string;
+  readonly argument: string;
+  readonly expected: string;
+  readonly received: string;
+  readonly hint: string | undefined;
+
+  constructor(details: InvalidArgumentDetails) {
+    const hint = details.hint === undefined ? '' : ` ${details.hint}`;
+    super(
+      'ATTNKIT_INVALID_ARGUMENT',
+      `${details.caller}: '${details.argument}' must be ${details.expected}; received ${details.received}.${hint}`,
+    );
+    this.caller = details.caller;
+    this.argument = details.argument;
+    this.expected = details.expected;
+    this.received = details.received;
+    this.hint = details.hint;
+  }
+}

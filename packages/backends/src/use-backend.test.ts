@@ -1,0 +1,65 @@
+import { matMul, memory, tensor, tidy } from '@tensorflow/tfjs-core';
+import { describe, expect, it } from 'vitest';
+import { BackendUnavailableError } from './errors/backend-unavailable-error.js';
+import { UnknownBackendError } from './errors/unknown-backend-error.js';
+import { WasmBinariesMissingError } from './errors/wasm-binaries-missing-error.js';
+import { InvalidArgumentError } from './errors/invalid-argument-error.js';
+import { useBackend } from './use-backend.js';
+
+describe('useBackend (Node)', () => {
+  it('initialises cpu and reports it', async () => {
+    const caps = await useBackend('cpu');
+    expect(caps).toMatchObject({ backend: 'cpu', environment: 'node', floatPrecision: 32 });
+    expect(caps.missingKernels).toEqual([]);
+  });
+
+  it('rejects missing wasm binaries before touching tfjs, naming the file', async () => {
+    const error = await useBackend('wasm', { wasmPaths: '/nonexistent-attnkit/' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WasmBinariesMissingError);
+    expect((error as Error).message).toMatch(/wasm binaries not found: \/nonexistent-attnkit\/tfjs-backend-wasm-simd\.wasm \(from wasmPaths\)/);
+  });
+
+  it('rejects a bad thread count with the accepted range', async () => {
+    await expect(useBackend('wasm', { numThreads: 0 })).rejects.toThrow(InvalidArgumentError);
+    await expect(useBackend('wasm', { numThreads: 1.5 })).rejects.toThrow(
+      "useBackend: 'numThreads' must be an integer from 1 to 64; received 1.5.",
+    );
+  });
+
+  it('initialises wasm from the installed package: SIMD, one thread, Einsum as the only gap', async () => {
+    const caps = await useBackend('wasm');
+    expect(caps.backend).toBe('wasm');
+    expect(caps.wasm).toMatchObject({ binary: 'tfjs-backend-wasm-simd.wasm', simd: true, threads: false, threadCount: 1 });
+    expect(caps.wasm?.crossOriginIsolated).toBeUndefined();
+    expect(caps.missingKernels).toEqual(['Einsum']);
+    const before = memory().numTensors;
+    const product = tidy(() => matMul(tensor([[1, 2]]), tensor([[3], [4]])));
+    expect(await product.data()).toEqual(Float32Array.of(11));
+    product.dispose();
+    expect(memory().numTensors).toBe(before);
+  });
+
+  it('refuses to change the thread count once wasm is initialised', async () => {
+    await expect(useBackend('wasm', { numThreads: 2 })).rejects.toThrow(
+      /useBackend: 'numThreads' must be unchanged once wasm is initialised \(default\); received 2\./,
+    );
+  });
+
+  it('names the backends Node has when webgl or webgpu is asked for', async () => {
+    const webgl = await useBackend('webgl').catch((e: unknown) => e);
+    expect(webgl).toBeInstanceOf(BackendUnavailableError);
+    expect((webgl as Error).message).toBe(
+      "backend 'webgl' is not available in node: Node.js has no WebGL (run it in a browser). Available here: cpu, wasm.",
+    );
+    await expect(useBackend('webgpu')).rejects.toThrow(
+      "backend 'webgpu' is not available in node: Node.js has no WebGPU (run it in a browser). Available here: cpu, wasm.",
+    );
+  });
+
+  it('rejects unknown names, listing the known ones', async () => {
+    const error = await useBackend('wsam').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnknownBackendError);
+    expect((error as Error).message).toBe("unknown backend 'wsam'; attnkit knows cpu, wasm, webgl, webgpu.");
+    expect((error as UnknownBackendError).code).toBe('ATTNKIT_UNKNOWN_BACKEND');
+  });
+});

@@ -1,0 +1,46 @@
+import { setBackend } from '@tensorflow/tfjs-core';
+import { ADAPTERS } from './adapters/index.js';
+import { availableBackends } from './available-backends.js';
+import { parseBackendName } from './backend-name.js';
+import type { BackendCapabilities } from './capabilities.js';
+import { describeBackend, recordFilledKernels } from './describe-backend.js';
+import { detectEnvironment } from './environment.js';
+import { BackendInitError } from './errors/backend-init-error.js';
+import { BackendUnavailableError } from './errors/backend-unavailable-error.js';
+import type { UseBackendOptions } from './use-backend-options.js';
+
+/**
+ * Initialises a backend (loading its package on first use), makes it the active tfjs backend and
+ * returns what it really offers. Never falls back: a backend this environment lacks gives
+ * {@link BackendUnavailableError} listing the ones it has.
+ *
+ * @param name `'cpu' | 'wasm' | 'webgl' | 'webgpu'`
+ * @example
+ * const caps = await useBackend('wasm');
+ * console.log(caps.wasm?.threadCount, caps.missingKernels); // 1 ['Einsum'] in Node
+ */
+export async function useBackend(name: string, options: UseBackendOptions = {}): Promise<BackendCapabilities> {
+  const backend = parseBackendName(name);
+  const adapter = ADAPTERS[backend];
+  const reason = await adapter.unavailableReason();
+  if (reason !== undefined) {
+    throw new BackendUnavailableError({
+      requested: backend,
+      environment: detectEnvironment(),
+      reason,
+      available: await availableBackends(),
+    });
+  }
+  await adapter.prepare(options);
+  let selected: boolean;
+  try {
+    selected = await setBackend(backend);
+  } catch (error) {
+    throw new BackendInitError(backend, error instanceof Error ? error.message : String(error), error);
+  }
+  if (!selected) {
+    throw new BackendInitError(backend, 'tf.setBackend() returned false; tfjs logged the underlying error above');
+  }
+  recordFilledKernels(backend, adapter.fillKernels());
+  return describeBackend();
+}

@@ -1,0 +1,1 @@
+export { attnkitWasm, type AttnkitWasmOptions } from './attnkit-wasm.js';

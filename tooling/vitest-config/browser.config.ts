@@ -1,0 +1,60 @@
+import { playwright } from '@vitest/browser-playwright';
+import { defineConfig } from 'vitest/config';
+// Relative source import: the config is bundled before any export condition applies, and the
+// plugin must not need a build of @attnkit/backends.
+import { attnkitWasm } from '../../packages/backends/src/vite/index.js';
+import { CHROMIUM_HOWTO, findChromium } from '../test-utils/src/find-chromium.js';
+import { clientConditions } from './source-conditions.js';
+
+const chromium = findChromium();
+if (chromium.path === undefined) {
+  const message = `Browser tests need Chromium; none found (looked at ${chromium.tried.join(', ')}). ${CHROMIUM_HOWTO}`;
+  if (process.env['CI'] === 'true') throw new Error(`${message} Under CI=true a missing browser is a failure.`);
+  console.warn(`\n*** SKIPPING BROWSER TESTS *** ${message}\n`);
+}
+
+/**
+ * Backend tests in real Chromium (cpu, wasm, webgl, and webgpu through SwiftShader): every
+ * `src/**\/*.browser.test.ts` of a package. Pages are cross-origin isolated, so wasm may thread.
+ */
+export default defineConfig({
+  plugins: [attnkitWasm()],
+  resolve: { conditions: clientConditions },
+  optimizeDeps: {
+    include: [
+      '@tensorflow/tfjs-core',
+      '@tensorflow/tfjs-backend-cpu',
+      '@tensorflow/tfjs-backend-wasm',
+      '@tensorflow/tfjs-backend-webgl',
+      '@tensorflow/tfjs-backend-webgpu',
+    ],
+  },
+  test: {
+    include: chromium.path === undefined ? [] : ['src/**/*.browser.test.ts'],
+    passWithNoTests: true,
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
+    browser: {
+      enabled: chromium.path !== undefined,
+      headless: true,
+      screenshotFailures: false,
+      provider: playwright({
+        launchOptions: {
+          ...(chromium.path === undefined ? {} : { executablePath: chromium.path }),
+          args: [
+            '--no-sandbox',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--disable-quic',
+            '--enable-unsafe-swiftshader',
+            '--enable-unsafe-webgpu',
+            '--use-webgpu-adapter=swiftshader',
+          ],
+        },
+      }),
+      instances: [{ browser: 'chromium' }],
+    },
+  },
+});
