@@ -44,10 +44,8 @@ export interface BackendCapabilities {
   readonly environment: RuntimeEnvironment;
   /** Bits of float precision the backend computes and stores with: 32, or 16 for half-float WebGL. */
   readonly floatPrecision: 16 | 32;
-  /** Kernels attnkit blocks rely on that this backend lacks (e.g. `Einsum` on wasm). */
+  /** Kernels attnkit blocks rely on that this backend lacks (`Einsum` on wasm); blocks avoid them. */
   readonly missingKernels: readonly string[];
-  /** Kernels attnkit registered itself because the backend lacked them. */
-  readonly filledKernels: readonly string[];
   readonly wasm?: WasmCapabilities;
   readonly webgl?: WebglCapabilities;
   readonly webgpu?: WebgpuCapabilities;

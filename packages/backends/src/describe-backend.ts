@@ -6,13 +6,6 @@ import { detectEnvironment } from './environment.js';
 import { missingKernels } from './required-kernels.js';
 import { assertBackendReady } from './assert-backend-ready.js';
 
-const filled = new Map<string, readonly string[]>();
-
-/** Records which kernels an adapter filled for `backend` (called by `useBackend`). */
-export function recordFilledKernels(backend: string, kernels: readonly string[]): void {
-  filled.set(backend, [...new Set([...(filled.get(backend) ?? []), ...kernels])]);
-}
-
 /**
  * The capability report of the active backend (the one the last `useBackend` selected).
  *
@@ -28,7 +21,6 @@ export async function describeBackend(): Promise<BackendCapabilities> {
     backend,
     environment: detectEnvironment(),
     missingKernels: missingKernels(backend),
-    filledKernels: filled.get(backend) ?? [],
     ...description,
   };
 }

@@ -17,8 +17,9 @@ export interface UseBackendOptions {
    */
   readonly wasmPaths?: string | Readonly<Record<WasmBinaryName, string>>;
   /**
-   * wasm: threads for XNNPACK when the threaded binary loads (browser, cross-origin isolated).
-   * Defaults to the number of logical cores. Must be set before wasm first initialises.
+   * wasm: threads for XNNPACK where the threaded binary loads (a cross-origin-isolated page).
+   * Defaults to every logical core (at most 8). Elsewhere, Node included, wasm runs one thread;
+   * the report's `wasm.threadCount` always says what was achieved. Fixed at first initialisation.
    */
   readonly numThreads?: number;
 }

@@ -41,7 +41,7 @@ describe('useBackend (Node)', () => {
 
   it('refuses to change the thread count once wasm is initialised', async () => {
     await expect(useBackend('wasm', { numThreads: 2 })).rejects.toThrow(
-      /useBackend: 'numThreads' must be unchanged once wasm is initialised \(default\); received 2\./,
+      /useBackend: 'numThreads' must be unchanged once wasm is initialised \(1\); received 2\./,
     );
   });
 

@@ -1,11 +1,9 @@
-import { setBackend } from '@tensorflow/tfjs-core';
 import { ADAPTERS } from './adapters/index.js';
 import { availableBackends } from './available-backends.js';
 import { parseBackendName } from './backend-name.js';
 import type { BackendCapabilities } from './capabilities.js';
-import { describeBackend, recordFilledKernels } from './describe-backend.js';
+import { describeBackend } from './describe-backend.js';
 import { detectEnvironment } from './environment.js';
-import { BackendInitError } from './errors/backend-init-error.js';
 import { BackendUnavailableError } from './errors/backend-unavailable-error.js';
 import type { UseBackendOptions } from './use-backend-options.js';
 
@@ -31,16 +29,6 @@ export async function useBackend(name: string, options: UseBackendOptions = {}):
       available: await availableBackends(),
     });
   }
-  await adapter.prepare(options);
-  let selected: boolean;
-  try {
-    selected = await setBackend(backend);
-  } catch (error) {
-    throw new BackendInitError(backend, error instanceof Error ? error.message : String(error), error);
-  }
-  if (!selected) {
-    throw new BackendInitError(backend, 'tf.setBackend() returned false; tfjs logged the underlying error above');
-  }
-  recordFilledKernels(backend, adapter.fillKernels());
+  await adapter.initialize(options);
   return describeBackend();
 }

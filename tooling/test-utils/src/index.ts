@@ -1,2 +1,2 @@
-export { findChromium, CHROMIUM_HOWTO, type ChromiumLocation } from './find-chromium.js';
+// Browser-safe helpers only; Chromium discovery (node:fs) lives at '@attnkit/test-utils/chromium'.
 export { leaksOf } from './leaks-of.js';

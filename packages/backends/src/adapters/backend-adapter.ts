@@ -13,10 +13,8 @@ export interface BackendAdapter {
   readonly name: BackendName;
   /** Why this environment cannot run the backend, or `undefined` if it can. Initialises nothing. */
   unavailableReason(): Promise<string | undefined>;
-  /** Loads the tfjs backend package and configures it; `tf.setBackend(name)` runs afterwards. */
-  prepare(options: UseBackendOptions): Promise<void>;
-  /** Registers kernels the backend lacks; returns their names. Runs after `tf.setBackend`. */
-  fillKernels(): string[];
+  /** Loads the tfjs backend package, configures it and makes it the active backend. */
+  initialize(options: UseBackendOptions): Promise<void>;
   /** Reads what the initialised backend really runs with. */
   describe(): Promise<AdapterDescription>;
 }

@@ -1,3 +1,4 @@
+import { selectBackend } from '../select-backend.js';
 import type { BackendAdapter } from './backend-adapter.js';
 
 /** The pure-JavaScript tfjs backend: available everywhere, float32, slow. */
@@ -6,11 +7,9 @@ export const cpuAdapter: BackendAdapter = {
   async unavailableReason() {
     return undefined;
   },
-  async prepare() {
+  async initialize() {
     await import('@tensorflow/tfjs-backend-cpu');
-  },
-  fillKernels() {
-    return [];
+    await selectBackend('cpu');
   },
   async describe() {
     return { floatPrecision: 32 };

@@ -3,6 +3,8 @@ import { detectEnvironment } from '../environment.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import type { UseBackendOptions } from '../use-backend-options.js';
 import type { BackendAdapter } from './backend-adapter.js';
+import { selectBackend } from '../select-backend.js';
+import { withLogicalCores } from './with-logical-cores.js';
 import { resolveWasmLocationBrowser } from './resolve-wasm-location-browser.js';
 import { wasmBinaryFor } from './wasm-binary-for.js';
 
@@ -20,6 +22,11 @@ function checkThreads(numThreads: number | undefined): void {
   }
 }
 
+/** Logical cores of this machine (Node `os` is not needed: Node never gets the threaded binary). */
+function logicalCores(): number {
+  return (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
+}
+
 async function binarySupport(): Promise<{ simd: boolean; threads: boolean }> {
   const [simd, threads] = await Promise.all([
     env().getAsync('WASM_HAS_SIMD_SUPPORT'),
@@ -30,15 +37,15 @@ async function binarySupport(): Promise<{ simd: boolean; threads: boolean }> {
 
 /**
  * tfjs-backend-wasm (XNNPACK). Binaries always come from the installed package (Node) or your own
- * origin (browser). Threads run where the platform allows: the threaded binary in a
- * cross-origin-isolated browser page; Node runs one thread (tfjs' threaded build cannot start there).
+ * origin (browser). In a cross-origin-isolated page the threaded binary loads and XNNPACK gets
+ * `numThreads` (default: every logical core); elsewhere, and in Node, one thread.
  */
 export const wasmAdapter: BackendAdapter = {
   name: 'wasm',
   async unavailableReason() {
     return typeof WebAssembly === 'object' ? undefined : 'this runtime has no WebAssembly';
   },
-  async prepare(options: UseBackendOptions) {
+  async initialize(options: UseBackendOptions) {
     checkThreads(options.numThreads);
     const wasm = await import('@tensorflow/tfjs-backend-wasm');
     if (engine().registry['wasm'] !== undefined) {
@@ -51,7 +58,7 @@ export const wasmAdapter: BackendAdapter = {
           hint: 'Pass numThreads to the first useBackend("wasm") call of the page or process.',
         });
       }
-      return;
+      return selectBackend('wasm');
     }
     const { simd, threads } = await binarySupport();
     const binary = wasmBinaryFor(simd, threads);
@@ -60,11 +67,13 @@ export const wasmAdapter: BackendAdapter = {
         ? (await import('./resolve-wasm-location-node.js')).resolveWasmLocationNode(options.wasmPaths, binary)
         : await resolveWasmLocationBrowser(options.wasmPaths, binary);
     wasm.setWasmPaths(location);
-    requestedThreads = options.numThreads;
-    if (options.numThreads !== undefined) wasm.setThreadsCount(options.numThreads);
-  },
-  fillKernels() {
-    return [];
+    if (!threads) {
+      requestedThreads = 1;
+      return selectBackend('wasm');
+    }
+    requestedThreads = options.numThreads ?? logicalCores();
+    wasm.setThreadsCount(requestedThreads);
+    await withLogicalCores(2 * requestedThreads, () => selectBackend('wasm'));
   },
   async describe() {
     const { simd, threads } = await binarySupport();

@@ -1,10 +1,24 @@
-import { env, findBackend } from '@tensorflow/tfjs-core';
+import { add, env, fill, findBackend, tidy } from '@tensorflow/tfjs-core';
 import { detectEnvironment } from '../environment.js';
+import { selectBackend } from '../select-backend.js';
 import type { BackendAdapter } from './backend-adapter.js';
 
 interface WebglBackendLike {
-  floatPrecision(): 16 | 32;
   gpgpu: { gl: WebGLRenderingContext };
+}
+
+/**
+ * Measures the precision the shaders really store: 1 + 2^-20 survives a float32 texture and
+ * rounds to 1 in a half-float one. tfjs' own `floatPrecision()` cannot be used: it returns 16
+ * whenever float32 rendering is enabled (tensorflow/tfjs#6980). 4096 elements keep the op off
+ * tfjs' small-tensor CPU forwarding.
+ */
+async function measuredPrecision(): Promise<16 | 32> {
+  const probeValue = 1 + 2 ** -20;
+  const probe = tidy(() => add(fill([4096], probeValue), 0));
+  const values = await probe.data();
+  probe.dispose();
+  return values.every((v) => v === probeValue) ? 32 : 16;
 }
 
 function probeContext(): WebGLRenderingContext | WebGL2RenderingContext | null {
@@ -29,16 +43,14 @@ export const webglAdapter: BackendAdapter = {
     if (detectEnvironment() === 'node') return 'Node.js has no WebGL (run it in a browser)';
     return probeContext() === null ? 'the browser gave no WebGL or WebGL2 context' : undefined;
   },
-  async prepare() {
+  async initialize() {
     await import('@tensorflow/tfjs-backend-webgl');
-  },
-  fillKernels() {
-    return [];
+    await selectBackend('webgl');
   },
   async describe() {
     const backend = findBackend('webgl') as unknown as WebglBackendLike;
     return {
-      floatPrecision: backend.floatPrecision(),
+      floatPrecision: await measuredPrecision(),
       webgl: {
         version: env().getNumber('WEBGL_VERSION'),
         renderFloat32: env().getBool('WEBGL_RENDER_FLOAT32_ENABLED'),

@@ -1,4 +1,5 @@
 import { detectEnvironment } from '../environment.js';
+import { selectBackend } from '../select-backend.js';
 import type { BackendAdapter } from './backend-adapter.js';
 
 interface GpuAdapterLike {
@@ -28,11 +29,9 @@ export const webgpuAdapter: BackendAdapter = {
       ? 'navigator.gpu.requestAdapter() returned no adapter (headless Chromium needs --enable-unsafe-webgpu --use-webgpu-adapter=swiftshader)'
       : undefined;
   },
-  async prepare() {
+  async initialize() {
     await import('@tensorflow/tfjs-backend-webgpu');
-  },
-  fillKernels() {
-    return [];
+    await selectBackend('webgpu');
   },
   async describe() {
     const adapter = await gpu()?.requestAdapter();
