@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// One entry point for a fresh machine with only Node 20 and npm:
+//   npm test       -> install pnpm + dependencies, then typecheck, lint and every test (Node + Chromium)
+//   npm run demo   -> install pnpm + dependencies, then run the demo
+// It installs what it needs itself and reports the install time separately.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const [task, ...rest] = process.argv.slice(2);
+const tasks = {
+  test: ['run', 'test:all'],
+  demo: ['--filter', '@attnkit/demo', '--silent', 'start', ...rest],
+};
+if (!(task in tasks)) fail(`usage: node tooling/scripts/bootstrap.mjs <${Object.keys(tasks).join('|')}> [args]`);
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 19)) fail(`attnkit needs Node >= 20.19; this is ${process.versions.node}.`);
+
+const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager; // "pnpm@10.34.9"
+const version = pinned.split('@')[1];
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', COREPACK_ENABLE_STRICT: '0' };
+
+// The pinned pnpm: the one on PATH if it is that version, else fetched once from the npm registry by npx.
+const onPath = spawnSync('pnpm', ['--version'], { encoding: 'utf8', env, shell: process.platform === 'win32' });
+const pnpm = onPath.status === 0 && onPath.stdout.trim() === version ? ['pnpm'] : ['npx', '--yes', pinned];
+
+function run(args, quiet = false) {
+  const [command, ...prefix] = pnpm;
+  const result = spawnSync(command, [...prefix, ...args], {
+    cwd: root,
+    env,
+    stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    encoding: 'utf8',
+    shell: process.platform === 'win32',
+  });
+  if (result.status !== 0 && quiet) process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+  return result.status ?? 1;
+}
+
+function fail(message) {
+  console.error(`attnkit: ${message}`);
+  process.exit(1);
+}
+
+const started = performance.now();
+if (run(['install', '--frozen-lockfile', '--reporter=silent'], true) !== 0) fail('dependency install failed (see above).');
+console.error(`attnkit: dependencies ready in ${((performance.now() - started) / 1000).toFixed(1)} s (pnpm ${version}).`);
+process.exit(run(tasks[task]));
