@@ -3,7 +3,6 @@ import { BackendNotReadyError } from './errors/backend-not-ready-error.js';
 
 /** The parts of tfjs' Engine that tell whether a backend is ready (not in its public typings). */
 interface EngineState {
-  backendName: string | null;
   backendInstance: unknown;
   pendingBackendInit: unknown;
 }
@@ -18,8 +17,6 @@ interface EngineState {
  */
 export function assertBackendReady(caller: string): void {
   const state = engine() as unknown as EngineState;
-  if (state.pendingBackendInit != null) {
-    throw new BackendNotReadyError(caller, state.backendName ?? undefined);
-  }
-  if (state.backendInstance == null) throw new BackendNotReadyError(caller, undefined);
+  if (state.pendingBackendInit != null) throw new BackendNotReadyError(caller, 'initialising');
+  if (state.backendInstance == null) throw new BackendNotReadyError(caller, 'none');
 }

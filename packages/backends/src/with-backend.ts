@@ -14,11 +14,11 @@ export async function withBackend<T>(
   fn: () => T | Promise<T>,
   options: UseBackendOptions = {},
 ): Promise<T> {
-  const previous = (engine() as unknown as { backendName: string | null }).backendName;
+  const previous: unknown = engine().backendName; // undefined or null before any backend was set
   await useBackend(name, options);
   try {
     return await fn();
   } finally {
-    if (previous !== null && previous !== name) await setBackend(previous);
+    if (typeof previous === 'string' && previous !== name) await setBackend(previous);
   }
 }

@@ -10,19 +10,17 @@ import { AttnkitError } from './attnkit-error.js';
  */
 export class BackendNotReadyError extends AttnkitError {
   readonly caller: string;
-  readonly pendingBackend: string | undefined;
+  /** `'none'`: no backend was ever selected; `'initialising'`: a setBackend/useBackend was not awaited. */
+  readonly state: 'none' | 'initialising';
 
-  constructor(caller: string, pendingBackend: string | undefined) {
-    const state =
-      pendingBackend === undefined
-        ? 'no backend has been selected'
-        : `backend '${pendingBackend}' is still initialising`;
+  constructor(caller: string, state: 'none' | 'initialising') {
+    const what = state === 'none' ? 'no backend has been selected' : 'a backend is still initialising';
     super(
       'ATTNKIT_BACKEND_NOT_READY',
-      `${caller}: no backend is ready (${state}). Call \`await useBackend('cpu' | 'wasm' | 'webgl' | 'webgpu')\` ` +
+      `${caller}: no backend is ready (${what}). Call \`await useBackend('cpu' | 'wasm' | 'webgl' | 'webgpu')\` ` +
         'from @attnkit/backends and wait for it before calling attnkit blocks.',
     );
     this.caller = caller;
-    this.pendingBackend = pendingBackend;
+    this.state = state;
   }
 }

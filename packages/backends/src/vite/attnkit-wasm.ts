@@ -53,6 +53,8 @@ export function attnkitWasm(options: AttnkitWasmOptions = {}): Plugin {
         const path = (req.url ?? '').split('?')[0] ?? '';
         const name = path.startsWith(prefix) ? path.slice(prefix.length) : '';
         if (!(WASM_BINARY_NAMES as readonly string[]).includes(name)) return next();
+        // This middleware answers before Vite applies `server.headers`, so it sends them itself.
+        if (isolate) for (const [key, value] of Object.entries(ISOLATION_HEADERS)) res.setHeader(key, value);
         res.setHeader('Content-Type', 'application/wasm');
         res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
         createReadStream(join(sourceDir, name)).pipe(res);

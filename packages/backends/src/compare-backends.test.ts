@@ -1,0 +1,74 @@
+import { add, engine, matMul, softmax, tensor } from '@tensorflow/tfjs-core';
+import { describe, expect, it } from 'vitest';
+import { leaksOf } from '@attnkit/test-utils';
+import { compareBackends } from './compare-backends.js';
+import { InvalidArgumentError } from './errors/invalid-argument-error.js';
+import { UnknownBackendError } from './errors/unknown-backend-error.js';
+import { useBackend } from './use-backend.js';
+
+const a = [0.5, -1, 2, 0.25, 3, -0.75];
+const b = [1, 2, -1, 0.5, 0.25, -3];
+const product = () => matMul(tensor(a, [2, 3]), tensor(b, [3, 2]));
+const product64 = [0.5 * 1 + -1 * -1 + 2 * 0.25, 0.5 * 2 + -1 * 0.5 + 2 * -3, 0.25 * 1 + 3 * -1 + -0.75 * 0.25, 0.25 * 2 + 3 * 0.5 + -0.75 * -3];
+
+describe('compareBackends', () => {
+  it('compares every backend with float64 reference values, per named output', async () => {
+    const report = await compareBackends(() => ({ product: product(), probabilities: softmax(product()) }), {
+      backends: ['cpu', 'wasm'],
+      tolerance: 1e-6,
+      reference: { product: product64, probabilities: softmaxOf(product64) },
+    });
+    expect(report.reference).toBe('float64');
+    expect(report.ok).toBe(true);
+    expect(report.results.map((r) => r.backend)).toEqual(['cpu', 'wasm']);
+    for (const { outputs } of report.results) {
+      expect(outputs.map((o) => o.output)).toEqual(['product', 'probabilities']);
+      expect(outputs[0]?.shape).toEqual([2, 2]);
+      for (const o of outputs) expect(o.maxAbsDiff).toBeLessThan(1e-6);
+    }
+  });
+
+  it('uses the baseline backend when there are no reference values, and flags what exceeds the tolerance', async () => {
+    // A deliberately wrong wasm-only offset must show up as a failure.
+    const report = await compareBackends(() => (engine().backendName === 'wasm' ? add(product(), 1e-3) : product()), {
+      backends: ['wasm'],
+      tolerance: { wasm: 1e-4 },
+    });
+    expect(report.reference).toBe('cpu');
+    expect(report.ok).toBe(false);
+    const [out] = report.results[0]?.outputs ?? [];
+    expect(out?.withinTolerance).toBe(false);
+    expect(out?.maxAbsDiff).toBeCloseTo(1e-3, 6);
+    expect(out?.tolerance).toBe(1e-4);
+  });
+
+  it('restores the backend that was active and leaks nothing', async () => {
+    await useBackend('wasm');
+    expect(await leaksOf(() => compareBackends(product, { backends: ['cpu'] }))).toEqual({ tensors: 0, bytes: 0 });
+    expect(engine().backendName).toBe('wasm');
+  });
+
+  it('rejects empty and unknown backend lists and references that miss an output', async () => {
+    await expect(compareBackends(product, { backends: [] })).rejects.toThrow(
+      "compareBackends: 'backends' must be at least one backend name; received [].",
+    );
+    await expect(compareBackends(product, { backends: ['gpu'] })).rejects.toThrow(UnknownBackendError);
+    const error = await compareBackends(product, { backends: ['cpu'], reference: { y: product64 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as Error).message).toBe(
+      "compareBackends: 'reference' must be a value for every output of fn (output); received keys y.",
+    );
+    await expect(compareBackends(product, { backends: ['cpu'], reference: { output: [1, 2] } })).rejects.toThrow(
+      "compareBackends: 'actual' must be 2 values, as many as the reference; received 4 values.",
+    );
+  });
+});
+
+function softmaxOf(row: number[]): number[] {
+  return [0, 2].flatMap((i) => {
+    const pair = row.slice(i, i + 2);
+    const m = Math.max(...pair);
+    const e = pair.map((v) => Math.exp(v - m));
+    return e.map((v) => v / (e[0]! + e[1]!));
+  });
+}

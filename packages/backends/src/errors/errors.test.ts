@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { AttnkitError } from './attnkit-error.js';
+import { BackendInitError } from './backend-init-error.js';
+import { BackendNotReadyError } from './backend-not-ready-error.js';
+import { BackendUnavailableError } from './backend-unavailable-error.js';
+import { InvalidArgumentError } from './invalid-argument-error.js';
+import { UnknownBackendError } from './unknown-backend-error.js';
+import { WasmBinariesMissingError } from './wasm-binaries-missing-error.js';
+
+describe('typed errors', () => {
+  it('InvalidArgumentError says what was expected, what was received and how to fix it', () => {
+    const e = new InvalidArgumentError({ caller: 'paddingMask', argument: 'lengths', expected: 'a rank-1 tensor [B]', received: 'rank 2 [2, 3]', hint: 'Flatten it.' });
+    expect(e.message).toBe("paddingMask: 'lengths' must be a rank-1 tensor [B]; received rank 2 [2, 3]. Flatten it.");
+    expect(e).toMatchObject({ name: 'InvalidArgumentError', code: 'ATTNKIT_INVALID_ARGUMENT', caller: 'paddingMask', argument: 'lengths' });
+    expect(e).toBeInstanceOf(AttnkitError);
+    expect(e).toBeInstanceOf(Error);
+  });
+  it('each class has its own stable code and name', () => {
+    const errors = [
+      new UnknownBackendError('x', ['cpu']),
+      new BackendUnavailableError({ requested: 'webgl', environment: 'node', reason: 'no GL', available: [] }),
+      new WasmBinariesMissingError(['/a.wasm'], 'HTTP 404'),
+      new BackendNotReadyError('f', 'none'),
+      new BackendInitError('wasm', 'aborted', new Error('inner')),
+    ];
+    expect(errors.map((e) => [e.name, e.code])).toEqual([
+      ['UnknownBackendError', 'ATTNKIT_UNKNOWN_BACKEND'],
+      ['BackendUnavailableError', 'ATTNKIT_BACKEND_UNAVAILABLE'],
+      ['WasmBinariesMissingError', 'ATTNKIT_WASM_BINARIES_MISSING'],
+      ['BackendNotReadyError', 'ATTNKIT_BACKEND_NOT_READY'],
+      ['BackendInitError', 'ATTNKIT_BACKEND_INIT_FAILED'],
+    ]);
+    expect(errors[1]?.message).toBe("backend 'webgl' is not available in node: no GL. Available here: none.");
+    expect(errors[4]?.message).toBe("backend 'wasm' failed to initialise: aborted.");
+    expect((errors[4]?.cause as Error).message).toBe('inner');
+  });
+});

@@ -1,0 +1,54 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build, createServer } from 'vite';
+import { describe, expect, it } from 'vitest';
+import { installedWasmDirectory } from '../adapters/resolve-wasm-location-node.js';
+import { WASM_BINARY_NAMES } from '../use-backend-options.js';
+import { attnkitWasm } from './attnkit-wasm.js';
+
+function project(): string {
+  const root = mkdtempSync(join(tmpdir(), 'attnkit-vite-'));
+  writeFileSync(join(root, 'index.html'), '<script type="module" src="/main.js"></script>');
+  writeFileSync(join(root, 'main.js'), 'console.log(__ATTNKIT_WASM_BASE__);');
+  return root;
+}
+
+describe('attnkitWasm (Vite plugin)', () => {
+  it('emits the three binaries byte-identical under base/folder and defines where they are', async () => {
+    const root = project();
+    await build({ root, base: '/app/', logLevel: 'silent', plugins: [attnkitWasm()], build: { outDir: join(root, 'dist') } });
+    for (const name of WASM_BINARY_NAMES) {
+      const emitted = join(root, 'dist', 'attnkit-wasm', name);
+      expect(existsSync(emitted)).toBe(true);
+      expect(statSync(emitted).size).toBe(statSync(join(installedWasmDirectory(), name)).size);
+    }
+    const js = readFileSync(join(root, 'dist', 'assets', readdir(join(root, 'dist', 'assets'))), 'utf8');
+    expect(js).toContain('"/app/attnkit-wasm/"');
+  });
+
+  it('serves the binaries from the dev server with the wasm MIME type and isolation headers', async () => {
+    const server = await createServer({ root: project(), logLevel: 'silent', plugins: [attnkitWasm()], server: { port: 0, host: '127.0.0.1' } });
+    await server.listen();
+    try {
+      const address = server.httpServer?.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      const response = await fetch(`http://127.0.0.1:${port}/attnkit-wasm/tfjs-backend-wasm-simd.wasm`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/wasm');
+      expect(response.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
+      expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      expect(Array.from(bytes.subarray(0, 4))).toEqual([0, 0x61, 0x73, 0x6d]); // "\0asm"
+      expect((await fetch(`http://127.0.0.1:${port}/attnkit-wasm/other.wasm`)).headers.get('content-type')).not.toBe('application/wasm');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+function readdir(dir: string): string {
+  const js = readdirSync(dir).find((f) => f.endsWith('.js'));
+  if (js === undefined) throw new Error(`no .js asset in ${dir}`);
+  return js;
+}
