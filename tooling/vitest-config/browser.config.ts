@@ -3,15 +3,14 @@ import { defineConfig } from 'vitest/config';
 // Relative source import: the config is bundled before any export condition applies, and the
 // plugin must not need a build of @attnkit/backends.
 import { attnkitWasm } from '../../packages/backends/src/vite/index.js';
-import { CHROMIUM_HOWTO, findChromium } from '../test-utils/src/find-chromium.js';
+import { browserTestPlan } from '../test-utils/src/browser-test-plan.js';
+import { findChromium } from '../test-utils/src/find-chromium.js';
 import { clientConditions } from './source-conditions.js';
 
-const chromium = findChromium();
-if (chromium.path === undefined) {
-  const message = `Browser tests need Chromium; none found (looked at ${chromium.tried.join(', ')}). ${CHROMIUM_HOWTO}`;
-  if (process.env['CI'] === 'true') throw new Error(`${message} Under CI=true a missing browser is a failure.`);
-  console.warn(`\n*** SKIPPING BROWSER TESTS *** ${message}\n`);
-}
+const plan = browserTestPlan(findChromium(), process.env);
+if (plan.action === 'fail') throw new Error(plan.message);
+if (plan.action === 'skip') console.warn(`\n${plan.message}\n`);
+const executablePath = plan.action === 'run' ? plan.executablePath : undefined;
 
 /**
  * Backend tests in real Chromium (cpu, wasm, webgl, and webgpu through SwiftShader): every
@@ -30,17 +29,17 @@ export default defineConfig({
     ],
   },
   test: {
-    include: chromium.path === undefined ? [] : ['src/**/*.browser.test.ts'],
+    include: executablePath === undefined ? [] : ['src/**/*.browser.test.ts'],
     passWithNoTests: true,
     testTimeout: 180_000,
     hookTimeout: 180_000,
     browser: {
-      enabled: chromium.path !== undefined,
+      enabled: executablePath !== undefined,
       headless: true,
       screenshotFailures: false,
       provider: playwright({
         launchOptions: {
-          ...(chromium.path === undefined ? {} : { executablePath: chromium.path }),
+          ...(executablePath === undefined ? {} : { executablePath }),
           args: [
             '--no-sandbox',
             '--no-first-run',
