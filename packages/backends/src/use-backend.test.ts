@@ -1,4 +1,5 @@
 import { matMul, memory, tensor, tidy } from '@tensorflow/tfjs-core';
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { BackendUnavailableError } from './errors/backend-unavailable-error.js';
 import { UnknownBackendError } from './errors/unknown-backend-error.js';
@@ -16,20 +17,21 @@ describe('useBackend (Node)', () => {
   it('rejects missing wasm binaries before touching tfjs, naming the file', async () => {
     const error = await useBackend('wasm', { wasmPaths: '/nonexistent-attnkit/' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WasmBinariesMissingError);
-    expect((error as Error).message).toMatch(/wasm binaries not found: \/nonexistent-attnkit\/tfjs-backend-wasm-simd\.wasm \(from wasmPaths\)/);
+    expect((error as Error).message).toMatch(/wasm binaries not found: \/nonexistent-attnkit\/tfjs-backend-wasm-threaded-simd\.wasm \(from wasmPaths\)/);
   });
 
   it('rejects a bad thread count with the accepted range', async () => {
     await expect(useBackend('wasm', { numThreads: 0 })).rejects.toThrow(InvalidArgumentError);
     await expect(useBackend('wasm', { numThreads: 1.5 })).rejects.toThrow(
-      "useBackend: 'numThreads' must be an integer from 1 to 64; received 1.5.",
+      "useBackend: 'numThreads' must be an integer from 1 to 8 (tfjs-backend-wasm uses at most 8 threads); received 1.5.",
     );
   });
 
-  it('initialises wasm from the installed package: SIMD, one thread, Einsum as the only gap', async () => {
+  it('initialises wasm from the installed package: threaded SIMD on every core, Einsum as the only gap', async () => {
     const caps = await useBackend('wasm');
     expect(caps.backend).toBe('wasm');
-    expect(caps.wasm).toMatchObject({ binary: 'tfjs-backend-wasm-simd.wasm', simd: true, threads: false, threadCount: 1 });
+    expect(caps.wasm).toMatchObject({ binary: 'tfjs-backend-wasm-threaded-simd.wasm', simd: true, threads: true });
+    expect(caps.wasm?.threadCount).toBe(Math.min(8, availableParallelism()));
     expect(caps.wasm?.crossOriginIsolated).toBeUndefined();
     expect(caps.missingKernels).toEqual(['Einsum']);
     const before = memory().numTensors;
@@ -40,8 +42,8 @@ describe('useBackend (Node)', () => {
   });
 
   it('refuses to change the thread count once wasm is initialised', async () => {
-    await expect(useBackend('wasm', { numThreads: 2 })).rejects.toThrow(
-      /useBackend: 'numThreads' must be unchanged once wasm is initialised \(1\); received 2\./,
+    await expect(useBackend('wasm', { numThreads: 3 })).rejects.toThrow(
+      /useBackend: 'numThreads' must be unchanged once wasm is initialised \(\d\); received 3\./,
     );
   });
 

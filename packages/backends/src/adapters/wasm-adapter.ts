@@ -12,18 +12,19 @@ let requestedThreads: number | undefined;
 
 function checkThreads(numThreads: number | undefined): void {
   if (numThreads === undefined) return;
-  if (!Number.isInteger(numThreads) || numThreads < 1 || numThreads > 64) {
+  if (!Number.isInteger(numThreads) || numThreads < 1 || numThreads > 8) {
     throw new InvalidArgumentError({
       caller: 'useBackend',
       argument: 'numThreads',
-      expected: 'an integer from 1 to 64',
+      expected: 'an integer from 1 to 8 (tfjs-backend-wasm uses at most 8 threads)',
       received: String(numThreads),
     });
   }
 }
 
-/** Logical cores of this machine (Node `os` is not needed: Node never gets the threaded binary). */
-function logicalCores(): number {
+/** Logical cores of this machine (`navigator.hardwareConcurrency`, or Node's `os.availableParallelism()`). */
+async function logicalCores(): Promise<number> {
+  if (detectEnvironment() === 'node') return (await import('node:os')).availableParallelism();
   return (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
 }
 
@@ -37,8 +38,8 @@ async function binarySupport(): Promise<{ simd: boolean; threads: boolean }> {
 
 /**
  * tfjs-backend-wasm (XNNPACK). Binaries always come from the installed package (Node) or your own
- * origin (browser). In a cross-origin-isolated page the threaded binary loads and XNNPACK gets
- * `numThreads` (default: every logical core); elsewhere, and in Node, one thread.
+ * origin (browser). XNNPACK gets `numThreads` threads (default: every logical core, at most 8) in
+ * Node and in cross-origin-isolated pages; other pages run one thread.
  */
 export const wasmAdapter: BackendAdapter = {
   name: 'wasm',
@@ -60,20 +61,22 @@ export const wasmAdapter: BackendAdapter = {
       }
       return selectBackend('wasm');
     }
+    const node = detectEnvironment() === 'node';
+    const wanted = Math.min(8, options.numThreads ?? (await logicalCores()));
+    if (node && wanted > 1) await (await import('./node-threads/enable-node-threads.js')).enableNodeThreads();
     const { simd, threads } = await binarySupport();
     const binary = wasmBinaryFor(simd, threads);
-    const location =
-      detectEnvironment() === 'node'
-        ? (await import('./resolve-wasm-location-node.js')).resolveWasmLocationNode(options.wasmPaths, binary)
-        : await resolveWasmLocationBrowser(options.wasmPaths, binary);
+    const location = node
+      ? (await import('./resolve-wasm-location-node.js')).resolveWasmLocationNode(options.wasmPaths, binary)
+      : await resolveWasmLocationBrowser(options.wasmPaths, binary);
     wasm.setWasmPaths(location);
-    if (!threads) {
-      requestedThreads = 1;
-      return selectBackend('wasm');
-    }
-    requestedThreads = options.numThreads ?? logicalCores();
+    requestedThreads = threads && simd ? wanted : 1;
     wasm.setThreadsCount(requestedThreads);
-    await withLogicalCores(2 * requestedThreads, () => selectBackend('wasm'));
+    // tfjs caps threads at half the logical cores it sees; show it twice the count wanted.
+    const cores = 2 * requestedThreads;
+    if (!node) return withLogicalCores(cores, () => selectBackend('wasm'));
+    const { withNodeCpus } = await import('./node-threads/with-node-cpus.js');
+    return withNodeCpus(cores, () => selectBackend('wasm'));
   },
   async describe() {
     const { simd, threads } = await binarySupport();
