@@ -1,2 +1,4 @@
 // Browser-safe helpers only; Chromium discovery (node:fs) lives at '@attnkit/test-utils/chromium'.
 export { leaksOf } from './leaks-of.js';
+export { thrown } from './thrown.js';
+export { fixtureTensor, specOf, type FixtureCase, type FixtureFile, type TensorSpec } from './fixture-tensor.js';

@@ -1,0 +1,28 @@
+import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
+import { formatShape } from './describe-value.js';
+
+/**
+ * The NumPy broadcast of two shapes (aligned at the last axis; each pair of sizes equal or one of
+ * them 1), or {@link InvalidArgumentError} naming the first axis that does not broadcast.
+ *
+ * @example
+ * broadcastShapes([2, 1, 1, 5], [1, 1, 3, 5], 'mergeMasks', 'masks'); // [2, 1, 3, 5]
+ */
+export function broadcastShapes(a: readonly number[], b: readonly number[], caller: string, argument: string): number[] {
+  const rank = Math.max(a.length, b.length);
+  const out: number[] = [];
+  for (let i = 0; i < rank; i++) {
+    const x = a[a.length - rank + i] ?? 1;
+    const y = b[b.length - rank + i] ?? 1;
+    if (x !== y && x !== 1 && y !== 1) {
+      throw new InvalidArgumentError({
+        caller,
+        argument,
+        expected: `shapes that broadcast (each axis equal or 1, aligned from the last)`,
+        received: `${formatShape(a)} and ${formatShape(b)}, which differ at axis ${i - rank} (${x} vs ${y})`,
+      });
+    }
+    out.push(x === 1 ? y : x);
+  }
+  return out;
+}

@@ -1,0 +1,19 @@
+import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
+import { describeValue } from './describe-value.js';
+
+/**
+ * Checks that a public argument is an integer in `[min, max]`, or throws {@link InvalidArgumentError}.
+ *
+ * @example
+ * checkInteger(keyLength, { caller: 'paddingMask', argument: 'keyLength', min: 1 });
+ */
+export function checkInteger(
+  value: unknown,
+  { caller, argument, min = -Infinity, max = Infinity }: { caller: string; argument: string; min?: number; max?: number },
+): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    const range = min === -Infinity ? (max === Infinity ? '' : ` ≤ ${max}`) : max === Infinity ? ` ≥ ${min}` : ` from ${min} to ${max}`;
+    throw new InvalidArgumentError({ caller, argument, expected: `an integer${range}`, received: describeValue(value) });
+  }
+  return value;
+}

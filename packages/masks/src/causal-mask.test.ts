@@ -1,0 +1,38 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { InvalidArgumentError, compareBackends, useBackend } from '@attnkit/backends';
+import { leaksOf, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
+import fixtures from '@attnkit/reference/fixtures/masks.json' with { type: 'json' };
+import { causalMask } from './causal-mask.js';
+
+const causalCases = Object.entries((fixtures as FixtureFile).cases).filter(([name]) => name.startsWith('causal'));
+beforeAll(() => useBackend('cpu'));
+
+describe('causalMask', () => {
+  it('has the six PyTorch cases (square, T<S, T>S, explicit offsets)', () => expect(causalCases).toHaveLength(6));
+
+  it.each(causalCases)('equals torch.ones(T, S).tril(offset) on cpu and wasm: %s', async (_, { inputs, outputs }) => {
+    const offset = inputs['offset'] as number | null;
+    const make = () => causalMask(inputs['queryLength'] as number, inputs['keyLength'] as number, offset === null ? {} : { offset });
+    const report = await compareBackends(make, { backends: ['cpu', 'wasm'], tolerance: 0, reference: { output: specOf(outputs, 'mask').data } });
+    expect(report.ok).toBe(true);
+    expect(report.results[0]?.outputs[0]?.shape).toEqual(specOf(outputs, 'mask').shape);
+  });
+
+  it('aligns queries to the end of the keys by default: the last query sees every key', async () => {
+    const mask = causalMask(2, 5);
+    expect(await mask.array()).toEqual([[[[1, 1, 1, 1, 0], [1, 1, 1, 1, 1]]]]); // bool reads back as 0/1
+    mask.dispose();
+  });
+
+  it('leaks nothing', async () => expect(await leaksOf(() => causalMask(4, 4).dispose())).toEqual({ tensors: 0, bytes: 0 }));
+
+  it.each([
+    [() => causalMask(0, 3), "causalMask: 'queryLength' must be an integer ≥ 1; received number 0."],
+    [() => causalMask(3, -2), "causalMask: 'keyLength' must be an integer ≥ 1; received number -2."],
+    [() => causalMask(3, 3, { offset: 0.5 }), "causalMask: 'offset' must be an integer; received number 0.5."],
+  ])('rejects bad input %#', (call, message) => {
+    const error = thrown(call);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toBe(message);
+  });
+});

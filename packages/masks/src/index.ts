@@ -1,0 +1,11 @@
+export { paddingMask } from './padding-mask.js';
+export { paddingMaskFromIds } from './padding-mask-from-ids.js';
+export { causalMask, type CausalMaskOptions } from './causal-mask.js';
+export { mergeMasks } from './merge-masks.js';
+export { validateMask, type MaskTarget, type ValidateMaskOptions } from './validate-mask.js';
+export { fromTorchBoolMask, toTorchBoolMask } from './torch-bool-mask.js';
+export { fromAdditiveMask } from './additive-mask.js';
+export { maskToBias } from './mask-to-bias.js';
+export { maskedFillValue } from './masked-fill-value.js';
+export { maskedSoftmax } from './masked-softmax.js';
+export { checkBoolMask } from './check-bool-mask.js';

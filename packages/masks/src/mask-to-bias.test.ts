@@ -1,0 +1,29 @@
+import { tensor } from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { InvalidArgumentError, useBackend } from '@attnkit/backends';
+import { leaksOf, thrown } from '@attnkit/test-utils';
+import { maskToBias } from './mask-to-bias.js';
+import { paddingMask } from './padding-mask.js';
+
+beforeAll(() => useBackend('cpu'));
+
+describe('maskToBias', () => {
+  it('gives 0 where attending and the backend-safe fill where blocked', async () => {
+    const mask = paddingMask([1, 2], 2);
+    const bias = maskToBias(mask);
+    expect([bias.dtype, bias.shape, Array.from(await bias.data())]).toEqual(['float32', [2, 1, 1, 2], [0, -1e9, 0, 0]]);
+    const custom = maskToBias(mask, { fillValue: -5e4 });
+    expect(Array.from(await custom.data())).toEqual([0, -5e4, 0, 0]);
+    expect(await leaksOf(() => maskToBias(mask).dispose())).toEqual({ tensors: 0, bytes: 0 });
+    [mask, bias, custom].forEach((t) => t.dispose());
+  });
+  it.each([[-Infinity], [0], [1e9], [NaN]])('rejects fillValue %d', (fillValue) => {
+    const mask = tensor([true], [1], 'bool');
+    const error = thrown(() => maskToBias(mask, { fillValue }));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toBe(
+      `maskToBias: 'fillValue' must be a finite negative number (-Infinity breaks WebGL shaders and turns fully masked rows into NaN); received number ${fillValue}.`,
+    );
+    mask.dispose();
+  });
+});

@@ -1,0 +1,27 @@
+import { scalar, tidy, where, type Tensor } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, describeValue } from '@attnkit/backends';
+import { checkBoolMask } from './check-bool-mask.js';
+import { maskedFillValue } from './masked-fill-value.js';
+
+/**
+ * Turns a bool mask into an additive float mask: 0 where it may attend, `fillValue` where it is
+ * blocked (default: {@link maskedFillValue} for the active backend). Build it once per forward
+ * and add it to the scores; it is also the attnkit → additive-mask converter.
+ *
+ * @returns float32, same shape as `mask`
+ * @example
+ * maskToBias(paddingMask([1, 2], 2)); // [[[[0, -1e9]]], [[[0, 0]]]]
+ */
+export function maskToBias(mask: Tensor, options: { readonly fillValue?: number } = {}): Tensor {
+  const keep = checkBoolMask(mask, 'maskToBias');
+  const fill = options.fillValue ?? maskedFillValue();
+  if (typeof fill !== 'number' || !Number.isFinite(fill) || fill >= 0) {
+    throw new InvalidArgumentError({
+      caller: 'maskToBias',
+      argument: 'fillValue',
+      expected: 'a finite negative number (-Infinity breaks WebGL shaders and turns fully masked rows into NaN)',
+      received: describeValue(fill),
+    });
+  }
+  return tidy(() => where(keep, scalar(0), scalar(fill)));
+}

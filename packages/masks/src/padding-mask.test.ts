@@ -1,0 +1,53 @@
+import { tensor, zeros } from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { InvalidArgumentError, compareBackends, useBackend } from '@attnkit/backends';
+import { leaksOf, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
+import fixtures from '@attnkit/reference/fixtures/masks.json' with { type: 'json' };
+import { paddingMask } from './padding-mask.js';
+
+const { cases } = fixtures as FixtureFile;
+beforeAll(() => useBackend('cpu'));
+
+describe('paddingMask', () => {
+  it.each(['padding lengths [4,2,0,3] S=4', 'padding lengths [1,5] S=5'])('equals PyTorch arange(S) < lengths on cpu and wasm: %s', async (name) => {
+    const { inputs, outputs } = cases[name]!;
+    const lengths = inputs['lengths'] as number[];
+    const report = await compareBackends(() => paddingMask(lengths, inputs['keyLength'] as number), {
+      backends: ['cpu', 'wasm'], tolerance: 0, reference: { output: specOf(outputs, 'mask').data },
+    });
+    expect(report.ok).toBe(true);
+    const mask = paddingMask(lengths, inputs['keyLength'] as number);
+    expect([mask.dtype, mask.shape]).toEqual(['bool', specOf(outputs, 'mask').shape]);
+    mask.dispose();
+  });
+
+  it('accepts an int32 tensor of lengths', async () => {
+    const lengths = tensor([2, 0], [2], 'int32');
+    const mask = paddingMask(lengths, 3);
+    expect(Array.from(await mask.data())).toEqual([1, 1, 0, 0, 0, 0]);
+    lengths.dispose();
+    mask.dispose();
+  });
+
+  it('leaks nothing', async () => {
+    const lengths = tensor([2, 0], [2], 'int32');
+    expect(await leaksOf(() => paddingMask(lengths, 3).dispose())).toEqual({ tensors: 0, bytes: 0 });
+    lengths.dispose();
+  });
+
+  it.each([
+    [() => paddingMask([1, -1], 3), "paddingMask: 'lengths[1]' must be an integer from 0 to keyLength = 3; received number -1."],
+    [() => paddingMask([4], 3), "paddingMask: 'lengths[0]' must be an integer from 0 to keyLength = 3; received number 4. Pad the keys to the longest sequence, or truncate that sequence."],
+    [() => paddingMask([1.5], 3), "paddingMask: 'lengths[0]' must be an integer from 0 to keyLength = 3; received number 1.5."],
+    [() => paddingMask([], 3), "paddingMask: 'lengths' must be at least one length (B ≥ 1); received an empty list."],
+    [() => paddingMask([1], 0), "paddingMask: 'keyLength' must be an integer ≥ 1; received number 0."],
+    [() => paddingMask([1], 2.5), "paddingMask: 'keyLength' must be an integer ≥ 1; received number 2.5."],
+    [() => paddingMask(zeros([2]) as never, 3), "paddingMask: 'lengths' must be an int32 tensor of rank 1 [B]; received float32 tensor of rank 1 [2]."],
+    [() => paddingMask(zeros([2, 1], 'int32') as never, 3), "paddingMask: 'lengths' must be an int32 tensor of rank 1 [B]; received int32 tensor of rank 2 [2, 1]."],
+  ])('rejects bad input %#', (call, message) => {
+    const error = thrown(call);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toBe(message);
+  });
+
+});

@@ -1,0 +1,39 @@
+import { tensor4d, type Tensor1D, type Tensor4D } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, checkInteger, checkTensor, describeValue } from '@attnkit/backends';
+
+/**
+ * Padding mask from sequence lengths (seed 003's `arange(S) < lengths`): key position `s` of
+ * sequence `b` may be attended iff `s < lengths[b]`. A length of 0 blocks every key of that
+ * sequence (attention then returns zeros for it).
+ *
+ * @param lengths `[B]` int32 tensor or array of integers in `[0, keyLength]`
+ * @param keyLength S, the padded key length
+ * @returns bool `[B, 1, 1, S]`, broadcastable over heads and queries
+ * @example
+ * paddingMask([3, 1], 4); // [[[[true, true, true, false]]], [[[true, false, false, false]]]]
+ */
+export function paddingMask(lengths: Tensor1D | readonly number[], keyLength: number): Tensor4D {
+  const caller = 'paddingMask';
+  checkInteger(keyLength, { caller, argument: 'keyLength', min: 1 });
+  const values = Array.isArray(lengths)
+    ? (lengths as readonly unknown[])
+    : Array.from(checkTensor(lengths, { caller, argument: 'lengths', dtype: 'int32', rank: 1, shape: '[B]' }).dataSync());
+  if (values.length === 0) {
+    throw new InvalidArgumentError({ caller, argument: 'lengths', expected: 'at least one length (B ≥ 1)', received: 'an empty list' });
+  }
+  values.forEach((length, b) => {
+    if (typeof length !== 'number' || !Number.isInteger(length) || length < 0 || length > keyLength) {
+      const tooLong = typeof length === 'number' && length > keyLength;
+      throw new InvalidArgumentError({
+        caller,
+        argument: `lengths[${b}]`,
+        expected: `an integer from 0 to keyLength = ${keyLength}`,
+        received: describeValue(length),
+        ...(tooLong ? { hint: 'Pad the keys to the longest sequence, or truncate that sequence.' } : {}),
+      });
+    }
+  });
+  const keep = new Uint8Array(values.length * keyLength);
+  values.forEach((length, b) => keep.fill(1, b * keyLength, b * keyLength + (length as number)));
+  return tensor4d(keep, [values.length, 1, 1, keyLength], 'bool'); // [B, 1, 1, S]
+}

@@ -1,0 +1,161 @@
+#!/usr/bin/python3
+"""Writes the PyTorch reference fixtures attnkit's tests compare against.
+
+Run with Debian's python3-torch:  /usr/bin/python3 tooling/reference/make_fixtures.py
+Every case uses a fixed seed; tensors are stored as {"shape": [...], "dtype": ..., "data": [...]}
+(float32 values printed exactly, booleans as 0/1). CI never runs this: the JSON is committed.
+"""
+import json
+import math
+import sys
+from pathlib import Path
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+OUT = Path(__file__).resolve().parent / "fixtures"
+
+
+def t(x):
+    x = x.detach()
+    if x.dtype == torch.bool:
+        return {"shape": list(x.shape), "dtype": "bool", "data": [int(v) for v in x.flatten().tolist()]}
+    if x.dtype in (torch.int32, torch.int64):
+        return {"shape": list(x.shape), "dtype": "int32", "data": [int(v) for v in x.flatten().tolist()]}
+    return {"shape": list(x.shape), "dtype": "float32", "data": [float(v) for v in x.float().flatten().tolist()]}
+
+
+def write(name, cases):
+    payload = {"generator": "tooling/reference/make_fixtures.py", "torch": torch.__version__, "cases": cases}
+    (OUT / f"{name}.json").write_text(json.dumps(payload, separators=(",", ":")) + "\n")
+    print(f"{name}.json: {len(cases)} cases")
+
+
+def safe_softmax(scores, keep):
+    """PyTorch's masked softmax with -inf fill; rows with no allowed key (NaN) become zeros,
+    as torch's _safe_softmax (torch >= 2.5) returns them."""
+    probabilities = F.softmax(scores.masked_fill(~keep, float("-inf")), dim=-1)
+    return torch.nan_to_num(probabilities, nan=0.0)
+
+
+def padding(lengths, key_length):
+    return torch.arange(key_length)[None, :] < torch.tensor(lengths)[:, None]  # [B, S] (seed 003)
+
+
+def masks():
+    cases = {}
+    for name, lengths, s in [("padding lengths [4,2,0,3] S=4", [4, 2, 0, 3], 4), ("padding lengths [1,5] S=5", [1, 5], 5)]:
+        cases[name] = {"inputs": {"lengths": lengths, "keyLength": s}, "outputs": {"mask": t(padding(lengths, s)[:, None, None, :])}}
+    ids = torch.tensor([[1, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 0]])
+    cases["padding from ids [3,4]"] = {"inputs": {"attentionMask": t(ids)}, "outputs": {"mask": t((ids == 1)[:, None, None, :])}}
+    for q, k, offset in [(4, 4, None), (3, 5, None), (5, 3, None), (3, 5, 0), (4, 4, -1), (2, 6, 1)]:
+        diagonal = k - q if offset is None else offset
+        mask = torch.ones(q, k, dtype=torch.bool).tril(diagonal=diagonal)
+        name = f"causal T={q} S={k} offset={'default' if offset is None else offset}"
+        cases[name] = {"inputs": {"queryLength": q, "keyLength": k, "offset": offset}, "outputs": {"mask": t(mask[None, None])}}
+    pad = padding([3, 1], 3)[:, None, None, :]
+    causal = torch.ones(3, 3, dtype=torch.bool).tril()[None, None]
+    cases["merge padding [2,1,1,3] & causal [1,1,3,3]"] = {
+        "inputs": {"padding": t(pad), "causal": t(causal)},
+        "outputs": {"mask": t(pad & causal)},
+    }
+    write("masks", cases)
+
+
+def masked_softmax():
+    torch.manual_seed(3)
+    cases = {}
+    scores = torch.randn(2, 2, 3, 4) * 4
+    keep = padding([3, 0], 4)[:, None, None, :]  # second sequence: every key is padding
+    cases["padding, one sequence fully padded"] = {"inputs": {"scores": t(scores), "mask": t(keep)}, "outputs": {"probabilities": t(safe_softmax(scores, keep))}}
+    scores = torch.randn(1, 3, 4, 6) * 4
+    keep = torch.ones(4, 6, dtype=torch.bool).tril(diagonal=-1)[None, None]  # row 0 fully masked
+    cases["causal offset -1, first row fully masked"] = {"inputs": {"scores": t(scores), "mask": t(keep)}, "outputs": {"probabilities": t(safe_softmax(scores, keep))}}
+    scores = torch.randn(2, 5, 7) * 10
+    cases["no mask"] = {"inputs": {"scores": t(scores)}, "outputs": {"probabilities": t(F.softmax(scores, dim=-1))}}
+    write("masked-softmax", cases)
+
+
+def linear(in_features, out_features, bias):
+    layer = nn.Linear(in_features, out_features, bias=bias)
+    with torch.no_grad():
+        layer.weight.mul_(3.0)  # sharper than the default init, so scale and mask bugs show
+        if bias:
+            layer.bias.uniform_(-1.0, 1.0)
+    return layer
+
+
+def scorers():
+    cases = {}
+    torch.manual_seed(11)
+    for b, h, q_len, k_len, d in [(2, 3, 4, 6, 5), (1, 2, 5, 5, 8)]:
+        q, k = torch.randn(b, h, q_len, d), torch.randn(b, h, k_len, d)
+        suffix = f"[{b},{h},{q_len},{d}]x[{b},{h},{k_len},{d}]"
+        cases[f"dot {suffix}"] = {"inputs": {"query": t(q), "key": t(k)}, "outputs": {"scores": t(q @ k.transpose(-2, -1))}}
+        # nn.MultiheadAttention / F.multi_head_attention_forward scale the query before the product.
+        scaled = (q * math.sqrt(1.0 / d)) @ k.transpose(-2, -1)
+        cases[f"scaled dot {suffix}"] = {"inputs": {"query": t(q), "key": t(k)}, "outputs": {"scores": t(scaled)}}
+
+    torch.manual_seed(12)
+    q, k = torch.randn(2, 4, 8), torch.randn(2, 6, 5)
+    for bias in (False, True):
+        w_q, w_k, w = linear(8, 7, False), linear(5, 7, bias), linear(7, 1, False)
+        scores = w(torch.tanh(w_q(q)[:, :, None, :] + w_k(k)[:, None, :, :])).squeeze(-1)  # [B, T, S]
+        weights = {"W_q.weight": t(w_q.weight), "W_k.weight": t(w_k.weight), "w.weight": t(w.weight)}
+        if bias:
+            weights["W_k.bias"] = t(w_k.bias)
+        cases[f"additive {'with' if bias else 'no'} bias q[2,4,8] k[2,6,5] A=7"] = {
+            "inputs": {"query": t(q), "key": t(k)}, "weights": weights, "outputs": {"scores": t(scores)}}
+
+    torch.manual_seed(13)
+    weight = torch.randn(8, 5)
+    cases["bilinear q[2,4,8] W[8,5] k[2,6,5]"] = {
+        "inputs": {"query": t(q), "key": t(k)}, "weights": {"weight": t(weight)},
+        "outputs": {"scores": t(q @ weight @ k.transpose(-2, -1))}}
+
+    torch.manual_seed(14)
+    x = torch.randn(3, 4, 6)
+    w_q, w_k = linear(6, 6, False), linear(6, 6, False)
+    cases["self-attention X[3,4,6]"] = {
+        "inputs": {"x": t(x)}, "weights": {"W_q.weight": t(w_q.weight), "W_k.weight": t(w_k.weight)},
+        "outputs": {"scores": t(w_q(x) @ w_k(x).transpose(1, 2))}}
+
+    torch.manual_seed(15)
+    q, k = torch.randn(4, 2, 3, 5), torch.randn(6, 2, 3, 5)  # seed 001: [T, B, H, D] x [S, B, H, D]
+    cases["seq-first q[4,2,3,5] k[6,2,3,5]"] = {
+        "inputs": {"query": t(q), "key": t(k)}, "outputs": {"scores": t(torch.einsum("ibhd,jbhd->ijbh", q, k))}}
+    write("scorers", cases)
+
+
+def pooling():
+    cases = {}
+    torch.manual_seed(21)
+    x = torch.randn(3, 4, 6)
+    keep = padding([4, 2, 0], 4)  # third sequence empty: its pooled vector must be zeros
+    # seed 003's AdditiveScore with its learned query q [1, D]: w(tanh(W_k(X) + W_q(q)))
+    w_q, w_k, w = linear(6, 6, False), linear(6, 6, False), linear(6, 1, False)
+    query = torch.randn(1, 6)
+    scores = w(torch.tanh(w_k(x) + w_q(query))).squeeze(-1)  # [B, S]
+    weights = safe_softmax(scores, keep)
+    cases["additive pooling X[3,4,6] lengths [4,2,0]"] = {
+        "inputs": {"values": t(x), "mask": t(keep[:, None, None, :]), "query": t(query)},
+        "weights": {"W_q.weight": t(w_q.weight), "W_k.weight": t(w_k.weight), "w.weight": t(w.weight)},
+        "outputs": {"output": t(torch.einsum("bs,bse->be", weights, x)), "attentionWeights": t(weights)}}
+    # seed 003's DotProductScore with its learned query q [D, 1]: X q
+    query = torch.randn(6, 1)
+    scores = (x @ query).squeeze(-1)
+    weights = safe_softmax(scores, keep)
+    cases["dot pooling X[3,4,6] lengths [4,2,0]"] = {
+        "inputs": {"values": t(x), "mask": t(keep[:, None, None, :]), "query": t(query.T)},
+        "outputs": {"output": t(torch.einsum("bs,bse->be", weights, x)), "attentionWeights": t(weights)}}
+    write("pooling", cases)
+
+
+if __name__ == "__main__":
+    OUT.mkdir(exist_ok=True)
+    print(f"torch {torch.__version__}", file=sys.stderr)
+    masks()
+    masked_softmax()
+    scorers()
+    pooling()

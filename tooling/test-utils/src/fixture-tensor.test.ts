@@ -1,0 +1,18 @@
+import { setBackend } from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-cpu';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fixtureTensor, specOf } from './fixture-tensor.js';
+
+beforeAll(() => setBackend('cpu'));
+
+describe('fixtureTensor / specOf', () => {
+  it('rebuilds shape, dtype and values, booleans included', async () => {
+    const mask = fixtureTensor({ shape: [1, 3], dtype: 'bool', data: [1, 0, 1] });
+    expect([mask.dtype, mask.shape, Array.from(await mask.data())]).toEqual(['bool', [1, 3], [1, 0, 1]]);
+    mask.dispose();
+  });
+  it('names a missing input', () => {
+    expect(() => specOf({ q: 3 }, 'q')).toThrow("fixture has no tensor 'q'");
+    expect(() => specOf({}, 'k')).toThrow("fixture has no tensor 'k'");
+  });
+});

@@ -1,0 +1,41 @@
+import { tensor, type Tensor } from '@tensorflow/tfjs-core';
+
+/** A tensor as the PyTorch fixture script writes it. */
+export interface TensorSpec {
+  readonly shape: readonly number[];
+  readonly dtype: 'float32' | 'int32' | 'bool';
+  readonly data: readonly number[];
+}
+
+/** One case of a fixture file: named inputs, optional weights, named expected outputs. */
+export interface FixtureCase {
+  readonly inputs: Readonly<Record<string, TensorSpec | number | number[] | null>>;
+  readonly weights?: Readonly<Record<string, TensorSpec>>;
+  readonly outputs: Readonly<Record<string, TensorSpec>>;
+}
+
+/** A fixture file written by `tooling/reference/make_fixtures.py`. */
+export interface FixtureFile {
+  readonly generator: string;
+  readonly torch: string;
+  readonly cases: Readonly<Record<string, FixtureCase>>;
+}
+
+/**
+ * Builds the tfjs tensor a fixture describes (booleans stored as 0/1 become a bool tensor).
+ *
+ * @example
+ * const query = fixtureTensor(fixture.cases['dot ...']!.inputs['query'] as TensorSpec);
+ */
+export function fixtureTensor(spec: TensorSpec): Tensor {
+  return tensor(spec.data as number[], spec.shape as number[], spec.dtype);
+}
+
+/** The spec of a named fixture input, or a thrown error naming what is missing. */
+export function specOf(record: FixtureCase['inputs'] | FixtureCase['weights'], name: string): TensorSpec {
+  const value = record?.[name];
+  if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new Error(`fixture has no tensor '${name}'`);
+  }
+  return value as TensorSpec;
+}
