@@ -2,7 +2,7 @@ import { env } from '@tensorflow/tfjs-core';
 import { availableBackends, detectEnvironment } from '@attnkit/backends';
 import { backendReport } from './backend-report.js';
 
-env().set('IS_TEST', true); // no "install tfjs-node" banner: attnkit targets cpu and wasm in Node
+env().set('PROD', true); // no "install tfjs-node" banner (attnkit targets cpu and wasm in Node), no debug checks
 
 const backends = await availableBackends();
 console.log(`attnkit backend report (${detectEnvironment()}, Node ${process.versions.node})`);

@@ -46,6 +46,8 @@ export interface BackendCapabilities {
   readonly floatPrecision: 16 | 32;
   /** Kernels attnkit blocks rely on that this backend lacks (`Einsum` on wasm); blocks avoid them. */
   readonly missingKernels: readonly string[];
+  /** Kernels attnkit re-registered because the backend's own is wrong: `_FusedMatMul` on wasm (bias with transposes). */
+  readonly filledKernels: readonly string[];
   readonly wasm?: WasmCapabilities;
   readonly webgl?: WebglCapabilities;
   readonly webgpu?: WebgpuCapabilities;

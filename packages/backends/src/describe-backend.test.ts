@@ -10,6 +10,6 @@ describe('describeBackend', () => {
   it('reports the active backend, whichever was selected last', async () => {
     await useBackend('wasm');
     await useBackend('cpu');
-    expect(await describeBackend()).toEqual({ backend: 'cpu', environment: 'node', floatPrecision: 32, missingKernels: [] });
+    expect(await describeBackend()).toEqual({ backend: 'cpu', environment: 'node', floatPrecision: 32, missingKernels: [], filledKernels: [] });
   });
 });

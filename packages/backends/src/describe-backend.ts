@@ -21,6 +21,7 @@ export async function describeBackend(): Promise<BackendCapabilities> {
     backend,
     environment: detectEnvironment(),
     missingKernels: missingKernels(backend),
+    filledKernels: ADAPTERS[backend].fillKernels(),
     ...description,
   };
 }

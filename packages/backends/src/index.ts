@@ -19,3 +19,4 @@ export { BackendInitError } from './errors/backend-init-error.js';
 export { BackendNotReadyError } from './errors/backend-not-ready-error.js';
 export { WasmBinariesMissingError } from './errors/wasm-binaries-missing-error.js';
 export { checkTensor, checkInteger, broadcastShapes, describeValue, formatShape, type TensorRequirement } from './validate/index.js';
+export { UseAfterDisposeError } from './errors/use-after-dispose-error.js';

@@ -30,5 +30,6 @@ export async function useBackend(name: string, options: UseBackendOptions = {}):
     });
   }
   await adapter.initialize(options);
+  adapter.fillKernels(); // after initialisation: the backend's own kernels are registered by then
   return describeBackend();
 }

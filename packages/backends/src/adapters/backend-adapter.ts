@@ -15,6 +15,8 @@ export interface BackendAdapter {
   unavailableReason(): Promise<string | undefined>;
   /** Loads the tfjs backend package, configures it and makes it the active backend. */
   initialize(options: UseBackendOptions): Promise<void>;
+  /** Re-registers kernels the backend gets wrong (idempotent); returns their names. */
+  fillKernels(): readonly string[];
   /** Reads what the initialised backend really runs with. */
   describe(): Promise<AdapterDescription>;
 }

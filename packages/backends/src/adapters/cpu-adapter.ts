@@ -11,6 +11,9 @@ export const cpuAdapter: BackendAdapter = {
     await import('@tensorflow/tfjs-backend-cpu');
     await selectBackend('cpu');
   },
+  fillKernels() {
+    return [];
+  },
   async describe() {
     return { floatPrecision: 32 };
   },

@@ -4,6 +4,7 @@ import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import type { UseBackendOptions } from '../use-backend-options.js';
 import type { BackendAdapter } from './backend-adapter.js';
 import { selectBackend } from '../select-backend.js';
+import { fillWasmFusedMatMul } from './wasm-fused-matmul-fill.js';
 import { withLogicalCores } from './with-logical-cores.js';
 import { resolveWasmLocationBrowser } from './resolve-wasm-location-browser.js';
 import { wasmBinaryFor } from './wasm-binary-for.js';
@@ -77,6 +78,9 @@ export const wasmAdapter: BackendAdapter = {
     if (!node) return withLogicalCores(cores, () => selectBackend('wasm'));
     const { withNodeCpus } = await import('./node-threads/with-node-cpus.js');
     return withNodeCpus(cores, () => selectBackend('wasm'));
+  },
+  fillKernels() {
+    return fillWasmFusedMatMul();
   },
   async describe() {
     const { simd, threads } = await binarySupport();

@@ -47,6 +47,9 @@ export const webglAdapter: BackendAdapter = {
     await import('@tensorflow/tfjs-backend-webgl');
     await selectBackend('webgl');
   },
+  fillKernels() {
+    return [];
+  },
   async describe() {
     const backend = findBackend('webgl') as unknown as WebglBackendLike;
     return {

@@ -33,6 +33,9 @@ export const webgpuAdapter: BackendAdapter = {
     await import('@tensorflow/tfjs-backend-webgpu');
     await selectBackend('webgpu');
   },
+  fillKernels() {
+    return [];
+  },
   async describe() {
     const adapter = await gpu()?.requestAdapter();
     return {

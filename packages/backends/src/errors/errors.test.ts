@@ -5,6 +5,7 @@ import { BackendNotReadyError } from './backend-not-ready-error.js';
 import { BackendUnavailableError } from './backend-unavailable-error.js';
 import { InvalidArgumentError } from './invalid-argument-error.js';
 import { UnknownBackendError } from './unknown-backend-error.js';
+import { UseAfterDisposeError } from './use-after-dispose-error.js';
 import { WasmBinariesMissingError } from './wasm-binaries-missing-error.js';
 
 describe('typed errors', () => {
@@ -22,6 +23,7 @@ describe('typed errors', () => {
       new WasmBinariesMissingError(['/a.wasm'], 'HTTP 404'),
       new BackendNotReadyError('f', 'none'),
       new BackendInitError('wasm', 'aborted', new Error('inner')),
+      new UseAfterDisposeError('AdditiveScorer.score'),
     ];
     expect(errors.map((e) => [e.name, e.code])).toEqual([
       ['UnknownBackendError', 'ATTNKIT_UNKNOWN_BACKEND'],
@@ -29,7 +31,9 @@ describe('typed errors', () => {
       ['WasmBinariesMissingError', 'ATTNKIT_WASM_BINARIES_MISSING'],
       ['BackendNotReadyError', 'ATTNKIT_BACKEND_NOT_READY'],
       ['BackendInitError', 'ATTNKIT_BACKEND_INIT_FAILED'],
+      ['UseAfterDisposeError', 'ATTNKIT_USE_AFTER_DISPOSE'],
     ]);
+    expect(errors[5]?.message).toBe('AdditiveScorer.score: called after dispose() freed its weights. Create a new instance instead.');
     expect(errors[1]?.message).toBe("backend 'webgl' is not available in node: no GL. Available here: none.");
     expect(errors[4]?.message).toBe("backend 'wasm' failed to initialise: aborted.");
     expect((errors[4]?.cause as Error).message).toBe('inner');

@@ -1,0 +1,16 @@
+import { AttnkitError } from './attnkit-error.js';
+
+/**
+ * A layer or model was called (or disposed again) after `dispose()` freed its weights.
+ *
+ * @example
+ * scorer.dispose(); scorer.score(q, k); // UseAfterDisposeError: AdditiveScorer.score: called after dispose() ...
+ */
+export class UseAfterDisposeError extends AttnkitError {
+  readonly caller: string;
+
+  constructor(caller: string) {
+    super('ATTNKIT_USE_AFTER_DISPOSE', `${caller}: called after dispose() freed its weights. Create a new instance instead.`);
+    this.caller = caller;
+  }
+}

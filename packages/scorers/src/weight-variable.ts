@@ -1,0 +1,51 @@
+import { clone, randomUniform, tidy, variable, type Tensor, type Variable } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/backends';
+
+/** How {@link weightVariable} creates one weight. */
+export interface WeightSpec {
+  readonly caller: string;
+  /** The checkpoint-style name, e.g. `'W_q.weight'`. */
+  readonly name: string;
+  /** Shape in PyTorch layout (`nn.Linear.weight` is `[out, in]`). */
+  readonly shape: readonly number[];
+  /** Given values (copied), e.g. from a PyTorch state dict; shape-checked. */
+  readonly value?: Tensor | undefined;
+  /** Seed for the Glorot-uniform initialisation used when no value is given. */
+  readonly seed?: number | undefined;
+  /** Initialise to zeros instead of Glorot (biases). */
+  readonly zeros?: boolean;
+}
+
+/**
+ * A trainable `tf.Variable`: a copy of the given value (shape-checked against the layer's
+ * config) or a seeded Glorot-uniform initialisation.
+ *
+ * @example
+ * const W_q = weightVariable({ caller: 'AdditiveScorer', name: 'W_q.weight', shape: [hidden, queryDim], seed: 1 });
+ */
+export function weightVariable(spec: WeightSpec): Variable {
+  const { caller, name, shape } = spec;
+  if (spec.value !== undefined) {
+    const given = checkTensor(spec.value, { caller, argument: `weights['${name}']`, dtype: 'float32', rank: shape.length, shape: formatShape(shape) });
+    if (given.shape.some((size, i) => size !== shape[i])) {
+      throw new InvalidArgumentError({
+        caller,
+        argument: `weights['${name}']`,
+        expected: `shape ${formatShape(shape)} (PyTorch layout, from the layer's configuration)`,
+        received: formatShape(given.shape),
+      });
+    }
+    return variable(clone(given), true, `${caller}/${name}/${nextId()}`);
+  }
+  const fanOut = shape[0] ?? 1;
+  const fanIn = shape.length > 1 ? (shape[1] as number) : fanOut;
+  const limit = spec.zeros === true ? 0 : Math.sqrt(6 / (fanIn + fanOut));
+  const initial = tidy(() => randomUniform(shape as number[], -limit, limit, 'float32', spec.seed));
+  return variable(initial, true, `${caller}/${name}/${nextId()}`);
+}
+
+let counter = 0;
+function nextId(): number {
+  counter += 1;
+  return counter;
+}
