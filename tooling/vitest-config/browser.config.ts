@@ -19,13 +19,13 @@ const executablePath = plan.action === 'run' ? plan.executablePath : undefined;
 export default defineConfig({
   plugins: [attnkitWasm()],
   resolve: { conditions: clientConditions },
+  // Pre-bundled up front: a dependency discovered mid-run makes Vite re-optimise and the pending
+  // dynamic imports fail. The backend packages are dependencies of @attnkit/backends (resolved
+  // from there with Vite's nested syntax), whichever package's tests are running.
   optimizeDeps: {
     include: [
       '@tensorflow/tfjs-core',
-      '@tensorflow/tfjs-backend-cpu',
-      '@tensorflow/tfjs-backend-wasm',
-      '@tensorflow/tfjs-backend-webgl',
-      '@tensorflow/tfjs-backend-webgpu',
+      ...['cpu', 'wasm', 'webgl', 'webgpu'].map((name) => `@attnkit/backends > @tensorflow/tfjs-backend-${name}`),
     ],
   },
   test: {

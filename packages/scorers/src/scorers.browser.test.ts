@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareBackends, useBackend, type ComparisonReport } from '@attnkit/backends';
+import { fixtureTensor, specOf, type FixtureFile } from '@attnkit/test-utils';
+import scorerFixtures from '@attnkit/reference/fixtures/scorers.json' with { type: 'json' };
+import poolingFixtures from '@attnkit/reference/fixtures/pooling.json' with { type: 'json' };
+import { AdditiveScorer } from './additive-scorer.js';
+import { attentionPooling } from './attention-pooling.js';
+import { BilinearScorer } from './bilinear-scorer.js';
+import { dotProductScorer } from './dot-product-scorer.js';
+import { scaledDotProductScorer } from './scaled-dot-product-scorer.js';
+import type { Scorer } from './scorer.js';
+import { SelfAttentionScorer } from './self-attention-scorer.js';
+import { seqFirstDotProductScorer } from './seq-first-dot-product-scorer.js';
+
+const BACKENDS = ['cpu', 'wasm', 'webgl', 'webgpu'];
+const TOLERANCE = { cpu: 1e-5, wasm: 1e-5, webgl: 1e-3, webgpu: 1e-5 };
+const rows: string[] = [];
+beforeAll(() => useBackend('cpu'));
+function record(name: string, report: ComparisonReport): void {
+  rows.push(`| ${name} | ${report.results.map((r) => r.outputs.map((o) => o.maxAbsDiff.toExponential(1)).join(' / ')).join(' | ')} |`);
+}
+function weightsOf(spec: FixtureFile['cases'][string]): Record<string, ReturnType<typeof fixtureTensor>> {
+  return Object.fromEntries(Object.entries(spec.weights ?? {}).map(([k, v]) => [k, fixtureTensor(v)]));
+}
+function scorerFor(name: string, spec: FixtureFile['cases'][string]): Scorer {
+  const weights = weightsOf(spec);
+  if (name.startsWith('dot')) return dotProductScorer;
+  if (name.startsWith('scaled dot')) return scaledDotProductScorer;
+  if (name.startsWith('seq-first')) return seqFirstDotProductScorer;
+  if (name.startsWith('additive pooling')) return new AdditiveScorer({ queryDim: 6, keyDim: 6, hiddenDim: 6, weights });
+  if (name.startsWith('additive')) return new AdditiveScorer({ queryDim: 8, keyDim: 5, hiddenDim: 7, bias: 'W_k.bias' in weights, weights });
+  if (name.startsWith('bilinear')) return new BilinearScorer({ queryDim: 8, keyDim: 5, weights });
+  return new SelfAttentionScorer({ embedDim: 6, weights });
+}
+
+describe('scorers in Chromium vs PyTorch', () => {
+  for (const [name, spec] of Object.entries((scorerFixtures as FixtureFile).cases)) {
+    it(`within tolerance on every backend: ${name}`, async () => {
+      const scorer = scorerFor(name, spec);
+      const x = 'x' in spec.inputs ? fixtureTensor(specOf(spec.inputs, 'x')) : undefined;
+      const query = x ?? fixtureTensor(specOf(spec.inputs, 'query'));
+      const key = x ?? fixtureTensor(specOf(spec.inputs, 'key'));
+      const report = await compareBackends(() => scorer.score(query, key), { backends: BACKENDS, tolerance: TOLERANCE, reference: { output: specOf(spec.outputs, 'scores').data } });
+      record(name, report);
+      expect(report.ok).toBe(true);
+    });
+  }
+
+  for (const [name, spec] of Object.entries((poolingFixtures as FixtureFile).cases)) {
+    it(`attentionPooling within tolerance on every backend: ${name}`, async () => {
+      const scorer = scorerFor(name, spec);
+      const [values, mask, query] = ['values', 'mask', 'query'].map((n) => fixtureTensor(specOf(spec.inputs, n)));
+      const report = await compareBackends(() => ({ ...attentionPooling(scorer, values!, mask, query!) }), {
+        backends: BACKENDS, tolerance: TOLERANCE,
+        reference: { output: specOf(spec.outputs, 'output').data, attentionWeights: specOf(spec.outputs, 'attentionWeights').data },
+      });
+      record(name, report);
+      expect(report.ok).toBe(true);
+    });
+  }
+});
+
+afterAll(() => console.log(`\nscorers vs PyTorch, max abs error, Chromium:\n| case | ${BACKENDS.join(' | ')} |\n| --- |${BACKENDS.map(() => ' --- |').join('')}\n${rows.join('\n')}\n`));
