@@ -35,13 +35,20 @@ export function weightVariable(spec: WeightSpec): Variable {
         received: formatShape(given.shape),
       });
     }
-    return variable(clone(given), true, `${caller}/${name}/${nextId()}`);
+    return owned(clone(given), `${caller}/${name}/${nextId()}`);
   }
   const fanOut = shape[0] ?? 1;
   const fanIn = shape.length > 1 ? (shape[1] as number) : fanOut;
   const limit = spec.zeros === true ? 0 : Math.sqrt(6 / (fanIn + fanOut));
   const initial = tidy(() => randomUniform(shape as number[], -limit, limit, 'float32', spec.seed));
-  return variable(initial, true, `${caller}/${name}/${nextId()}`);
+  return owned(initial, `${caller}/${name}/${nextId()}`);
+}
+
+/** A variable over `initial`'s data; `initial` itself is disposed (the variable keeps the data). */
+function owned(initial: Tensor, name: string): Variable {
+  const weight = variable(initial, true, name);
+  initial.dispose();
+  return weight;
 }
 
 let counter = 0;

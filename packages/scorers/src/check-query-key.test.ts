@@ -1,0 +1,16 @@
+import { zeros } from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBackend } from '@attnkit/backends';
+import { thrown } from '@attnkit/test-utils';
+import { checkQueryKey } from './check-query-key.js';
+
+beforeAll(() => useBackend('cpu'));
+
+describe('checkQueryKey', () => {
+  it('reports lead shape, lengths and widths', () => {
+    const [q, k] = [zeros([2, 3, 4, 5]), zeros([2, 3, 6, 7])];
+    expect(checkQueryKey('f', q, k)).toEqual({ lead: [2, 3], queryLength: 4, keyLength: 6, queryDim: 5, keyDim: 7 });
+    expect(thrown(() => checkQueryKey('f', q, k, { queryDim: 4 })).message).toBe("f: 'query' must be last dim 4 (the scorer's queryDim); received [2, 3, 4, 5].");
+    [q, k].forEach((t) => t.dispose());
+  });
+});
