@@ -1,4 +1,4 @@
-import { tensor, zeros } from '@tensorflow/tfjs-core';
+import { tensor1d, zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, compareBackends, useBackend } from '@attnkit/backends';
 import { leaksOf, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
@@ -22,7 +22,7 @@ describe('paddingMask', () => {
   });
 
   it('accepts an int32 tensor of lengths', async () => {
-    const lengths = tensor([2, 0], [2], 'int32');
+    const lengths = tensor1d([2, 0], 'int32');
     const mask = paddingMask(lengths, 3);
     expect(Array.from(await mask.data())).toEqual([1, 1, 0, 0, 0, 0]);
     lengths.dispose();
@@ -30,7 +30,7 @@ describe('paddingMask', () => {
   });
 
   it('leaks nothing', async () => {
-    const lengths = tensor([2, 0], [2], 'int32');
+    const lengths = tensor1d([2, 0], 'int32');
     expect(await leaksOf(() => paddingMask(lengths, 3).dispose())).toEqual({ tensors: 0, bytes: 0 });
     lengths.dispose();
   });

@@ -35,7 +35,7 @@ describe('AdditiveScorer', () => {
     const scorer = new AdditiveScorer({ queryDim: 8, keyDim: 5, hiddenDim: 7, bias: true, seed: 1 });
     const query = fixtureTensor(specOf(cases[names[0]!]!.inputs, 'query'));
     const key = fixtureTensor(specOf(cases[names[0]!]!.inputs, 'key'));
-    const { value, grads } = variableGrads(() => sum(square(scorer.score(query, key))) as never, scorer.variables);
+    const { value, grads } = variableGrads(() => sum(square(scorer.score(query, key))) as never, [...scorer.variables]);
     expect(Object.keys(grads)).toHaveLength(4);
     for (const grad of Object.values(grads)) expect(sum(abs(grad)).dataSync()[0]).toBeGreaterThan(0);
     [value, ...Object.values(grads), query, key].forEach((t) => t.dispose());
