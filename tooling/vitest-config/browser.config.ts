@@ -29,7 +29,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: executablePath === undefined ? [] : ['src/**/*.browser.test.ts'],
+    include: executablePath === undefined ? [] : ['src/**/*.browser.test.ts', 'src/**/*.parity.test.ts'],
     passWithNoTests: true,
     testTimeout: 180_000,
     hookTimeout: 180_000,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareBackends, useBackend, type ComparisonReport } from '@attnkit/backends';
-import { fixtureTensor, specOf, type FixtureFile } from '@attnkit/test-utils';
+import { availableBackends, compareBackends, useBackend } from '@attnkit/backends';
+import { ParityTable, fixtureTensor, specOf, type FixtureFile } from '@attnkit/test-utils';
 import scorerFixtures from '@attnkit/reference/fixtures/scorers.json' with { type: 'json' };
 import poolingFixtures from '@attnkit/reference/fixtures/pooling.json' with { type: 'json' };
 import { AdditiveScorer } from './additive-scorer.js';
@@ -12,13 +12,11 @@ import type { Scorer } from './scorer.js';
 import { SelfAttentionScorer } from './self-attention-scorer.js';
 import { seqFirstDotProductScorer } from './seq-first-dot-product-scorer.js';
 
-const BACKENDS = ['cpu', 'wasm', 'webgl', 'webgpu'];
+// Node: cpu and wasm; Chromium: cpu, wasm, webgl and webgpu (this file runs in both).
+const BACKENDS = await availableBackends();
 const TOLERANCE = { cpu: 1e-5, wasm: 1e-5, webgl: 1e-3, webgpu: 1e-5 };
-const rows: string[] = [];
+const table = new ParityTable(`scorers vs PyTorch, ${typeof document === 'undefined' ? 'Node' : 'Chromium'}`);
 beforeAll(() => useBackend('cpu'));
-function record(name: string, report: ComparisonReport): void {
-  rows.push(`| ${name} | ${report.results.map((r) => r.outputs.map((o) => o.maxAbsDiff.toExponential(1)).join(' / ')).join(' | ')} |`);
-}
 function weightsOf(spec: FixtureFile['cases'][string]): Record<string, ReturnType<typeof fixtureTensor>> {
   return Object.fromEntries(Object.entries(spec.weights ?? {}).map(([k, v]) => [k, fixtureTensor(v)]));
 }
@@ -33,7 +31,7 @@ function scorerFor(name: string, spec: FixtureFile['cases'][string]): Scorer {
   return new SelfAttentionScorer({ embedDim: 6, weights });
 }
 
-describe('scorers in Chromium vs PyTorch', () => {
+describe('scorers vs PyTorch on every backend here', () => {
   for (const [name, spec] of Object.entries((scorerFixtures as FixtureFile).cases)) {
     it(`within tolerance on every backend: ${name}`, async () => {
       const scorer = scorerFor(name, spec);
@@ -41,7 +39,7 @@ describe('scorers in Chromium vs PyTorch', () => {
       const query = x ?? fixtureTensor(specOf(spec.inputs, 'query'));
       const key = x ?? fixtureTensor(specOf(spec.inputs, 'key'));
       const report = await compareBackends(() => scorer.score(query, key), { backends: BACKENDS, tolerance: TOLERANCE, reference: { output: specOf(spec.outputs, 'scores').data } });
-      record(name, report);
+      table.add(name, report);
       expect(report.ok).toBe(true);
     });
   }
@@ -54,10 +52,10 @@ describe('scorers in Chromium vs PyTorch', () => {
         backends: BACKENDS, tolerance: TOLERANCE,
         reference: { output: specOf(spec.outputs, 'output').data, attentionWeights: specOf(spec.outputs, 'attentionWeights').data },
       });
-      record(name, report);
+      table.add(name, report);
       expect(report.ok).toBe(true);
     });
   }
 });
 
-afterAll(() => console.log(`\nscorers vs PyTorch, max abs error, Chromium:\n| case | ${BACKENDS.join(' | ')} |\n| --- |${BACKENDS.map(() => ' --- |').join('')}\n${rows.join('\n')}\n`));
+afterAll(() => table.print());
