@@ -3,7 +3,7 @@
 
 Run with Debian's python3-torch:  /usr/bin/python3 tooling/reference/make_fixtures.py
 Every case uses a fixed seed; tensors are stored as {"shape": [...], "dtype": ..., "data": [...]}
-(float32 values printed exactly, booleans as 0/1). CI never runs this: the JSON is committed.
+(float32 values printed exactly, ±inf and NaN as strings, booleans as 0/1). CI never runs this: the JSON is committed.
 """
 import json
 import math
@@ -23,12 +23,19 @@ def t(x):
         return {"shape": list(x.shape), "dtype": "bool", "data": [int(v) for v in x.flatten().tolist()]}
     if x.dtype in (torch.int32, torch.int64):
         return {"shape": list(x.shape), "dtype": "int32", "data": [int(v) for v in x.flatten().tolist()]}
-    return {"shape": list(x.shape), "dtype": "float32", "data": [float(v) for v in x.float().flatten().tolist()]}
+    return {"shape": list(x.shape), "dtype": "float32", "data": [number(v) for v in x.float().flatten().tolist()]}
+
+
+def number(v):
+    """JSON has no infinities or NaN: those are written as the strings "Infinity", "-Infinity", "NaN"."""
+    if math.isfinite(v):
+        return float(v)
+    return "NaN" if math.isnan(v) else ("Infinity" if v > 0 else "-Infinity")
 
 
 def write(name, cases):
     payload = {"generator": "tooling/reference/make_fixtures.py", "torch": torch.__version__, "cases": cases}
-    (OUT / f"{name}.json").write_text(json.dumps(payload, separators=(",", ":")) + "\n")
+    (OUT / f"{name}.json").write_text(json.dumps(payload, separators=(",", ":"), allow_nan=False) + "\n")
     print(f"{name}.json: {len(cases)} cases")
 
 
@@ -152,6 +159,88 @@ def pooling():
     write("pooling", cases)
 
 
+def mha_weights(mha):
+    """State dict of an nn.MultiheadAttention, with every bias made non-zero (bias bugs must show)."""
+    with torch.no_grad():
+        for name, parameter in mha.named_parameters():
+            if name.endswith("bias"):
+                parameter.uniform_(-0.5, 0.5)
+            else:
+                parameter.mul_(2.0)  # sharper attention than the default init
+    return {name: t(value) for name, value in mha.state_dict().items()}
+
+
+def attention():
+    cases = {}
+
+    def case(name, seed, e, h, b, q_len, s_len, kdim=None, vdim=None, distinct_kv=True, self_attention=False,
+             key_padding=None, attn_mask=None, need_weights=True, average=True, dropout=0.0):
+        torch.manual_seed(seed)
+        mha = nn.MultiheadAttention(e, h, bias=True, kdim=kdim, vdim=vdim, batch_first=True, dropout=dropout)
+        weights = mha_weights(mha)
+        query = torch.randn(b, q_len, e)
+        if self_attention:
+            key = value = query
+        else:
+            key = torch.randn(b, s_len, kdim or e)
+            value = torch.randn(b, s_len, vdim or e) if distinct_kv else key
+        inputs = {"query": t(query), "key": t(key), "value": t(value),
+                  "needWeights": need_weights, "averageAttnWeights": average, "numHeads": h}
+        kwargs = {}
+        if key_padding is not None:
+            kwargs["key_padding_mask"] = ~padding(key_padding, s_len)  # torch: True = padding
+            inputs["keyPaddingMask"] = t(kwargs["key_padding_mask"])
+        if attn_mask is not None:
+            kwargs["attn_mask"] = attn_mask
+            inputs["attnMask"] = t(attn_mask)
+        mha.eval()
+        output, weights_out = mha(query, key, value, need_weights=need_weights, average_attn_weights=average, **kwargs)
+        # Rows with every key blocked are NaN in torch 1.13. With a safe softmax (torch >= 2.5,
+        # attnkit) their attention is zero, so the layer returns out_proj(0) = out_proj.bias there.
+        safe_output = torch.where(torch.isnan(output), mha.out_proj.bias.detach().expand_as(output), output)
+        outputs = {"output": t(safe_output)}
+        if weights_out is not None:
+            outputs["attentionWeights"] = t(torch.nan_to_num(weights_out, nan=0.0))
+        cases[name] = {"inputs": inputs, "weights": weights, "outputs": outputs,
+                       "torchHasNaN": bool(torch.isnan(output).any())}
+
+    causal_blocked = torch.ones(6, 6, dtype=torch.bool).triu(diagonal=1)  # torch: True = blocked
+    case("self, no mask E16 H4 B2 T6", 1, 16, 4, 2, 6, 6, self_attention=True)
+    case("self, padding E16 H4 B2 T6", 2, 16, 4, 2, 6, 6, self_attention=True, key_padding=[6, 3])
+    case("self, causal E16 H4 B2 T6", 3, 16, 4, 2, 6, 6, self_attention=True, attn_mask=causal_blocked)
+    case("self, padding + causal E16 H4 B2 T6", 4, 16, 4, 2, 6, 6, self_attention=True, key_padding=[6, 4], attn_mask=causal_blocked)
+    additive = torch.zeros(6, 6).masked_fill(causal_blocked, float("-inf"))
+    case("self, float additive causal mask E16 H4 B2 T6", 5, 16, 4, 2, 6, 6, self_attention=True, attn_mask=additive)
+    case("cross E12 H3 B2 T5 S7, distinct key and value", 6, 12, 3, 2, 5, 7, key_padding=[7, 2])
+    case("cross E12 H3 B2 T5 S7, key is value", 7, 12, 3, 2, 5, 7, distinct_kv=False)
+    case("cross kdim 10 vdim 6, separate projections E12 H3 T5 S7", 8, 12, 3, 2, 5, 7, kdim=10, vdim=6, key_padding=[4, 7])
+    case("per-head weights E16 H4 B2 T6", 9, 16, 4, 2, 6, 6, self_attention=True, key_padding=[5, 6], average=False)
+    case("need_weights=False E16 H4 B2 T6", 10, 16, 4, 2, 6, 6, self_attention=True, key_padding=[6, 2], need_weights=False)
+    case("larger E64 H8 B3 T33", 11, 64, 8, 3, 33, 33, self_attention=True, key_padding=[33, 20, 7])
+    case("fully masked rows: empty sequence E16 H4 B2 T6", 12, 16, 4, 2, 6, 6, self_attention=True, key_padding=[6, 0])
+    per_head_blocked = torch.zeros(2 * 4, 6, 6, dtype=torch.bool)
+    per_head_blocked[1, :, 3:] = True  # batch 0, head 1 may not see keys 3..5
+    case("3-D bool attn_mask [B*H, T, S] E16 H4 B2 T6", 13, 16, 4, 2, 6, 6, self_attention=True, attn_mask=per_head_blocked, average=False)
+    write("attention", cases)
+
+    # scaled dot-product attention on [B, H, T, D] (seeds 000 and 002), PyTorch's math path
+    cases = {}
+    torch.manual_seed(31)
+    q, k, v = torch.randn(2, 3, 4, 8) * 2, torch.randn(2, 3, 6, 8) * 2, torch.randn(2, 3, 6, 5)
+    keep = padding([6, 2], 6)[:, None, None, :]
+    scores = (q * 8 ** -0.5) @ k.transpose(-2, -1)
+    weights = safe_softmax(scores, keep)
+    cases["SDPA padding [2,3,4,8] x [2,3,6,8], Dv 5"] = {
+        "inputs": {"query": t(q), "key": t(k), "value": t(v), "mask": t(keep)},
+        "outputs": {"output": t(weights @ v), "attentionWeights": t(weights)}}
+    keep = torch.ones(4, 6, dtype=torch.bool).tril(diagonal=2)[None, None]
+    weights = safe_softmax(scores, keep)
+    cases["SDPA causal offset 2 [2,3,4,8] x [2,3,6,8]"] = {
+        "inputs": {"query": t(q), "key": t(k), "value": t(v), "mask": t(keep)},
+        "outputs": {"output": t(weights @ v), "attentionWeights": t(weights)}}
+    write("sdpa", cases)
+
+
 if __name__ == "__main__":
     OUT.mkdir(exist_ok=True)
     print(f"torch {torch.__version__}", file=sys.stderr)
@@ -159,3 +248,4 @@ if __name__ == "__main__":
     masked_softmax()
     scorers()
     pooling()
+    attention()

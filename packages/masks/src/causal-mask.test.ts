@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, compareBackends, useBackend } from '@attnkit/backends';
-import { leaksOf, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
+import { leaksOf, fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/masks.json' with { type: 'json' };
 import { causalMask } from './causal-mask.js';
 
@@ -13,7 +13,7 @@ describe('causalMask', () => {
   it.each(causalCases)('equals torch.ones(T, S).tril(offset) on cpu and wasm: %s', async (_, { inputs, outputs }) => {
     const offset = inputs['offset'] as number | null;
     const make = () => causalMask(inputs['queryLength'] as number, inputs['keyLength'] as number, offset === null ? {} : { offset });
-    const report = await compareBackends(make, { backends: ['cpu', 'wasm'], tolerance: 0, reference: { output: specOf(outputs, 'mask').data } });
+    const report = await compareBackends(make, { backends: ['cpu', 'wasm'], tolerance: 0, reference: { output: fixtureValues(specOf(outputs, 'mask')) } });
     expect(report.ok).toBe(true);
     expect(report.results[0]?.outputs[0]?.shape).toEqual(specOf(outputs, 'mask').shape);
   });

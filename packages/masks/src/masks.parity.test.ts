@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableBackends, compareBackends, useBackend } from '@attnkit/backends';
-import { ParityTable, fixtureTensor, specOf, type FixtureFile } from '@attnkit/test-utils';
+import { ParityTable, fixtureTensor, fixtureValues, specOf, type FixtureFile } from '@attnkit/test-utils';
 import maskFixtures from '@attnkit/reference/fixtures/masks.json' with { type: 'json' };
 import softmaxFixtures from '@attnkit/reference/fixtures/masked-softmax.json' with { type: 'json' };
 import { causalMask } from './causal-mask.js';
@@ -27,7 +27,7 @@ describe('masks vs PyTorch on every backend here', () => {
         if (name.startsWith('merge')) return mergeMasks(fixtureTensor(specOf(inputs, 'padding')), fixtureTensor(specOf(inputs, 'causal')))!;
         return paddingMaskFromIds(fixtureTensor(specOf(inputs, 'attentionMask')) as never);
       };
-      const report = await compareBackends(make, { backends: BACKENDS, tolerance: 0, reference: { output: specOf(outputs, 'mask').data } });
+      const report = await compareBackends(make, { backends: BACKENDS, tolerance: 0, reference: { output: fixtureValues(specOf(outputs, 'mask')) } });
       table.add(name, report);
       expect(report.ok).toBe(true);
     });
@@ -37,7 +37,7 @@ describe('masks vs PyTorch on every backend here', () => {
     it(`maskedSoftmax within tolerance, fully masked rows exactly 0: ${name}`, async () => {
       const scores = fixtureTensor(specOf(inputs, 'scores'));
       const mask = inputs['mask'] === undefined ? undefined : fixtureTensor(specOf(inputs, 'mask'));
-      const expected = specOf(outputs, 'probabilities').data;
+      const expected = fixtureValues(specOf(outputs, 'probabilities'));
       const report = await compareBackends(() => maskedSoftmax(scores, mask), { backends: BACKENDS, tolerance: TOLERANCE, reference: { output: expected } });
       table.add(`maskedSoftmax: ${name}`, report);
       expect(report.ok).toBe(true);

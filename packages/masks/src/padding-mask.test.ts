@@ -1,7 +1,7 @@
 import { tensor1d, zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, compareBackends, useBackend } from '@attnkit/backends';
-import { leaksOf, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
+import { leaksOf, fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/masks.json' with { type: 'json' };
 import { paddingMask } from './padding-mask.js';
 
@@ -13,7 +13,7 @@ describe('paddingMask', () => {
     const { inputs, outputs } = cases[name]!;
     const lengths = inputs['lengths'] as number[];
     const report = await compareBackends(() => paddingMask(lengths, inputs['keyLength'] as number), {
-      backends: ['cpu', 'wasm'], tolerance: 0, reference: { output: specOf(outputs, 'mask').data },
+      backends: ['cpu', 'wasm'], tolerance: 0, reference: { output: fixtureValues(specOf(outputs, 'mask')) },
     });
     expect(report.ok).toBe(true);
     const mask = paddingMask(lengths, inputs['keyLength'] as number);

@@ -3,7 +3,7 @@ import '@tensorflow/tfjs';
 import { abs, square, sum, variableGrads, zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, UseAfterDisposeError, compareBackends, useBackend } from '@attnkit/backends';
-import { fixtureTensor, leaksOf, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
+import { fixtureTensor, leaksOf, fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/scorers.json' with { type: 'json' };
 import { AdditiveScorer } from './additive-scorer.js';
 
@@ -23,7 +23,7 @@ describe('AdditiveScorer', () => {
     const { inputs, outputs } = cases[name]!;
     const scorer = fromFixture(name);
     const [query, key] = ['query', 'key'].map((n) => fixtureTensor(specOf(inputs, n)));
-    const report = await compareBackends(() => scorer.score(query!, key!), { backends: ['cpu', 'wasm'], tolerance: 1e-5, reference: { output: specOf(outputs, 'scores').data } });
+    const report = await compareBackends(() => scorer.score(query!, key!), { backends: ['cpu', 'wasm'], tolerance: 1e-5, reference: { output: fixtureValues(specOf(outputs, 'scores')) } });
     expect(report.ok).toBe(true);
     expect(report.results[0]?.outputs[0]?.shape).toEqual([2, 4, 6]);
     expect(await leaksOf(() => scorer.score(query!, key!).dispose())).toEqual({ tensors: 0, bytes: 0 });

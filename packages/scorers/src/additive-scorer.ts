@@ -3,7 +3,7 @@ import { checkInteger } from '@attnkit/backends';
 import { checkQueryKey } from './check-query-key.js';
 import { linear } from './linear.js';
 import type { Scorer } from './scorer.js';
-import { WeightedScorer } from './weighted-scorer.js';
+import { WeightedModule } from './weighted-module.js';
 import { weightVariable } from './weight-variable.js';
 
 /** Configuration of {@link AdditiveScorer}; weight names follow seed 003's `AdditiveScore`. */
@@ -30,7 +30,7 @@ export interface AdditiveScorerConfig {
  * const scorer = new AdditiveScorer({ queryDim: 8, keyDim: 5, hiddenDim: 7, bias: true, seed: 1 });
  * const scores = scorer.score(query, key); // [2, 4, 6] for query [2, 4, 8], key [2, 6, 5]
  */
-export class AdditiveScorer extends WeightedScorer implements Scorer {
+export class AdditiveScorer extends WeightedModule implements Scorer {
   readonly name = 'AdditiveScorer';
   readonly config: AdditiveScorerConfig;
 

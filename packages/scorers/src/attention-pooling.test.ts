@@ -1,7 +1,7 @@
 import { ones, tensor, variable, zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, compareBackends, useBackend } from '@attnkit/backends';
-import { fixtureTensor, leaksOf, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
+import { fixtureTensor, leaksOf, fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/pooling.json' with { type: 'json' };
 import { AdditiveScorer } from './additive-scorer.js';
 import { attentionPooling } from './attention-pooling.js';
@@ -29,7 +29,7 @@ describe('attentionPooling', () => {
     const report = await compareBackends(() => ({ ...run() }), {
       backends: ['cpu', 'wasm'],
       tolerance: 1e-5,
-      reference: { output: specOf(outputs, 'output').data, attentionWeights: specOf(outputs, 'attentionWeights').data },
+      reference: { output: fixtureValues(specOf(outputs, 'output')), attentionWeights: fixtureValues(specOf(outputs, 'attentionWeights')) },
     });
     expect(report.ok).toBe(true);
     expect(report.results[0]?.outputs.map((o) => o.shape)).toEqual([[3, 6], [3, 4]]);

@@ -1,7 +1,7 @@
 import { zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, compareBackends, useBackend } from '@attnkit/backends';
-import { fixtureTensor, leaksOf, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
+import { fixtureTensor, leaksOf, fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/scorers.json' with { type: 'json' };
 import { BilinearScorer } from './bilinear-scorer.js';
 
@@ -14,7 +14,7 @@ describe('BilinearScorer', () => {
     const scorer = new BilinearScorer({ queryDim: 8, keyDim: 5, weights: { weight } });
     weight.dispose();
     const [query, key] = ['query', 'key'].map((n) => fixtureTensor(specOf(fixture.inputs, n)));
-    const report = await compareBackends(() => scorer.score(query!, key!), { backends: ['cpu', 'wasm'], tolerance: 1e-5, reference: { output: specOf(fixture.outputs, 'scores').data } });
+    const report = await compareBackends(() => scorer.score(query!, key!), { backends: ['cpu', 'wasm'], tolerance: 1e-5, reference: { output: fixtureValues(specOf(fixture.outputs, 'scores')) } });
     expect(report.ok).toBe(true);
     expect(await leaksOf(() => scorer.score(query!, key!).dispose())).toEqual({ tensors: 0, bytes: 0 });
     [query, key].forEach((t) => t?.dispose());

@@ -2,7 +2,7 @@ import { matMul, reshape, tidy, type Tensor, type Variable } from '@tensorflow/t
 import { checkInteger } from '@attnkit/backends';
 import { checkQueryKey } from './check-query-key.js';
 import type { Scorer } from './scorer.js';
-import { WeightedScorer } from './weighted-scorer.js';
+import { WeightedModule } from './weighted-module.js';
 import { weightVariable } from './weight-variable.js';
 
 /** Configuration of {@link BilinearScorer}. */
@@ -23,7 +23,7 @@ export interface BilinearScorerConfig {
  * const scorer = new BilinearScorer({ queryDim: 8, keyDim: 5, seed: 3 });
  * scorer.score(query, key); // [2, 4, 6] for query [2, 4, 8], key [2, 6, 5]
  */
-export class BilinearScorer extends WeightedScorer implements Scorer {
+export class BilinearScorer extends WeightedModule implements Scorer {
   readonly name = 'BilinearScorer';
   readonly config: BilinearScorerConfig;
 

@@ -1,7 +1,7 @@
 import { zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, compareBackends, useBackend } from '@attnkit/backends';
-import { fixtureTensor, leaksOf, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
+import { fixtureTensor, leaksOf, fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/scorers.json' with { type: 'json' };
 import { dotProductScorer } from './dot-product-scorer.js';
 import { scaledDotProductScorer } from './scaled-dot-product-scorer.js';
@@ -19,7 +19,7 @@ describe.each([
   it.each(names)('equals PyTorch within 1e-5 on cpu and wasm, no leaks: %s', async (name) => {
     const { inputs, outputs } = cases[name]!;
     const [query, key] = ['query', 'key'].map((n) => fixtureTensor(specOf(inputs, n)));
-    const report = await compareBackends(() => scorer.score(query!, key!), { backends: ['cpu', 'wasm'], tolerance: 1e-5, reference: { output: specOf(outputs, 'scores').data } });
+    const report = await compareBackends(() => scorer.score(query!, key!), { backends: ['cpu', 'wasm'], tolerance: 1e-5, reference: { output: fixtureValues(specOf(outputs, 'scores')) } });
     expect(report.ok).toBe(true);
     expect(report.results[0]?.outputs[0]?.shape).toEqual(specOf(outputs, 'scores').shape);
     expect(await leaksOf(() => scorer.score(query!, key!).dispose())).toEqual({ tensors: 0, bytes: 0 });

@@ -8,5 +8,5 @@ export { seqFirstDotProductScorer } from './seq-first-dot-product-scorer.js';
 export { attentionPooling, type PoolingResult } from './attention-pooling.js';
 export { linear } from './linear.js';
 export { weightVariable, type WeightSpec } from './weight-variable.js';
-export { WeightedScorer } from './weighted-scorer.js';
+export { WeightedModule } from './weighted-module.js';
 export { checkQueryKey, type QueryKeyShapes } from './check-query-key.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableBackends, compareBackends, useBackend } from '@attnkit/backends';
-import { ParityTable, fixtureTensor, specOf, type FixtureFile } from '@attnkit/test-utils';
+import { ParityTable, fixtureTensor, fixtureValues, specOf, type FixtureFile } from '@attnkit/test-utils';
 import scorerFixtures from '@attnkit/reference/fixtures/scorers.json' with { type: 'json' };
 import poolingFixtures from '@attnkit/reference/fixtures/pooling.json' with { type: 'json' };
 import { AdditiveScorer } from './additive-scorer.js';
@@ -38,7 +38,7 @@ describe('scorers vs PyTorch on every backend here', () => {
       const x = 'x' in spec.inputs ? fixtureTensor(specOf(spec.inputs, 'x')) : undefined;
       const query = x ?? fixtureTensor(specOf(spec.inputs, 'query'));
       const key = x ?? fixtureTensor(specOf(spec.inputs, 'key'));
-      const report = await compareBackends(() => scorer.score(query, key), { backends: BACKENDS, tolerance: TOLERANCE, reference: { output: specOf(spec.outputs, 'scores').data } });
+      const report = await compareBackends(() => scorer.score(query, key), { backends: BACKENDS, tolerance: TOLERANCE, reference: { output: fixtureValues(specOf(spec.outputs, 'scores')) } });
       table.add(name, report);
       expect(report.ok).toBe(true);
     });
@@ -50,7 +50,7 @@ describe('scorers vs PyTorch on every backend here', () => {
       const [values, mask, query] = ['values', 'mask', 'query'].map((n) => fixtureTensor(specOf(spec.inputs, n)));
       const report = await compareBackends(() => ({ ...attentionPooling(scorer, values!, mask, query!) }), {
         backends: BACKENDS, tolerance: TOLERANCE,
-        reference: { output: specOf(spec.outputs, 'output').data, attentionWeights: specOf(spec.outputs, 'attentionWeights').data },
+        reference: { output: fixtureValues(specOf(spec.outputs, 'output')), attentionWeights: fixtureValues(specOf(spec.outputs, 'attentionWeights')) },
       });
       table.add(name, report);
       expect(report.ok).toBe(true);

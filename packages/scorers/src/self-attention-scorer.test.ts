@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, compareBackends, useBackend } from '@attnkit/backends';
-import { fixtureTensor, leaksOf, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
+import { fixtureTensor, leaksOf, fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/scorers.json' with { type: 'json' };
 import { SelfAttentionScorer } from './self-attention-scorer.js';
 
@@ -13,7 +13,7 @@ describe('SelfAttentionScorer', () => {
     const scorer = new SelfAttentionScorer({ embedDim: 6, weights });
     Object.values(weights).forEach((t) => t.dispose());
     const x = fixtureTensor(specOf(fixture.inputs, 'x'));
-    const report = await compareBackends(() => scorer.score(x, x), { backends: ['cpu', 'wasm'], tolerance: 1e-5, reference: { output: specOf(fixture.outputs, 'scores').data } });
+    const report = await compareBackends(() => scorer.score(x, x), { backends: ['cpu', 'wasm'], tolerance: 1e-5, reference: { output: fixtureValues(specOf(fixture.outputs, 'scores')) } });
     expect(report.ok).toBe(true);
     expect(report.results[0]?.outputs[0]?.shape).toEqual([3, 4, 4]);
     expect(await leaksOf(() => scorer.score(x, x).dispose())).toEqual({ tensors: 0, bytes: 0 });

@@ -3,7 +3,7 @@ import { checkInteger } from '@attnkit/backends';
 import { checkQueryKey } from './check-query-key.js';
 import { linear } from './linear.js';
 import type { Scorer } from './scorer.js';
-import { WeightedScorer } from './weighted-scorer.js';
+import { WeightedModule } from './weighted-module.js';
 import { weightVariable } from './weight-variable.js';
 
 /** Configuration of {@link SelfAttentionScorer}; names follow seed 003's `SelfAttentionScore`. */
@@ -27,7 +27,7 @@ export interface SelfAttentionScorerConfig {
  * const scorer = new SelfAttentionScorer({ embedDim: 6, seed: 4 });
  * scorer.score(x, x); // [3, 4, 4] for x [3, 4, 6]
  */
-export class SelfAttentionScorer extends WeightedScorer implements Scorer {
+export class SelfAttentionScorer extends WeightedModule implements Scorer {
   readonly name = 'SelfAttentionScorer';
   readonly config: SelfAttentionScorerConfig;
 

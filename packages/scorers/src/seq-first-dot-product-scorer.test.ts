@@ -1,7 +1,7 @@
 import { zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, compareBackends, useBackend } from '@attnkit/backends';
-import { fixtureTensor, leaksOf, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
+import { fixtureTensor, leaksOf, fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/scorers.json' with { type: 'json' };
 import { seqFirstDotProductScorer } from './seq-first-dot-product-scorer.js';
 
@@ -11,7 +11,7 @@ beforeAll(() => useBackend('cpu'));
 describe('seqFirstDotProductScorer', () => {
   it("equals PyTorch einsum('ibhd,jbhd->ijbh') within 1e-5 on cpu and on wasm (which has no Einsum kernel)", async () => {
     const [query, key] = ['query', 'key'].map((n) => fixtureTensor(specOf(fixture.inputs, n)));
-    const report = await compareBackends(() => seqFirstDotProductScorer.score(query!, key!), { backends: ['cpu', 'wasm'], tolerance: 1e-5, reference: { output: specOf(fixture.outputs, 'scores').data } });
+    const report = await compareBackends(() => seqFirstDotProductScorer.score(query!, key!), { backends: ['cpu', 'wasm'], tolerance: 1e-5, reference: { output: fixtureValues(specOf(fixture.outputs, 'scores')) } });
     expect(report.ok).toBe(true);
     expect(report.results[1]?.outputs[0]?.shape).toEqual([4, 6, 2, 3]);
     expect(await leaksOf(() => seqFirstDotProductScorer.score(query!, key!).dispose())).toEqual({ tensors: 0, bytes: 0 });

@@ -11,6 +11,11 @@ describe('fixtureTensor / specOf', () => {
     expect([mask.dtype, mask.shape, Array.from(await mask.data())]).toEqual(['bool', [1, 3], [1, 0, 1]]);
     mask.dispose();
   });
+  it('reads the strings JSON needs for ±Infinity and NaN', async () => {
+    const additive = fixtureTensor({ shape: [3], dtype: 'float32', data: [0, '-Infinity', 'NaN'] });
+    expect(Array.from(await additive.data())).toEqual([0, -Infinity, NaN]);
+    additive.dispose();
+  });
   it('names a missing input', () => {
     expect(() => specOf({ q: 3 }, 'q')).toThrow("fixture has no tensor 'q'");
     expect(() => specOf({}, 'k')).toThrow("fixture has no tensor 'k'");

@@ -4,12 +4,13 @@ import { tensor, type Tensor } from '@tensorflow/tfjs-core';
 export interface TensorSpec {
   readonly shape: readonly number[];
   readonly dtype: 'float32' | 'int32' | 'bool';
-  readonly data: readonly number[];
+  /** Values; JSON has no infinities or NaN, so those are the strings `'Infinity'`, `'-Infinity'`, `'NaN'`. */
+  readonly data: ReadonlyArray<number | 'Infinity' | '-Infinity' | 'NaN'>;
 }
 
 /** One case of a fixture file: named inputs, optional weights, named expected outputs. */
 export interface FixtureCase {
-  readonly inputs: Readonly<Record<string, TensorSpec | number | number[] | null>>;
+  readonly inputs: Readonly<Record<string, TensorSpec | number | number[] | boolean | null>>;
   readonly weights?: Readonly<Record<string, TensorSpec>>;
   readonly outputs: Readonly<Record<string, TensorSpec>>;
 }
@@ -28,7 +29,12 @@ export interface FixtureFile {
  * const query = fixtureTensor(fixture.cases['dot ...']!.inputs['query'] as TensorSpec);
  */
 export function fixtureTensor(spec: TensorSpec): Tensor {
-  return tensor(spec.data as number[], spec.shape as number[], spec.dtype);
+  return tensor(fixtureValues(spec), spec.shape as number[], spec.dtype);
+}
+
+/** The values of a fixture tensor as numbers (the strings for ±Infinity and NaN converted). */
+export function fixtureValues(spec: TensorSpec): number[] {
+  return spec.data.map(Number);
 }
 
 /** The spec of a named fixture input, or a thrown error naming what is missing. */

@@ -2,4 +2,4 @@
 export { leaksOf } from './leaks-of.js';
 export { thrown } from './thrown.js';
 export { ParityTable, type ParityReport } from './parity-table.js';
-export { fixtureTensor, specOf, type FixtureCase, type FixtureFile, type TensorSpec } from './fixture-tensor.js';
+export { fixtureTensor, fixtureValues, specOf, type FixtureCase, type FixtureFile, type TensorSpec } from './fixture-tensor.js';

@@ -2,10 +2,11 @@ import type { Tensor, Variable } from '@tensorflow/tfjs-core';
 import { UseAfterDisposeError } from '@attnkit/backends';
 
 /**
- * Base of scorers with weights: named variables (checkpoint-style names), `variables` for
+ * Base of every attnkit module with weights (scorers, projections, attention): named variables
+ * (checkpoint-style names), `variables` for
  * optimisers, and `dispose()` that frees them once (later use throws {@link UseAfterDisposeError}).
  */
-export abstract class WeightedScorer {
+export abstract class WeightedModule {
   abstract readonly name: string;
   #weights: Map<string, Variable> | undefined;
 

@@ -7,7 +7,7 @@ import { SelfAttentionScorer } from './self-attention-scorer.js';
 
 beforeAll(() => useBackend('cpu'));
 
-describe('WeightedScorer (via SelfAttentionScorer)', () => {
+describe('WeightedModule (via the scorers)', () => {
   it.each([
     ['AdditiveScorer', () => new AdditiveScorer({ queryDim: 3, keyDim: 4, hiddenDim: 5, bias: true, seed: 1 })],
     ['BilinearScorer', () => new BilinearScorer({ queryDim: 3, keyDim: 4, seed: 1 })],

@@ -1,0 +1,83 @@
+import { tensor, type Tensor } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, formatShape, isTensorLike } from '@attnkit/backends';
+import { attentionWeightShapes } from './attention-weight-shapes.js';
+import type { MultiHeadAttentionConfig } from './multi-head-attention-config.js';
+import { resolveAttentionConfig } from './resolve-attention-config.js';
+import { readSafetensors } from './safetensors/read-safetensors.js';
+
+/** A PyTorch state dict: tensors by name, or the bytes of a `.safetensors` file. */
+export type TorchStateDict = Readonly<Record<string, Tensor>> | Uint8Array | ArrayBuffer;
+
+/** Options of `MultiHeadAttention.fromTorchStateDict` (everything the weights cannot tell). */
+export interface FromTorchOptions extends Omit<MultiHeadAttentionConfig, 'embedDim' | 'keyDim' | 'valueDim' | 'bias' | 'projections' | 'weights' | 'seed'> {
+  /** Key prefix to strip, e.g. `'encoder.self_attn.'`. */
+  readonly prefix?: string;
+}
+
+/**
+ * The `MultiHeadAttention` config (widths, projections, bias, weights) a PyTorch
+ * `nn.MultiheadAttention` state dict describes, checked name by name and shape by shape.
+ * `temporaries` are tensors decoded from safetensors bytes: dispose them once the weights are copied.
+ *
+ * @example
+ * const { config, temporaries } = fromTorchStateDict(stateDict, { numHeads: 3 });
+ */
+export function fromTorchStateDict(stateDict: TorchStateDict, options: FromTorchOptions): { config: MultiHeadAttentionConfig; temporaries: Tensor[] } {
+  const caller = 'MultiHeadAttention.fromTorchStateDict';
+  const prefix = options.prefix ?? '';
+  const named = new Map<string, Tensor>();
+  const owned: Tensor[] = [];
+  if (stateDict instanceof Uint8Array || stateDict instanceof ArrayBuffer) {
+    for (const [name, entry] of readSafetensors(stateDict).tensors) {
+      const t = tensor(entry.values, entry.shape as number[]);
+      owned.push(t);
+      named.set(name, t);
+    }
+  } else if (typeof stateDict === 'object' && stateDict !== null) {
+    for (const [name, value] of Object.entries(stateDict)) {
+      if (!isTensorLike(value)) throw new InvalidArgumentError({ caller, argument: `stateDict['${name}']`, expected: 'a tensor', received: typeof value });
+      named.set(name, value);
+    }
+  } else {
+    throw new InvalidArgumentError({ caller, argument: 'stateDict', expected: 'a record of tensors or the bytes of a .safetensors file', received: String(stateDict) });
+  }
+  try {
+    return { config: configFrom(named, options, caller, prefix), temporaries: owned };
+  } catch (error) {
+    owned.forEach((t) => t.dispose());
+    throw error;
+  }
+}
+
+function configFrom(named: Map<string, Tensor>, options: FromTorchOptions, caller: string, prefix: string): MultiHeadAttentionConfig {
+  const { prefix: _stripped, ...layerOptions } = options; // everything but the prefix configures the layer
+  {
+    const weights: Record<string, Tensor> = {};
+    for (const [name, value] of named) if (name.startsWith(prefix)) weights[name.slice(prefix.length)] = value;
+    const out = weights['out_proj.weight'];
+    if (out === undefined) {
+      throw new InvalidArgumentError({ caller, argument: 'stateDict', expected: `an nn.MultiheadAttention state dict with '${prefix}out_proj.weight'`, received: `keys ${[...named.keys()].slice(0, 8).join(', ') || 'none'}` });
+    }
+    const separate = weights['in_proj_weight'] === undefined;
+    const config: MultiHeadAttentionConfig = {
+      ...layerOptions,
+      embedDim: out.shape[0] as number,
+      keyDim: separate ? (weights['k_proj_weight']?.shape[1] ?? (out.shape[0] as number)) : (out.shape[0] as number),
+      valueDim: separate ? (weights['v_proj_weight']?.shape[1] ?? (out.shape[0] as number)) : (out.shape[0] as number),
+      bias: weights['in_proj_bias'] !== undefined,
+      projections: separate ? 'separate' : 'fused',
+    };
+    const shapes = attentionWeightShapes(resolveAttentionConfig(config, caller));
+    const problems = [
+      ...Object.keys(shapes).filter((n) => weights[n] === undefined).map((n) => `missing ${prefix}${n} ${formatShape(shapes[n]!)}`),
+      ...Object.keys(weights).filter((n) => shapes[n] === undefined).map((n) => `unexpected ${prefix}${n} (attnkit has no such weight; add_bias_kv and add_zero_attn are not supported)`),
+      ...Object.entries(shapes)
+        .filter(([n, s]) => weights[n] !== undefined && formatShape(weights[n]!.shape) !== formatShape(s))
+        .map(([n, s]) => `${prefix}${n} is ${formatShape(weights[n]!.shape)}, expected ${formatShape(s)}`),
+    ];
+    if (problems.length > 0) {
+      throw new InvalidArgumentError({ caller, argument: 'stateDict', expected: `the weights of nn.MultiheadAttention(embed_dim=${config.embedDim}, num_heads=${config.numHeads})`, received: problems.join('; ') });
+    }
+    return { ...config, weights: Object.fromEntries(Object.keys(shapes).map((n) => [n, weights[n]!])) };
+  }
+}

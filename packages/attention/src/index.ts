@@ -1,0 +1,16 @@
+export { maskedSoftmax } from '@attnkit/masks';
+export { scaledDotProductAttention, type AttentionOptions, type AttentionResult } from './scaled-dot-product-attention.js';
+export { splitHeads } from './split-heads.js';
+export { mergeHeads } from './merge-heads.js';
+export { HeadProjection, type HeadProjectionConfig } from './head-projection.js';
+export { MultiHeadAttention } from './multi-head-attention.js';
+export type { MultiHeadAttentionConfig, ResolvedAttentionConfig } from './multi-head-attention-config.js';
+export { resolveAttentionConfig } from './resolve-attention-config.js';
+export { attentionWeightShapes } from './attention-weight-shapes.js';
+export { multiHeadAttentionForward, type AttentionCallOptions, type MultiHeadAttentionResult } from './multi-head-attention-forward.js';
+export { torchStyleCall, type TorchCallOptions } from './torch-style-call.js';
+export { fromTorchStateDict, type TorchStateDict, type FromTorchOptions } from './from-torch-state-dict.js';
+export { readSafetensors, MAX_HEADER_BYTES, type SafetensorsEntry, type SafetensorsFile } from './safetensors/read-safetensors.js';
+export { writeSafetensors } from './safetensors/write-safetensors.js';
+export { decodeHalf } from './safetensors/decode-float.js';
+export { SafetensorsError } from './safetensors/safetensors-error.js';

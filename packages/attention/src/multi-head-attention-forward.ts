@@ -1,0 +1,123 @@
+import { mean, reshape, slice, tidy, transpose, unstack, type Tensor } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, assertBackendReady, checkTensor, formatShape } from '@attnkit/backends';
+import { validateMask } from '@attnkit/masks';
+import { linear, type Scorer } from '@attnkit/scorers';
+import { mergeHeads } from './merge-heads.js';
+import type { ResolvedAttentionConfig } from './multi-head-attention-config.js';
+import { scaledDotProductAttention } from './scaled-dot-product-attention.js';
+import { splitHeads } from './split-heads.js';
+
+/** Options of a multi-head attention call. */
+export interface AttentionCallOptions {
+  /** Bool, `true` = may attend, broadcastable to `[B, H, T, S]` (seq-first layout: `[T, S, B]`). */
+  readonly attentionMask?: Tensor | undefined;
+  /** `'none'` (default), `'per-head'` `[B, H, T, S]`, or `'averaged'` over heads `[B, T, S]`. */
+  readonly returnWeights?: 'none' | 'per-head' | 'averaged';
+  /** Apply dropout (if configured). Default false. */
+  readonly training?: boolean;
+  /** Seed of the dropout mask. */
+  readonly seed?: number;
+}
+
+/** What a multi-head attention call returns. */
+export interface MultiHeadAttentionResult {
+  /** `[B, T, E]` (seq-first: `[T, B, E]`). */
+  readonly output: Tensor;
+  /** Present when asked for: `[B, H, T, S]` per head, or `[B, T, S]` averaged. */
+  readonly attentionWeights?: Tensor;
+}
+
+function checkInputs(caller: string, config: ResolvedAttentionConfig, query: Tensor, key: Tensor, value: Tensor): void {
+  const layout = config.layout === 'seq-first' ? ['T', 'B'] : ['B', 'T'];
+  const [first, second] = layout;
+  checkTensor(query, { caller, argument: 'query', dtype: 'float32', rank: 3, shape: `[${first}, ${second}, E]` });
+  checkTensor(key, { caller, argument: 'key', dtype: 'float32', rank: 3, shape: `[${first === 'B' ? 'B, S' : 'S, B'}, keyDim]` });
+  checkTensor(value, { caller, argument: 'value', dtype: 'float32', rank: 3, shape: `[${first === 'B' ? 'B, S' : 'S, B'}, valueDim]` });
+  const batchAxis = config.layout === 'seq-first' ? 1 : 0;
+  const lengthAxis = 1 - batchAxis;
+  const widths: Array<[string, Tensor, number, string]> = [['query', query, config.embedDim, 'embedDim'], ['key', key, config.keyDim, 'keyDim'], ['value', value, config.valueDim, 'valueDim']];
+  for (const [argument, x, width, name] of widths) {
+    if (x.shape[2] !== width) throw new InvalidArgumentError({ caller, argument, expected: `a last dim of ${name} = ${width}`, received: formatShape(x.shape) });
+  }
+  for (const [argument, x] of [['key', key], ['value', value]] as const) {
+    if (x.shape[batchAxis] !== query.shape[batchAxis]) {
+      throw new InvalidArgumentError({ caller, argument, expected: `the batch size of 'query' (${query.shape[batchAxis]}) on axis ${batchAxis}`, received: formatShape(x.shape) });
+    }
+  }
+  if (key.shape[lengthAxis] !== value.shape[lengthAxis]) {
+    throw new InvalidArgumentError({
+      caller,
+      argument: 'value',
+      expected: `as many positions as 'key' (S = ${key.shape[lengthAxis]}): each key needs its value`,
+      received: formatShape(value.shape),
+    });
+  }
+}
+
+/** Splits a fused `[3E, E]` weight (or `[3E]` bias) into its query, key and value parts. */
+function part(weight: Tensor | undefined, index: number, width: number): Tensor | undefined {
+  if (weight === undefined) return undefined;
+  return weight.rank === 1 ? slice(weight, [index * width], [width]) : slice(weight, [index * width, 0], [width, weight.shape[1] as number]);
+}
+
+/**
+ * The multi-head attention computation, on weights named as in `torch.nn.MultiheadAttention`.
+ * Shared by `MultiHeadAttention` and the tf.layers adapter.
+ *
+ * `query [B, T, E]`, `key [B, S, keyDim]`, `value [B, S, valueDim]` → `output [B, T, E]`.
+ */
+export function multiHeadAttentionForward(
+  caller: string,
+  weights: ReadonlyMap<string, Tensor>,
+  config: ResolvedAttentionConfig,
+  scorer: Scorer | undefined,
+  inputs: { query: Tensor; key: Tensor; value: Tensor },
+  options: AttentionCallOptions = {},
+): MultiHeadAttentionResult {
+  assertBackendReady(caller);
+  const { query, key, value } = inputs;
+  checkInputs(caller, config, query, key, value);
+  const returnWeights = options.returnWeights ?? 'none';
+  if (!['none', 'per-head', 'averaged'].includes(returnWeights)) {
+    throw new InvalidArgumentError({ caller, argument: 'returnWeights', expected: "'none', 'per-head' or 'averaged'", received: String(returnWeights) });
+  }
+  const seqFirst = config.layout === 'seq-first';
+  const [batch, queryLength] = seqFirst ? [query.shape[1] as number, query.shape[0] as number] : [query.shape[0] as number, query.shape[1] as number];
+  const keyLength = key.shape[seqFirst ? 0 : 1] as number;
+  const { embedDim: e, numHeads: h, headDim: d } = config;
+  const mask =
+    options.attentionMask === undefined
+      ? undefined
+      : validateMask(options.attentionMask, { batch, heads: h, queryLength, keyLength, layout: config.layout, caller, argument: 'attentionMask' });
+  try {
+    return tidy(() => {
+      const toBatchFirst = (x: Tensor): Tensor => (seqFirst ? transpose(x, [1, 0, 2]) : x); // [T, B, E] -> [B, T, E]
+      const bias = weights.get('in_proj_bias');
+      let heads: Tensor[];
+      if (config.projections === 'fused' && query === key && key === value) {
+        // self-attention: q, k and v in one matMul, then one transpose into the head layout
+        const qkv = linear(toBatchFirst(query), weights.get('in_proj_weight') as Tensor, bias); // [B, T, 3E]
+        heads = unstack(transpose(reshape(qkv, [batch, queryLength, 3, h, d]), [2, 0, 3, 1, 4])); // -> 3 x [B, H, T, D]
+      } else {
+        const fused = weights.get('in_proj_weight');
+        const projection = (x: Tensor, index: number, name: string): Tensor =>
+          splitHeads(linear(toBatchFirst(x), fused === undefined ? (weights.get(name) as Tensor) : (part(fused, index, e) as Tensor), part(bias, index, e)), h); // [B, *, E] -> [B, H, *, D]
+        heads = [projection(query, 0, 'q_proj_weight'), projection(key, 1, 'k_proj_weight'), projection(value, 2, 'v_proj_weight')];
+      }
+      const [q, k, v] = heads as [Tensor, Tensor, Tensor];
+      const attended = scaledDotProductAttention(q, k, v, {
+        mask,
+        ...(scorer === undefined ? {} : { scorer }),
+        dropout: config.dropout,
+        training: options.training === true,
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
+      });
+      const merged = linear(mergeHeads(attended.output), weights.get('out_proj.weight') as Tensor, weights.get('out_proj.bias')); // [B, T, E]
+      const output = seqFirst ? transpose(merged, [1, 0, 2]) : merged; // -> [T, B, E] when seq-first
+      if (returnWeights === 'none') return { output };
+      return { output, attentionWeights: returnWeights === 'averaged' ? mean(attended.attentionWeights, 1) : attended.attentionWeights }; // [B, T, S] or [B, H, T, S]
+    });
+  } finally {
+    mask?.dispose();
+  }
+}

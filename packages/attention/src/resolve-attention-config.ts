@@ -1,0 +1,46 @@
+import { InvalidArgumentError, checkInteger } from '@attnkit/backends';
+import type { MultiHeadAttentionConfig, ResolvedAttentionConfig } from './multi-head-attention-config.js';
+
+/**
+ * Checks a `MultiHeadAttention` config and fills in its defaults.
+ *
+ * @example
+ * resolveAttentionConfig({ embedDim: 12, numHeads: 3 }); // { headDim: 4, projections: 'fused', ... }
+ */
+export function resolveAttentionConfig(config: MultiHeadAttentionConfig, caller = 'MultiHeadAttention'): ResolvedAttentionConfig {
+  const embedDim = checkInteger(config.embedDim, { caller, argument: 'embedDim', min: 1 });
+  const numHeads = checkInteger(config.numHeads, { caller, argument: 'numHeads', min: 1 });
+  if (embedDim % numHeads !== 0) {
+    throw new InvalidArgumentError({
+      caller,
+      argument: 'embedDim',
+      expected: `divisible by numHeads = ${numHeads}`,
+      received: `embedDim=${embedDim}`,
+      hint: `Each head gets embedDim / numHeads dims; try numHeads = ${[1, 2, 3, 4, 6, 8, 12, 16].filter((h) => embedDim % h === 0).join(', ')}.`,
+    });
+  }
+  const keyDim = checkInteger(config.keyDim ?? embedDim, { caller, argument: 'keyDim', min: 1 });
+  const valueDim = checkInteger(config.valueDim ?? embedDim, { caller, argument: 'valueDim', min: 1 });
+  const sameWidths = keyDim === embedDim && valueDim === embedDim;
+  const projections = config.projections ?? (sameWidths ? 'fused' : 'separate');
+  if (projections !== 'fused' && projections !== 'separate') {
+    throw new InvalidArgumentError({ caller, argument: 'projections', expected: "'fused' or 'separate'", received: String(projections) });
+  }
+  if (projections === 'fused' && !sameWidths) {
+    throw new InvalidArgumentError({
+      caller,
+      argument: 'projections',
+      expected: "'separate' when keyDim or valueDim differ from embedDim (one in_proj_weight needs equal widths)",
+      received: `'fused' with embedDim=${embedDim}, keyDim=${keyDim}, valueDim=${valueDim}`,
+    });
+  }
+  const dropout = config.dropout ?? 0;
+  if (typeof dropout !== 'number' || !(dropout >= 0 && dropout < 1)) {
+    throw new InvalidArgumentError({ caller, argument: 'dropout', expected: 'a rate in [0, 1)', received: String(dropout) });
+  }
+  const layout = config.layout ?? 'batch-first';
+  if (layout !== 'batch-first' && layout !== 'seq-first') {
+    throw new InvalidArgumentError({ caller, argument: 'layout', expected: "'batch-first' or 'seq-first'", received: String(layout) });
+  }
+  return { embedDim, numHeads, headDim: embedDim / numHeads, keyDim, valueDim, bias: config.bias !== false, dropout, projections, layout };
+}

@@ -1,0 +1,67 @@
+import { dropout as applyDropout, matMul, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, assertBackendReady, checkTensor, formatShape } from '@attnkit/backends';
+import { maskedSoftmax, validateMask } from '@attnkit/masks';
+import { scaledDotProductScorer, type Scorer } from '@attnkit/scorers';
+
+/** Options of {@link scaledDotProductAttention}. */
+export interface AttentionOptions {
+  /** Bool, `true` = may attend, broadcastable to `[B, H, T, S]` (see `validateMask`). */
+  readonly mask?: Tensor | undefined;
+  /** How queries meet keys. Default: `scaledDotProductScorer`, `(q / √D) · k`. */
+  readonly scorer?: Scorer;
+  /** Dropout rate on the attention weights, applied only when `training` (default 0). */
+  readonly dropout?: number;
+  readonly training?: boolean;
+  /** Seed of the dropout mask, for reproducible training runs. */
+  readonly seed?: number;
+}
+
+/** What {@link scaledDotProductAttention} returns. */
+export interface AttentionResult {
+  /** `[B, H, T, Dv]`. */
+  readonly output: Tensor;
+  /** `[B, H, T, S]`, after the mask (zeros there) and, when training, dropout. */
+  readonly attentionWeights: Tensor;
+}
+
+/**
+ * Attention over heads (seeds 000 and 002): `softmax(mask(score(q, k))) · v`. Blocked keys get
+ * exactly zero weight; a query with no allowed key gets zeros (never NaN).
+ *
+ * `query [B, H, T, D]`, `key [B, H, S, D]`, `value [B, H, S, Dv]` → `output [B, H, T, Dv]`.
+ *
+ * @example
+ * const { output, attentionWeights } = scaledDotProductAttention(q, k, v, { mask: causalMask(T, S) });
+ */
+export function scaledDotProductAttention(query: Tensor, key: Tensor, value: Tensor, options: AttentionOptions = {}): AttentionResult {
+  const caller = 'scaledDotProductAttention';
+  assertBackendReady(caller);
+  checkTensor(query, { caller, argument: 'query', dtype: 'float32', rank: 4, shape: '[B, H, T, D]' });
+  checkTensor(key, { caller, argument: 'key', dtype: 'float32', rank: 4, shape: '[B, H, S, D]' });
+  checkTensor(value, { caller, argument: 'value', dtype: 'float32', rank: 4, shape: '[B, H, S, Dv]' });
+  const [batch = 0, heads = 0, queryLength = 0] = query.shape;
+  const keyLength = key.shape[2] as number;
+  if (value.shape[0] !== batch || value.shape[1] !== heads || value.shape[2] !== keyLength) {
+    throw new InvalidArgumentError({
+      caller,
+      argument: 'value',
+      expected: `[B, H, S, Dv] with B, H, S = ${batch}, ${heads}, ${keyLength} (from 'query' and 'key')`,
+      received: formatShape(value.shape),
+    });
+  }
+  const rate = options.dropout ?? 0;
+  if (typeof rate !== 'number' || !(rate >= 0 && rate < 1)) {
+    throw new InvalidArgumentError({ caller, argument: 'dropout', expected: 'a rate in [0, 1)', received: String(rate) });
+  }
+  const mask = options.mask === undefined ? undefined : validateMask(options.mask, { batch, heads, queryLength, keyLength, caller, argument: 'mask' });
+  try {
+    return tidy(() => {
+      const scores = (options.scorer ?? scaledDotProductScorer).score(query, key); // [B, H, T, S]
+      const probabilities = maskedSoftmax(scores, mask); // [B, H, T, S]
+      const attentionWeights = options.training === true && rate > 0 ? applyDropout(probabilities, rate, undefined, options.seed) : probabilities;
+      return { output: matMul(attentionWeights, value), attentionWeights }; // [B, H, T, S] x [B, H, S, Dv] -> [B, H, T, Dv]
+    });
+  } finally {
+    mask?.dispose();
+  }
+}
