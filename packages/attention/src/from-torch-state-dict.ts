@@ -64,7 +64,7 @@ function configFrom(named: Map<string, Tensor>, options: FromTorchOptions, calle
       embedDim: out.shape[0] as number,
       keyDim: separate ? (weights['k_proj_weight']?.shape[1] ?? (out.shape[0] as number)) : (out.shape[0] as number),
       valueDim: separate ? (weights['v_proj_weight']?.shape[1] ?? (out.shape[0] as number)) : (out.shape[0] as number),
-      bias: weights['in_proj_bias'] !== undefined,
+      bias: weights['in_proj_bias'] !== undefined || weights['out_proj.bias'] !== undefined, // either present: the other one must be too
       projections: separate ? 'separate' : 'fused',
     };
     const shapes = attentionWeightShapes(resolveAttentionConfig(config, caller));

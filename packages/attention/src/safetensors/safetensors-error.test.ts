@@ -1,0 +1,11 @@
+import { describe, expect, it } from 'vitest';
+import { AttnkitError } from '@attnkit/backends';
+import { SafetensorsError } from './safetensors-error.js';
+
+describe('SafetensorsError', () => {
+  it('is an AttnkitError with a stable code and a reason', () => {
+    const error = new SafetensorsError('offsets', 'bad.');
+    expect(error).toBeInstanceOf(AttnkitError);
+    expect([error.name, error.code, error.reason, error.message]).toEqual(['SafetensorsError', 'ATTNKIT_SAFETENSORS', 'offsets', 'safetensors: bad.']);
+  });
+});

@@ -1,0 +1,52 @@
+import { ones, zeros } from '@tensorflow/tfjs-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvalidArgumentError, useBackend } from '@attnkit/backends';
+import { thrown } from '@attnkit/test-utils';
+import { MultiHeadAttention } from './multi-head-attention.js';
+
+let mha: MultiHeadAttention;
+beforeAll(async () => {
+  await useBackend('cpu');
+  mha = new MultiHeadAttention({ embedDim: 8, numHeads: 2, seed: 1 });
+});
+afterAll(() => mha.dispose());
+
+// Parity with PyTorch: multi-head-attention.parity.test.ts. Here: its argument checks.
+describe('callTorch: bad PyTorch-style masks', () => {
+  it.each([
+    ['keyPaddingMask [B, T] instead of [B, S]', { keyPaddingMask: [2, 5] }, "MultiHeadAttention.callTorch: 'keyPaddingMask' must be [B, S] = [2, 6]; received [2, 5]."],
+    ['keyPaddingMask int32', { keyPaddingMask: [2, 6, 'int32'] }, "MultiHeadAttention.callTorch: 'keyPaddingMask' must be a bool or float32 tensor of rank 2 [B, S]; received int32 tensor of rank 2 [2, 6]."],
+    ['attnMask [S, T]', { attnMask: [6, 4] }, "MultiHeadAttention.callTorch: 'attnMask' must be [T, S] = [4, 6]; received [6, 4]."],
+    ['attnMask [B, T, S] instead of [B·H, T, S]', { attnMask: [2, 4, 6] }, "MultiHeadAttention.callTorch: 'attnMask' must be [B·H, T, S] = [4, 4, 6]; received [2, 4, 6]."],
+  ] as const)('%s', (_, spec, message) => {
+    const [q, kv] = [zeros([2, 4, 8]), zeros([2, 6, 8])];
+    const make = (s: readonly (number | string)[]) => {
+      const dtype = typeof s[s.length - 1] === 'string' ? (s[s.length - 1] as 'int32') : 'bool';
+      return ones(s.filter((d): d is number => typeof d === 'number'), dtype);
+    };
+    const masks = Object.fromEntries(Object.entries(spec).map(([k, s]) => [k, make(s)]));
+    const error = thrown(() => mha.callTorch(q, kv, kv, masks));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toBe(message);
+    [q, kv, ...Object.values(masks)].forEach((t) => t.dispose());
+  });
+
+  it('a float attnMask that is a soft bias, not a mask', () => {
+    const [q, kv] = [zeros([2, 4, 8]), zeros([2, 6, 8])];
+    const bias = ones([4, 6]);
+    expect(thrown(() => mha.callTorch(q, kv, kv, { attnMask: bias })).message).toBe(
+      "fromAdditiveMask: 'additive' must be 0 (attend) or ≤ -10000 (blocked) everywhere; received 1 at flat index 0. Soft biases (ALiBi, relative positions) are not masks; add them to the scores instead.",
+    );
+    [q, kv, bias].forEach((t) => t.dispose());
+  });
+
+  it('a seq-first layer (PyTorch batch_first=False is not this call)', () => {
+    const seqFirst = new MultiHeadAttention({ embedDim: 8, numHeads: 2, layout: 'seq-first', seed: 1 });
+    const x = zeros([4, 2, 8]);
+    expect(thrown(() => seqFirst.callTorch(x, x, x)).message).toBe(
+      "MultiHeadAttention.callTorch: 'layout' must be a 'batch-first' layer (PyTorch batch_first=True); received 'seq-first'. Use call() with seq-first masks [T, S, B] instead.",
+    );
+    x.dispose();
+    seqFirst.dispose();
+  });
+});
