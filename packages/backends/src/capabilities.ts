@@ -46,7 +46,7 @@ export interface BackendCapabilities {
   readonly floatPrecision: 16 | 32;
   /** Kernels attnkit blocks rely on that this backend lacks (`Einsum` on wasm); blocks avoid them. */
   readonly missingKernels: readonly string[];
-  /** Kernels attnkit re-registered because the backend's own is wrong: `_FusedMatMul` on wasm (bias with transposes). */
+  /** Kernels attnkit registered on the backend: wasm's wrong `_FusedMatMul` (bias with transposes) and its missing `UnsortedSegmentSum`. */
   readonly filledKernels: readonly string[];
   readonly wasm?: WasmCapabilities;
   readonly webgl?: WebglCapabilities;

@@ -1,8 +1,9 @@
 import { getKernel } from '@tensorflow/tfjs-core';
 
 /**
- * The tfjs kernels attnkit's blocks are built from. A backend missing one of them either gets it
- * filled by its adapter or has it listed in its capability report (and the blocks avoid it).
+ * The tfjs kernels attnkit's blocks are built from (`UnsortedSegmentSum` is the gradient of
+ * embedding lookups, needed to train). A backend missing one either gets it filled by its
+ * adapter or has it listed in its capability report (and the blocks avoid it).
  */
 export const REQUIRED_KERNELS = [
   'BatchMatMul',
@@ -20,6 +21,7 @@ export const REQUIRED_KERNELS = [
   'Mean',
   'Transpose',
   'Reshape',
+  'UnsortedSegmentSum',
   'Einsum',
 ] as const;
 

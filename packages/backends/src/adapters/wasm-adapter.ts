@@ -5,6 +5,7 @@ import type { UseBackendOptions } from '../use-backend-options.js';
 import type { BackendAdapter } from './backend-adapter.js';
 import { selectBackend } from '../select-backend.js';
 import { fillWasmFusedMatMul } from './wasm-fused-matmul-fill.js';
+import { fillWasmUnsortedSegmentSum } from './wasm-unsorted-segment-sum-fill.js';
 import { withLogicalCores } from './with-logical-cores.js';
 import { resolveWasmLocationBrowser } from './resolve-wasm-location-browser.js';
 import { wasmBinaryFor } from './wasm-binary-for.js';
@@ -80,7 +81,7 @@ export const wasmAdapter: BackendAdapter = {
     return withNodeCpus(cores, () => selectBackend('wasm'));
   },
   fillKernels() {
-    return fillWasmFusedMatMul();
+    return [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum()];
   },
   async describe() {
     const { simd, threads } = await binarySupport();

@@ -6,6 +6,7 @@ import { gatherSelectCases } from './cases/gather-select-cases.js';
 import { layerNormCase } from './cases/layer-norm-case.js';
 import { reductionCases } from './cases/reduction-cases.js';
 import { softmaxCases } from './cases/softmax-cases.js';
+import { unsortedSegmentSumCase } from './cases/unsorted-segment-sum-case.js';
 import type { ConformanceCase } from './conformance-case.js';
 
 /** Every case of the conformance suite, in the order the table prints them. */
@@ -17,5 +18,6 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...erfGeluCases,
   ...gatherSelectCases,
   ...reductionCases,
+  unsortedSegmentSumCase,
   einsumCase,
 ];
