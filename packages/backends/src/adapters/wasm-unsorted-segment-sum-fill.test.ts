@@ -1,4 +1,4 @@
-import { getKernel, tensor, unsortedSegmentSum } from '@tensorflow/tfjs-core';
+import { getKernel, tensor, tensor1d, unsortedSegmentSum } from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { leaksOf } from '@attnkit/test-utils';
 import { useBackend } from '../use-backend.js';
@@ -11,7 +11,7 @@ describe('wasm UnsortedSegmentSum fill', () => {
     expect(caps.filledKernels).toEqual(['_FusedMatMul', 'UnsortedSegmentSum']);
     expect(caps.missingKernels).toEqual(['Einsum']);
     const x = tensor([[[1, 2]], [[3, 4]], [[5, 6]], [[7, 8]]]); // [4, 1, 2]
-    const ids = tensor([1, 0, 1, 9], [4], 'int32'); // 9 >= numSegments: dropped
+    const ids = tensor1d([1, 0, 1, 9], 'int32'); // 9 >= numSegments: dropped
     const y = unsortedSegmentSum(x, ids, 3);
     expect([y.shape, await y.array()]).toEqual([[3, 1, 2], [[[3, 4]], [[6, 8]], [[0, 0]]]]);
     expect(await leaksOf(() => unsortedSegmentSum(x, ids, 3).dispose())).toEqual({ tensors: 0, bytes: 0 });

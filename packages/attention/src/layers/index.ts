@@ -1,0 +1,1 @@
+export { MultiHeadAttentionLayer, type MultiHeadAttentionLayerArgs } from './multi-head-attention-layer.js';
