@@ -1,9 +1,9 @@
-import { div, memory, randomNormal, reshape, sum, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
+import { div, memory, randomNormal, reshape, sum, tidy, transpose, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { maxDifference, useBackend } from '@attnkit/backends';
+import { InvalidArgumentError, maxDifference, useBackend } from '@attnkit/backends';
 import { causalMask, mergeMasks, paddingMask } from '@attnkit/masks';
 import { AdditiveScorer } from '@attnkit/scorers';
-import { leaksOf } from '@attnkit/test-utils';
+import { leaksOf, thrown } from '@attnkit/test-utils';
 import { MultiHeadAttention } from './multi-head-attention.js';
 
 beforeAll(() => useBackend('cpu'));
@@ -58,6 +58,16 @@ describe('MultiHeadAttention.call', () => {
     [q, kv, output, attentionWeights!].forEach((t) => t.dispose());
     mha.dispose();
     scorer.dispose();
+  });
+
+  it('takes a complete set of PyTorch-named weights or none, naming what is missing or unexpected', () => {
+    const w = zeros([36, 12]);
+    const error = thrown(() => new MultiHeadAttention({ embedDim: 12, numHeads: 3, weights: { in_proj_weight: w, 'out_proj.weigth': w } }));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toBe(
+      "MultiHeadAttention: 'weights' must be exactly in_proj_weight, in_proj_bias, out_proj.weight, out_proj.bias (for this config); received missing in_proj_bias, out_proj.weight, out_proj.bias; unexpected out_proj.weigth.",
+    );
+    w.dispose();
   });
 
   it('leaks nothing across 100 calls, with masks and weights, fused and separate projections', async () => {
