@@ -14,7 +14,14 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+import bert_reference as bert
+import wordpiece_reference
+
 OUT = Path(__file__).resolve().parent / "fixtures"
+
+
+def t_(x):
+    return t(x)
 
 
 def t(x):
@@ -241,6 +248,114 @@ def attention():
     write("sdpa", cases)
 
 
+def bert_cases():
+    """Two HF-layout BERT folders (config.json + model.safetensors) and their reference outputs."""
+    cases = {}
+    specs = [
+        # name, seed, config, lengths, prefix "bert." + cls head?, token types
+        ("bert-a", 41, bert.config(97, 32, 2, 4, 64, 16, types=2), [16, 9, 4], True),
+        ("bert-b", 42, bert.config(53, 24, 3, 3, 40, 12, types=3), [7, 12], False),
+    ]
+    for name, seed, c, lengths, hf_prefix in specs:
+        torch.manual_seed(seed)
+        model = bert.BertModel(c)
+        bert.init_sharp(model, seed)
+        model.eval()
+        folder = OUT / name
+        folder.mkdir(exist_ok=True)
+        (folder / "config.json").write_text(json.dumps(c, indent=2) + "\n")
+        tensors = {(f"bert.{k}" if hf_prefix else k): v for k, v in model.state_dict().items()}
+        if hf_prefix:  # a pre-training head the encoder must ignore, as BertForPreTraining checkpoints have
+            tensors["cls.predictions.bias"] = torch.zeros(c["vocab_size"])
+            tensors["cls.predictions.transform.dense.weight"] = torch.zeros(c["hidden_size"], c["hidden_size"])
+        bert.save_safetensors(folder / "model.safetensors", tensors)
+        generator = torch.Generator().manual_seed(seed + 1)
+        t = max(lengths)
+        input_ids = torch.randint(1, c["vocab_size"], (len(lengths), t), generator=generator)
+        attention_mask = (torch.arange(t)[None, :] < torch.tensor(lengths)[:, None]).long()
+        input_ids = input_ids * attention_mask  # padding id 0
+        # mixed token types: a second segment in the back half of each sequence
+        token_type_ids = ((torch.arange(t)[None, :] >= torch.tensor(lengths)[:, None] // 2) & (attention_mask == 1)).long()
+        token_type_ids = torch.clamp(token_type_ids * torch.randint(1, c["type_vocab_size"], (len(lengths), 1), generator=generator), max=c["type_vocab_size"] - 1)
+        with torch.no_grad():
+            out = model(input_ids, attention_mask, token_type_ids)
+        cases[name] = {
+            "inputs": {"input_ids": t_(input_ids), "attention_mask": t_(attention_mask), "token_type_ids": t_(token_type_ids)},
+            "outputs": {
+                "last_hidden_state": t_(out["last_hidden_state"]),
+                "pooler_output": t_(out["pooler_output"]),
+                "hidden_states_1": t_(out["hidden_states"][1]),
+                "attentions_0": t_(out["attentions"][0]),
+            },
+        }
+    write("bert", cases)
+
+
+def embedded_model(folder):
+    """attnkit-tiny-bert: the demo's small untrained encoder with the bert-base-uncased vocabulary,
+    weights from a fixed seed, stored as F16; plus reference outputs for two inputs."""
+    c = bert.config(30522, 64, 2, 4, 256, 128, types=2)
+    torch.manual_seed(2026)
+    model = bert.BertModel(c)
+    bert.init_sharp(model, 2026)
+    with torch.no_grad():  # round to float16 first, so the reference is what a loader of the file sees
+        for p in model.parameters():
+            p.copy_(p.half().float())
+    model.eval()
+    folder.mkdir(parents=True, exist_ok=True)
+    config = dict(c, _name_or_path="attnkit-tiny-bert", torch_dtype="float16")
+    (folder / "config.json").write_text(json.dumps(config, indent=2) + "\n")
+    bert.save_safetensors(folder / "model.safetensors", model.state_dict(), dtype="F16", metadata={"format": "pt"})
+    cases = {}
+    for name, ids, types in [
+        ("hello world", [[101, 7592, 2088, 102]], [[0, 0, 0, 0]]),
+        ("pair with padding", [[101, 1996, 4937, 102, 2009, 102, 0, 0], [101, 2023, 2003, 1037, 3231, 1012, 102, 0]], [[0, 0, 0, 0, 1, 1, 0, 0], [0] * 8]),
+    ]:
+        input_ids = torch.tensor(ids)
+        attention_mask = (input_ids != 0).long()
+        with torch.no_grad():
+            out = model(input_ids, attention_mask, torch.tensor(types))
+        cases[name] = {"inputs": {"input_ids": t_(input_ids), "attention_mask": t_(attention_mask), "token_type_ids": t_(torch.tensor(types))},
+                       "outputs": {"last_hidden_state": t_(out["last_hidden_state"]), "pooler_output": t_(out["pooler_output"])}}
+    write("embedded-bert", cases)
+
+
+def tokenizer_corpus(folder):
+    """WordPiece ids of 240+ varied sentences under the embedded vocabulary, from the independent
+    Python reference (tooling/reference/wordpiece_reference.py)."""
+    tokenizer = json.loads((folder / "tokenizer.json").read_text())
+    vocab = tokenizer["model"]["vocab"]
+    fixed = [
+        "", " ", "Hello, world!", "The quick brown fox jumps over the lazy dog.", "Café déjà vu", "ÉCOLE NORMALE SUPÉRIEURE",
+        "naïve coöperation façade résumé", "Zürich, Genève & Bern", "Ångström units", "東京タワーに行きました", "北京是中国的首都。",
+        "我爱自然语言处理", "한국어 문장입니다", "Привет, как дела?", "Ελληνικά γράμματα", "مرحبا بالعالم", "שלום עולם",
+        "emoji 🤖🚀 and ✨ sparkles", "flags 🇫🇷🇩🇪", "👍🏽 thumbs", "unbelievably antidisestablishmentarianism", "supercalifragilisticexpialidocious",
+        "don't, won't, can't; I'm — you're…", "e-mail: someone@example.com", "https://example.org/path?query=1&x=2",
+        "C++ and C# are languages", "$100.00 (USD) + 20% tax = $120", "3.14159 2.71828 1e-9", "12,345,678 people",
+        "tab\tseparated\twords", "new\nline", "multiple    spaces", "control\u0007char", "zero\u200bwidth", "x" * 120,
+        "Mr. Smith's dog—a terrier—barked.", "«quotes» „German“ “curly”", "ALL CAPS SENTENCE HERE", "MiXeD cAsE wOrDs",
+        "hyphen-ated-word and under_score", "(parentheses) [brackets] {braces} <angles>", "¡Hola! ¿Qué tal?", "ça va? très bien",
+        "I ❤️ NY", "10:30 a.m. on 2026-11-22", "#hashtag @mention", "fin-de-siècle", "Ⅻ roman numeral", "ﬁ ligature", "full-width ＡＢＣ１２３",
+    ]
+    words = ["attention", "is", "all", "you", "need", "transformers", "tokenizer", "embedding", "Ünïcödé", "naïve", "東京",
+             "running", "jumped", "happily", "preprocessing", "GPU", "WebGL", "wasm", "2026", "état", "coöperate", "🙂",
+             "reimplementation", "well-known", "o'clock", "U.S.A.", "e.g.", "x86_64", "résumé", "Schrödinger"]
+    generator = torch.Generator().manual_seed(7)
+    generated = []
+    for _ in range(200):
+        n = int(torch.randint(1, 12, (1,), generator=generator))
+        picks = torch.randint(0, len(words), (n,), generator=generator).tolist()
+        sentence = " ".join(words[i] for i in picks)
+        if int(torch.randint(0, 3, (1,), generator=generator)) == 0:
+            sentence += "?!."[int(torch.randint(0, 3, (1,), generator=generator))]
+        generated.append(sentence)
+    sentences = fixed + generated
+    payload = {"generator": "tooling/reference/make_fixtures.py (wordpiece_reference.py)", "torch": torch.__version__,
+               "cases": {"corpus": {"sentences": sentences, "ids": [wordpiece_reference.encode(s, vocab) for s in sentences]}}}
+    (OUT / "tokenizer-corpus.json").write_text(json.dumps(payload, ensure_ascii=False) + "\n")
+    print(f"tokenizer-corpus.json: {len(sentences)} sentences")
+
+
 if __name__ == "__main__":
     OUT.mkdir(exist_ok=True)
     print(f"torch {torch.__version__}", file=sys.stderr)
@@ -249,3 +364,8 @@ if __name__ == "__main__":
     scorers()
     pooling()
     attention()
+    bert_cases()
+    embedded = Path(__file__).resolve().parents[2] / 'packages' / 'bert' / 'assets' / 'attnkit-tiny-bert'
+    embedded_model(embedded)
+    if (embedded / 'tokenizer.json').exists():  # written by packages/bert/scripts/make-embedded-tokenizer.ts
+        tokenizer_corpus(embedded)

@@ -1,0 +1,71 @@
+import { tensor2d, type Tensor } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, checkTensor, describeValue, formatShape } from '@attnkit/backends';
+import type { BertConfig } from './bert-config.js';
+
+/** Token ids, 0/1 attention mask or token types: `[B, T]` nested arrays or an int32 tensor. */
+export type IdsInput = Tensor | readonly (readonly number[])[];
+
+/**
+ * Turns one `[B, T]` input into an int32 tensor after checking its shape and that every value is
+ * an integer in `[0, limit)` (reading the values: `B · T` integers). Returns whether it was created
+ * here (the caller then disposes it).
+ */
+export function checkIds(caller: string, argument: string, input: IdsInput, limit: number, shape?: readonly number[]): { ids: Tensor; created: boolean } {
+  let values: ArrayLike<number>;
+  let rows: number;
+  let width: number;
+  let created = false;
+  let ids: Tensor;
+  if (Array.isArray(input)) {
+    rows = input.length;
+    width = Array.isArray(input[0]) ? (input[0] as number[]).length : -1;
+    (input as unknown[]).forEach((row, b) => {
+      if (!Array.isArray(row) || row.length !== width) {
+        throw new InvalidArgumentError({ caller, argument: `${argument}[${b}]`, expected: `a row of ${width} ids like row 0`, received: describeValue(row) });
+      }
+    });
+    if (rows === 0 || width <= 0) throw new InvalidArgumentError({ caller, argument, expected: 'a non-empty [B, T] batch (B ≥ 1, T ≥ 1)', received: `[${rows}, ${Math.max(width, 0)}]` });
+    values = (input as number[][]).flat();
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (typeof v !== 'number' || !Number.isInteger(v)) {
+        throw new InvalidArgumentError({ caller, argument: `${argument}[${Math.floor(i / width)}][${i % width}]`, expected: 'an integer', received: describeValue(v) });
+      }
+    }
+    ids = tensor2d(values as number[], [rows, width], 'int32');
+    created = true;
+  } else {
+    ids = checkTensor(input, { caller, argument, dtype: 'int32', rank: 2, shape: '[B, T]' });
+    [rows = 0, width = 0] = ids.shape;
+    if (rows === 0 || width === 0) throw new InvalidArgumentError({ caller, argument, expected: 'a non-empty [B, T] batch (B ≥ 1, T ≥ 1)', received: formatShape(ids.shape) });
+    values = ids.dataSync();
+  }
+  try {
+    if (shape !== undefined && (rows !== shape[0] || width !== shape[1])) {
+      throw new InvalidArgumentError({ caller, argument, expected: `the shape of inputIds ${formatShape(shape)}`, received: formatShape([rows, width]) });
+    }
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i] as number;
+      if (v < 0 || v >= limit) {
+        throw new InvalidArgumentError({ caller, argument: `${argument}[${Math.floor(i / width)}][${i % width}]`, expected: `an id in [0, ${limit})`, received: String(v) });
+      }
+    }
+  } catch (error) {
+    if (created) ids.dispose();
+    throw error;
+  }
+  return { ids, created };
+}
+
+/** The `[B, T]` sequence limits a BERT config puts on its inputs. */
+export function checkSequenceLength(caller: string, config: BertConfig, length: number): void {
+  if (length > config.maxPositionEmbeddings) {
+    throw new InvalidArgumentError({
+      caller,
+      argument: 'inputIds',
+      expected: `at most max_position_embeddings = ${config.maxPositionEmbeddings} tokens per sequence`,
+      received: `${length} tokens`,
+      hint: 'Truncate when tokenizing (truncation: true, maxLength).',
+    });
+  }
+}

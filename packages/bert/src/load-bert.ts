@@ -1,0 +1,80 @@
+import { tensor, type Tensor } from '@tensorflow/tfjs-core';
+import { AttnkitError } from '@attnkit/backends';
+import { readSafetensors } from '@attnkit/attention';
+import { parseBertConfig, type BertConfig } from './bert-config.js';
+import { BertLoadError } from './bert-load-error.js';
+import { BertModel } from './bert-model.js';
+import { bertWeightTable } from './bert-weight-table.js';
+import { modelFiles, type LoadProgress, type ModelSource } from './model-files.js';
+
+/** Options of {@link loadBert}. */
+export interface LoadBertOptions {
+  readonly onProgress?: (progress: LoadProgress) => void;
+  /** Told about tensors that are skipped on purpose (pre-training heads such as `cls.*`). */
+  readonly onNotice?: (message: string) => void;
+}
+
+/** Buffers some checkpoints carry that are not weights. */
+const BUFFERS = new Set(['embeddings.position_ids', 'embeddings.token_type_ids']);
+
+/**
+ * Loads a Hugging Face BERT folder — `config.json` and `model.safetensors` (F32, F16 or BF16) —
+ * from a local folder (Node), a URL, or a set of files (browser uploads). Names with or without
+ * the `bert.` prefix are accepted; pre-training heads (`cls.*`) are skipped with a notice; missing,
+ * unexpected or mis-shaped tensors give one {@link BertLoadError} listing all of them.
+ *
+ * @example
+ * const model = await loadBert('./models/attnkit-tiny-bert', { onProgress: (p) => console.log(p) });
+ */
+export async function loadBert(source: ModelSource, options: LoadBertOptions = {}): Promise<BertModel> {
+  const read = modelFiles(source, options.onProgress);
+  const where = typeof source === 'object' && !(source instanceof URL) ? 'the given files' : String(source);
+  const configBytes = await read('config.json');
+  if (configBytes === undefined) throw new BertLoadError('config.json', `config.json is missing in ${where}; a Hugging Face BERT folder has config.json and model.safetensors.`);
+  let config: BertConfig;
+  try {
+    config = parseBertConfig(JSON.parse(new TextDecoder().decode(configBytes)));
+  } catch (error) {
+    const detail = error instanceof SyntaxError ? `is not valid JSON (${error.message})` : `is not a supported BERT config: ${(error as Error).message}`;
+    throw new BertLoadError('config.json', `config.json in ${where} ${detail}`, error);
+  }
+  const weightBytes = await read('model.safetensors');
+  if (weightBytes === undefined) {
+    const legacy = (await read('pytorch_model.bin')) !== undefined;
+    throw new BertLoadError('model.safetensors', `model.safetensors is missing in ${where}${legacy ? ' (it has pytorch_model.bin: convert it with safetensors\' convert script or save_pretrained(safe_serialization=True))' : ''}.`);
+  }
+  let file;
+  try {
+    file = readSafetensors(weightBytes);
+  } catch (error) {
+    throw new BertLoadError('model.safetensors', `model.safetensors in ${where}: ${(error as Error).message}`, error);
+  }
+  const expected = new Set(bertWeightTable(config).map((r) => r.checkpoint));
+  const prefixed = [...file.tensors.keys()].some((name) => name.startsWith('bert.'));
+  const checkpoint = new Map<string, Tensor>();
+  const skipped: string[] = [];
+  const unexpected: string[] = [];
+  try {
+    for (const [stored, entry] of file.tensors) {
+      const name = prefixed && stored.startsWith('bert.') ? stored.slice(5) : stored;
+      if (BUFFERS.has(name)) continue;
+      if (!expected.has(name)) {
+        (stored.startsWith('cls.') ? skipped : unexpected).push(stored);
+        continue;
+      }
+      checkpoint.set(name, tensor(entry.values, entry.shape as number[], 'float32'));
+    }
+    if (unexpected.length > 0) {
+      throw new BertLoadError('model.safetensors', `model.safetensors in ${where} has tensors a BertModel does not: ${unexpected.slice(0, 10).join(', ')}${unexpected.length > 10 ? ` and ${unexpected.length - 10} more` : ''}.`);
+    }
+    if (skipped.length > 0) options.onNotice?.(`loadBert: skipped ${skipped.length} tensors of pre-training heads (${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', ...' : ''}); the encoder does not use them.`);
+    try {
+      return new BertModel(config, checkpoint);
+    } catch (error) {
+      if (error instanceof AttnkitError) throw new BertLoadError('model.safetensors', `model.safetensors in ${where} does not match config.json: ${error.message}`, error);
+      throw error;
+    }
+  } finally {
+    checkpoint.forEach((t) => t.dispose()); // the model holds its own variables
+  }
+}
