@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableBackends, compareBackends, useBackend } from '@attnkit/backends';
 import { ParityTable, fixtureValues, specOf, type FixtureFile } from '@attnkit/test-utils';
@@ -16,7 +15,8 @@ const table = new ParityTable(`BertModel vs the PyTorch reference, ${typeof docu
 /** A folder next to the sources: a path in Node, a URL the dev server serves in the browser. */
 function folder(relative: string): string {
   const url = new URL(relative, import.meta.url);
-  return typeof document === 'undefined' ? fileURLToPath(url) : url.href;
+  if (typeof document === 'undefined') return decodeURIComponent(url.pathname); // no node:url in the browser
+  return new URL(`/@fs${url.pathname}`, location.origin).href; // Vite serves files outside the root under /@fs/
 }
 
 const models: Array<[string, string, FixtureFile['cases'][string]]> = [
