@@ -68,11 +68,12 @@ export class BertTokenizer {
     const caller = 'BertTokenizer.encode';
     if (!Array.isArray(texts) || texts.length === 0) throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'a non-empty list of strings or [string, string] pairs', received: JSON.stringify(texts)?.slice(0, 40) ?? String(texts) });
     const maxLength = checkInteger(options.maxLength ?? this.modelMaxLength, { caller, argument: 'maxLength', min: 3 });
-    const encoded = texts.map((entry, i) => {
-      const [first, second] = typeof entry === 'string' ? [entry, undefined] : entry;
-      if (typeof first !== 'string' || (second !== undefined && typeof second !== 'string')) {
+    const encoded = texts.map((entry: unknown, i) => {
+      const pair = Array.isArray(entry) && entry.length === 2 && entry.every((s) => typeof s === 'string');
+      if (typeof entry !== 'string' && !pair) {
         throw new InvalidArgumentError({ caller, argument: `texts[${i}]`, expected: 'a string or a [string, string] pair', received: JSON.stringify(entry)?.slice(0, 40) ?? String(entry) });
       }
+      const [first, second] = typeof entry === 'string' ? [entry, undefined] : (entry as [string, string]);
       const a = this.#tokenizer.encode(first, { add_special_tokens: false }).ids;
       const b = second === undefined ? undefined : this.#tokenizer.encode(second, { add_special_tokens: false }).ids;
       if (options.truncation !== false) {

@@ -1,0 +1,66 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { memory } from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBackend } from '@attnkit/backends';
+import { writeSafetensors, readSafetensors } from '@attnkit/attention';
+import { BertLoadError } from './bert-load-error.js';
+import { loadBert } from './load-bert.js';
+
+const fixture = decodeURIComponent(new URL('../../../tooling/reference/fixtures/bert-b/', import.meta.url).pathname);
+const config = readFileSync(join(fixture, 'config.json'), 'utf8');
+const weights = readFileSync(join(fixture, 'model.safetensors'));
+beforeAll(() => useBackend('cpu'));
+
+function folderWith(files: Record<string, string | Uint8Array>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'attnkit-bert-'));
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  return dir;
+}
+async function loadError(source: Parameters<typeof loadBert>[0]): Promise<BertLoadError> {
+  const error = await loadBert(source).then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(BertLoadError);
+  return error as BertLoadError;
+}
+function reweighted(change: (tensors: Record<string, { shape: number[]; values: Float32Array }>) => void): Uint8Array {
+  const tensors = Object.fromEntries([...readSafetensors(weights).tensors].map(([n, e]) => [n, { shape: [...e.shape], values: e.values as Float32Array }]));
+  change(tensors);
+  return writeSafetensors(tensors);
+}
+
+describe('loadBert', () => {
+  it('loads the same model from a folder, from files, and returns memory to baseline on dispose', async () => {
+    const before = memory().numTensors;
+    const model = await loadBert(fixture);
+    const fromFiles = await loadBert({ files: { 'config.json': config, 'model.safetensors': new Uint8Array(weights) } });
+    expect(model.config).toEqual(fromFiles.config);
+    model.dispose();
+    fromFiles.dispose();
+    expect(memory().numTensors).toBe(before);
+  });
+
+  it('reports progress per file', async () => {
+    const seen: string[] = [];
+    (await loadBert(fixture, { onProgress: (p) => seen.push(`${p.file}:${p.loaded === p.total ? 'done' : 'start'}`) })).dispose();
+    expect(seen).toEqual(['config.json:start', 'config.json:done', 'model.safetensors:start', 'model.safetensors:done']);
+  });
+
+  it.each<[string, () => Parameters<typeof loadBert>[0], RegExp]>([
+    ['a folder that does not exist', () => '/nonexistent/attnkit-model', /^loadBert: config\.json is missing in \/nonexistent\/attnkit-model; a Hugging Face BERT folder has config\.json and model\.safetensors\.$/],
+    ['malformed config.json', () => folderWith({ 'config.json': '{"vocab_size": 5,', 'model.safetensors': weights }), /^loadBert: config\.json in .* is not valid JSON \(/],
+    ['an unsupported config', () => folderWith({ 'config.json': config.replace('"gelu"', '"gelu_new"'), 'model.safetensors': weights }), /^loadBert: config\.json in .* is not a supported BERT config: parseBertConfig: 'hidden_act' must be "gelu"/],
+    ['no weights, only pytorch_model.bin', () => folderWith({ 'config.json': config, 'pytorch_model.bin': 'x' }), /^loadBert: model\.safetensors is missing in .* \(it has pytorch_model\.bin: convert it/],
+    ['truncated safetensors', () => folderWith({ 'config.json': config, 'model.safetensors': weights.subarray(0, weights.length - 100) }), /^loadBert: model\.safetensors in .*: safetensors: tensor '.*' ends at byte \d+ but the data section has \d+ bytes\.$/],
+    ['a lying header size', () => { const w = new Uint8Array(weights); new DataView(w.buffer).setBigUint64(0, 10n ** 12n, true); return folderWith({ 'config.json': config, 'model.safetensors': w }); }, /safetensors: the header claims 1000000000000 bytes, more than the 100000000 allowed\.$/],
+    ['a mis-shaped and a missing weight', () => folderWith({ 'config.json': config, 'model.safetensors': reweighted((t) => { t['pooler.dense.bias'] = { shape: [23], values: new Float32Array(23) }; delete t['embeddings.LayerNorm.weight']; }) }),
+      /does not match config\.json: BertModel: 'checkpoint' must be the weights of this config \(\d+ tensors\); received missing embeddings\.LayerNorm\.weight \[24\]; pooler\.dense\.bias is \[23\], expected \[24\]\.$/],
+    ['tensors a BertModel does not have', () => folderWith({ 'config.json': config, 'model.safetensors': reweighted((t) => { t['encoder.layer.9.output.dense.weight'] = { shape: [1], values: new Float32Array(1) }; }) }),
+      /has tensors a BertModel does not: encoder\.layer\.9\.output\.dense\.weight\.$/],
+    ['config.json that is a list', () => ({ files: { 'config.json': '[1, 2]', 'model.safetensors': weights } }), /^loadBert: config\.json in the given files is not a supported BERT config: parseBertConfig: 'config' must be a JSON object/],
+  ])('rejects %s with a BertLoadError naming the file', async (_, source, message) => {
+    const before = memory().numTensors;
+    expect((await loadError(source())).message).toMatch(message);
+    expect(memory().numTensors).toBe(before); // nothing decoded is left behind
+  });
+});
