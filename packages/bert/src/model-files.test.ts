@@ -1,0 +1,30 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BertLoadError } from './bert-load-error.js';
+import { modelFiles } from './model-files.js';
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('modelFiles', () => {
+  it('reads files from a record (browser uploads), undefined for a missing one', async () => {
+    const read = modelFiles({ files: { 'config.json': '{"a":1}', 'model.safetensors': new Uint8Array([1, 2]) } });
+    expect(new TextDecoder().decode(await read('config.json'))).toBe('{"a":1}');
+    expect(Array.from((await read('model.safetensors'))!)).toEqual([1, 2]);
+    expect(await read('vocab.txt')).toBeUndefined();
+  });
+
+  it('fetches URLs relative to the folder, streaming progress, 404 = missing, other errors typed', async () => {
+    const fetch = vi.fn(async (url: URL) => {
+      if (url.href.endsWith('config.json')) return new Response('{"x":2}', { headers: { 'content-length': '7' } });
+      if (url.href.endsWith('broken.bin')) return new Response('nope', { status: 500 });
+      return new Response(null, { status: 404 });
+    });
+    vi.stubGlobal('fetch', fetch);
+    const progress: number[] = [];
+    const read = modelFiles('https://models.example/tiny', (p) => progress.push(p.loaded));
+    expect(new TextDecoder().decode(await read('config.json'))).toBe('{"x":2}');
+    expect(fetch.mock.calls[0]?.[0].href).toBe('https://models.example/tiny/config.json');
+    expect(progress.at(-1)).toBe(7);
+    expect(await read('vocab.txt')).toBeUndefined();
+    await expect(read('broken.bin')).rejects.toThrow(BertLoadError);
+  });
+});
