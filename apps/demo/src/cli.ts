@@ -1,20 +1,38 @@
 import { env } from '@tensorflow/tfjs-core';
-import { availableBackends, detectEnvironment } from '@attnkit/backends';
+import { AttnkitError, availableBackends, detectEnvironment } from '@attnkit/backends';
 import { backendReport } from './backend-report.js';
+import { ENCODE_USAGE, parseEncodeArgs, runEncode } from './encode-command.js';
 
 env().set('PROD', true); // no "install tfjs-node" banner (attnkit targets cpu and wasm in Node), no debug checks
 
-const backends = await availableBackends();
-console.log(`attnkit backend report (${detectEnvironment()}, Node ${process.versions.node})`);
-console.log(`available backends: ${backends.join(', ')}\n`);
-const report = await backendReport(backends);
-for (const caps of report.capabilities) {
-  const extra = caps.wasm === undefined ? '' : `, ${caps.wasm.binary}, ${caps.wasm.threadCount} thread(s)`;
-  console.log(`${caps.backend}: float${caps.floatPrecision}${extra}; missing kernels: ${caps.missingKernels.join(', ') || 'none'}`);
+async function report(): Promise<void> {
+  const backends = await availableBackends();
+  console.log(`attnkit backend report (${detectEnvironment()}, Node ${process.versions.node})`);
+  console.log(`available backends: ${backends.join(', ')}\n`);
+  const result = await backendReport(backends);
+  for (const caps of result.capabilities) {
+    const extra = caps.wasm === undefined ? '' : `, ${caps.wasm.binary}, ${caps.wasm.threadCount} thread(s)`;
+    console.log(`${caps.backend}: float${caps.floatPrecision}${extra}; missing kernels: ${caps.missingKernels.join(', ') || 'none'}; filled: ${caps.filledKernels.join(', ') || 'none'}`);
+  }
+  console.log(`\nKernel conformance vs float64 (max abs error):\n${result.table}`);
+  const bad = result.conformance.filter((r) => r.status === 'fail' || r.status === 'error');
+  if (bad.length > 0) throw new Error(`${bad.length} conformance case(s) failed.`);
 }
-console.log(`\nKernel conformance vs float64 (max abs error):\n${report.table}`);
-const bad = report.conformance.filter((r) => r.status === 'fail' || r.status === 'error');
-if (bad.length > 0) {
-  console.error(`\n${bad.length} conformance case(s) failed.`);
-  process.exitCode = 1;
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === 'encode') {
+    const request = parseEncodeArgs(rest);
+    const result = await runEncode(request);
+    if (request.output === undefined) console.log(JSON.stringify(result));
+    else console.error(`attnkit encode: ${result.last_hidden_state.length} sequence(s) on ${result.backend}, load ${result.timings_ms.load} ms, forward ${result.timings_ms.forward} ms -> ${request.output}`);
+    return;
+  }
+  if (command === undefined || command === 'report') return report();
+  throw new Error(`unknown command '${command}'. Commands: report (default), encode.\n  ${ENCODE_USAGE}`);
 }
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  console.error(`attnkit: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = error instanceof AttnkitError ? 2 : 1;
+});

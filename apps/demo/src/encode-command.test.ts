@@ -1,0 +1,63 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError, maxDifference } from '@attnkit/backends';
+import { fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
+import fixtures from '@attnkit/reference/fixtures/embedded-bert.json' with { type: 'json' };
+import { embeddedModelFolder } from './embedded-model.js';
+import { parseEncodeArgs, runEncode } from './encode-command.js';
+
+const run = promisify(execFile);
+const pair = (fixtures as FixtureFile).cases['pair with padding']!;
+const dir = mkdtempSync(join(tmpdir(), 'attnkit-cli-'));
+const idsFile = join(dir, 'ids.json');
+const nested = (name: string) => {
+  const s = specOf(pair.inputs, name);
+  const v = fixtureValues(s);
+  return Array.from({ length: s.shape[0]! }, (_, b) => v.slice(b * s.shape[1]!, (b + 1) * s.shape[1]!));
+};
+writeFileSync(idsFile, JSON.stringify({ input_ids: nested('input_ids'), attention_mask: nested('attention_mask'), token_type_ids: nested('token_type_ids') }));
+
+describe('attnkit encode', () => {
+  it('defaults to the embedded model and wasm', () => {
+    expect(parseEncodeArgs(['--text', 'hi'])).toEqual({ model: embeddedModelFolder(), backend: 'wasm', texts: ['hi'], input: undefined, output: undefined, pool: undefined });
+  });
+
+  it.each([
+    [['--text', 'hi', '--backend', 'webgl'], "attnkit encode: '--backend' must be cpu or wasm (webgl needs a browser: use the web page); received webgl."],
+    [['--backend', 'cpu'], "attnkit encode: '--text / --input' must be one or more --text, or one --input ids.json (not both); received neither."],
+    [['--text', 'a', '--input', 'x.json'], "attnkit encode: '--text / --input' must be one or more --text, or one --input ids.json (not both); received both."],
+    [['--text', '  '], "attnkit encode: '--text' must be non-empty text; received \"\"."],
+    [['--text', 'a', '--pool', 'max'], "attnkit encode: '--pool' must be mean; received max."],
+    [['--txt', 'a'], "attnkit encode: 'arguments' must be the options of attnkit encode; received Unknown option '--txt'."],
+  ])('rejects %j with the usage', (argv, message) => {
+    const error = thrown(() => parseEncodeArgs(argv));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message.startsWith(message.slice(0, -1))).toBe(true);
+    expect(error.message).toContain('Usage: attnkit encode');
+  });
+
+  it.each(['cpu', 'wasm'] as const)('reproduces the PyTorch numbers from ids.json on %s (last_hidden_state ≤ 1e-4, pooler ≤ 1e-5)', async (backend) => {
+    const output = join(dir, `out-${backend}.json`);
+    const result = await runEncode(parseEncodeArgs(['--input', idsFile, '--backend', backend, '--output', output, '--pool', 'mean']));
+    const written = JSON.parse(readFileSync(output, 'utf8')) as typeof result;
+    expect(maxDifference(written.last_hidden_state.flat(2), fixtureValues(specOf(pair.outputs, 'last_hidden_state'))).maxAbsDiff).toBeLessThanOrEqual(1e-4);
+    expect(maxDifference(written.pooler_output.flat(), fixtureValues(specOf(pair.outputs, 'pooler_output'))).maxAbsDiff).toBeLessThanOrEqual(1e-5);
+    expect([written.sentence_embedding?.length, written.sentence_embedding?.[0]?.length]).toEqual([2, 64]);
+    console.log(`${backend}: ${result.backend}, load ${result.timings_ms.load} ms, forward ${result.timings_ms.forward} ms`);
+  });
+
+  it('runs as a command: exit 0 with the file written, exit 2 with a typed message for a bad model folder', async () => {
+    const cli = ['--conditions=@attnkit/source', join(import.meta.dirname, 'cli.ts')];
+    const tsx = join(import.meta.dirname, '..', 'node_modules', '.bin', 'tsx');
+    const output = join(dir, 'cli-out.json');
+    await run(tsx, [...cli, 'encode', '--text', 'Hello world', '--output', output]);
+    expect((JSON.parse(readFileSync(output, 'utf8')) as { tokens: string[][] }).tokens).toEqual([['[CLS]', 'hello', 'world', '[SEP]']]);
+    const failure = await run(tsx, [...cli, 'encode', '--model', join(dir, 'missing'), '--text', 'x']).then(() => undefined, (e: { code: number; stderr: string }) => e);
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toContain(`attnkit: loadBert: config.json is missing in ${join(dir, 'missing')}`);
+  }, 60_000);
+});
