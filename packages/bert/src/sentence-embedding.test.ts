@@ -15,7 +15,7 @@ describe('sentence embeddings', () => {
     const mask = tensor2d([[1, 1, 0], [1, 0, 0]], undefined, 'int32');
     expect(await meanPooling(hidden, mask).array()).toEqual([[2, 3], [5, 6]]);
     const empty = tensor2d([[0, 0, 0], [1, 1, 1]], undefined, 'int32');
-    expect((await meanPooling(hidden, empty).array())[0]).toEqual([0, 0]);
+    expect(((await meanPooling(hidden, empty).array()) as number[][])[0]).toEqual([0, 0]);
     expect(await leaksOf(() => meanPooling(hidden, mask).dispose())).toEqual({ tensors: 0, bytes: 0 });
     [mask, empty].forEach((t) => t.dispose());
   });
