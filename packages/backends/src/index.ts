@@ -18,5 +18,5 @@ export { BackendUnavailableError } from './errors/backend-unavailable-error.js';
 export { BackendInitError } from './errors/backend-init-error.js';
 export { BackendNotReadyError } from './errors/backend-not-ready-error.js';
 export { WasmBinariesMissingError } from './errors/wasm-binaries-missing-error.js';
-export { checkTensor, checkInteger, broadcastShapes, describeValue, formatShape, isTensorLike, type TensorRequirement } from './validate/index.js';
+export { checkTensor, checkInteger, broadcastShapes, describeValue, formatShape, isTensorLike, assertFinite, type TensorRequirement } from './validate/index.js';
 export { UseAfterDisposeError } from './errors/use-after-dispose-error.js';

@@ -16,7 +16,7 @@ const table = new ParityTable(`BertModel vs the PyTorch reference, ${typeof docu
 function folder(relative: string): string {
   const url = new URL(relative, import.meta.url);
   if (typeof document === 'undefined') return decodeURIComponent(url.pathname); // no node:url in the browser
-  return new URL(`/@fs${url.pathname}`, location.origin).href; // Vite serves files outside the root under /@fs/
+  return new URL(url.pathname.startsWith('/@fs/') ? url.pathname : `/@fs${url.pathname}`, location.origin).href; // Vite serves files outside the root under /@fs/
 }
 
 const models: Array<[string, string, FixtureFile['cases'][string]]> = [

@@ -2,3 +2,4 @@ export { checkTensor, type TensorRequirement } from './check-tensor.js';
 export { checkInteger } from './check-integer.js';
 export { broadcastShapes } from './broadcast-shapes.js';
 export { describeValue, formatShape, isTensorLike } from './describe-value.js';
+export { assertFinite } from './assert-finite.js';

@@ -1,0 +1,19 @@
+import { tensor } from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
+import { useBackend } from '../use-backend.js';
+import { assertFinite } from './assert-finite.js';
+
+beforeAll(() => useBackend('cpu'));
+
+describe('assertFinite', () => {
+  it('passes finite tensors and names the count and first position of NaN or infinities', async () => {
+    const ok = tensor([1, -2, 3e38]);
+    await expect(assertFinite(ok, 'f', 'x')).resolves.toBeUndefined();
+    const bad = tensor([1, NaN, Infinity, -Infinity]);
+    const error = await assertFinite(bad, 'f', 'x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as Error).message).toBe("f: 'x' must be finite values only; received 3 NaN or infinite value(s), the first (NaN) at flat index 1.");
+    [ok, bad].forEach((t) => t.dispose());
+  });
+});
