@@ -1,3 +1,5 @@
+import { tidy } from '@tensorflow/tfjs-core';
+
 /** One bad input of the reliability catalogue. */
 export interface CatalogueCase {
   /** Which package or tool it exercises: `masks`, `scorers`, `attention`, `bert`, `loaders`, `tokenizer`, `cli`, `backends`. */
@@ -20,4 +22,11 @@ export function rejects(area: string, input: string, name: string, message: stri
 /** A case with a documented safe result. */
 export function safely(area: string, input: string, result: string, run: () => unknown, check: (value: unknown) => boolean | Promise<boolean>): CatalogueCase {
   return { area, input, run, safe: { result, check } };
+}
+
+/** Runs `fn` in a tf.tidy scope for its effect (usually: to throw), leaving no tensor behind. */
+export function attempt(fn: () => unknown): void {
+  tidy(() => {
+    fn();
+  });
 }
