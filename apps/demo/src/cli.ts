@@ -1,6 +1,7 @@
 import { env } from '@tensorflow/tfjs-core';
 import { AttnkitError, availableBackends, detectEnvironment } from '@attnkit/backends';
 import { backendReport } from './backend-report.js';
+import { DEMO_USAGE, formatDemoReport, parseDemoArgs, runDemo } from './demo-command.js';
 import { ENCODE_USAGE, parseEncodeArgs, runEncode } from './encode-command.js';
 
 env().set('PROD', true); // no "install tfjs-node" banner (attnkit targets cpu and wasm in Node), no debug checks
@@ -28,8 +29,17 @@ async function main(argv: string[]): Promise<void> {
     else console.error(`attnkit encode: ${result.last_hidden_state.length} sequence(s) on ${result.backend}, load ${result.timings_ms.load} ms, forward ${result.timings_ms.forward} ms -> ${request.output}`);
     return;
   }
-  if (command === undefined || command === 'report') return report();
-  throw new Error(`unknown command '${command}'. Commands: report (default), encode.\n  ${ENCODE_USAGE}`);
+  if (command === 'report') return report();
+  if (command === undefined || command.startsWith('--')) {
+    const request = parseDemoArgs(argv);
+    const progress = process.stderr.isTTY
+      ? (p: { file: string; loaded: number; total: number | undefined }) => process.stderr.write(`\rloading ${p.file} ${p.total ? `${Math.round((100 * p.loaded) / p.total)}%` : `${p.loaded} bytes`}   ${p.loaded === p.total ? '\n' : ''}`)
+      : undefined;
+    const result = await runDemo(request, progress);
+    console.log(request.json ? JSON.stringify(result) : formatDemoReport(result));
+    return;
+  }
+  throw new Error(`unknown command '${command}'. Commands: (none) the demo, encode, report.\n  ${DEMO_USAGE}\n  ${ENCODE_USAGE}`);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

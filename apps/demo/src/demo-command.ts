@@ -1,0 +1,141 @@
+import { parseArgs } from 'node:util';
+
+import { InvalidArgumentError, maxDifference, useBackend, type BackendCapabilities } from '@attnkit/backends';
+import { cosineSimilarity, l2Normalize, loadBert, loadTokenizer, meanPooling, type LoadProgress } from '@attnkit/bert';
+import { tensor2d, tidy } from '@tensorflow/tfjs-core';
+import { embeddedModelFolder } from './embedded-model.js';
+
+/** Sentences the demo encodes when none are given. */
+export const EXAMPLE_SENTENCES = ['The cat sat on the mat.', 'A cat was sitting on a mat.', 'Stock markets fell sharply today.', 'Attention is all you need.'];
+export const DEMO_USAGE = 'attnkit [--backend cpu|wasm] [--model DIR] [--text "..." ...] [--compare cpu,wasm] [--json]';
+
+/** What the demo was asked to do. */
+export interface DemoRequest {
+  readonly backend: 'cpu' | 'wasm';
+  readonly model: string;
+  readonly texts: readonly string[];
+  readonly compare: readonly ('cpu' | 'wasm')[];
+  readonly json: boolean;
+}
+
+/** Everything the demo measured, printed as text or `--json`. */
+export interface DemoReport {
+  readonly model: string;
+  readonly capabilities: BackendCapabilities;
+  readonly tokens: string[][];
+  readonly similarity: number[][];
+  readonly timingsMs: { readonly load: number; readonly firstForward: number; readonly warmForwardMedian: number };
+  /** Max abs difference of `last_hidden_state` of each compared backend against the first one. */
+  readonly agreement: ReadonlyArray<{ readonly backend: string; readonly reference: string; readonly maxAbsDiff: number }>;
+  readonly embeddings: number[][];
+}
+
+function fail(argument: string, expected: string, received: string): never {
+  throw new InvalidArgumentError({ caller: 'attnkit', argument, expected, received, hint: `Usage: ${DEMO_USAGE}` });
+}
+
+/**
+ * Parses the demo's arguments. Defaults: wasm, the embedded model, example sentences, `--compare cpu,wasm`.
+ *
+ * @example
+ * parseDemoArgs(['--backend', 'cpu', '--text', 'hello']);
+ */
+export function parseDemoArgs(argv: readonly string[]): DemoRequest {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: { backend: { type: 'string' }, model: { type: 'string' }, text: { type: 'string', multiple: true }, compare: { type: 'string' }, json: { type: 'boolean' } }, strict: true }));
+  } catch (error) {
+    fail('arguments', 'the options of the demo', (error as Error).message);
+  }
+  const backend = values.backend ?? 'wasm';
+  if (backend !== 'cpu' && backend !== 'wasm') fail('--backend', 'cpu or wasm (webgl and webgpu need a browser: use the web page)', backend);
+  const texts = values.text ?? EXAMPLE_SENTENCES;
+  if (texts.length === 0 || texts.some((t) => t.trim() === '')) fail('--text', 'non-empty text', '""');
+  const compare = (values.compare ?? 'cpu,wasm').split(',').map((b) => b.trim()).filter((b) => b !== '');
+  for (const b of compare) if (b !== 'cpu' && b !== 'wasm') fail('--compare', 'a comma-separated list of cpu, wasm', values.compare ?? '');
+  return { backend, model: values.model ?? embeddedModelFolder(), texts, compare: compare as ('cpu' | 'wasm')[], json: values.json === true };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+/**
+ * Loads the model on the requested backend, encodes the texts, measures load, first (cold) and
+ * warm forward times, similarities of the mean-pooled embeddings, and cross-backend agreement.
+ *
+ * @example
+ * const report = await runDemo(parseDemoArgs([]), (p) => process.stderr.write(`${p.file} ${p.loaded}\r`));
+ */
+export async function runDemo(request: DemoRequest, onProgress?: (progress: LoadProgress) => void): Promise<DemoReport> {
+  const capabilities = await useBackend(request.backend);
+  const started = performance.now();
+  const model = await loadBert(request.model, onProgress === undefined ? {} : { onProgress });
+  const tokenizer = await loadTokenizer(request.model);
+  const load = performance.now() - started;
+  try {
+    const batch = tokenizer.encode(request.texts, { maxLength: model.config.maxPositionEmbeddings });
+    const embed = (): { hidden: Float32Array; embeddings: number[][] } =>
+      tidy(() => {
+        const out = model.forward(batch);
+        const pooled = l2Normalize(meanPooling(out.lastHiddenState, tensor2d(batch.attentionMask, undefined, 'int32')));
+        return { hidden: out.lastHiddenState.dataSync() as Float32Array, embeddings: pooled.arraySync() as number[][] } as never;
+      });
+    const first = performance.now();
+    const { hidden, embeddings } = embed();
+    const firstForward = performance.now() - first;
+    const warm: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      embed();
+      warm.push(performance.now() - t);
+    }
+    const similarity = tidy(() => {
+      const e = tensor2d(embeddings);
+      return cosineSimilarity(e, e).arraySync() as number[][];
+    });
+    const agreement: Array<{ backend: string; reference: string; maxAbsDiff: number }> = [];
+    const [reference, ...others] = request.compare;
+    if (reference !== undefined) {
+      const hiddenOn = async (backend: 'cpu' | 'wasm'): Promise<Float32Array> => {
+        if (backend === request.backend) return hidden;
+        await useBackend(backend);
+        try {
+          return embed().hidden;
+        } finally {
+          await useBackend(request.backend);
+        }
+      };
+      const base = await hiddenOn(reference);
+      for (const backend of others) agreement.push({ backend, reference, maxAbsDiff: maxDifference(await hiddenOn(backend), base).maxAbsDiff });
+    }
+    return { model: request.model, capabilities, tokens: batch.tokens, similarity, timingsMs: { load, firstForward, warmForwardMedian: median(warm) }, agreement, embeddings };
+  } finally {
+    model.dispose();
+  }
+}
+
+/** The demo report as a person reads it. */
+export function formatDemoReport(report: DemoReport): string {
+  const caps = report.capabilities;
+  const wasm = caps.wasm === undefined ? '' : `, ${caps.wasm.binary}, ${caps.wasm.threadCount} thread${caps.wasm.threadCount === 1 ? '' : 's'}`;
+  const n = report.similarity.length;
+  const lines = [
+    `attnkit demo: ${report.model}`,
+    `backend: ${caps.backend} (${caps.environment}, float${caps.floatPrecision}${wasm}); missing kernels: ${caps.missingKernels.join(', ') || 'none'}; filled: ${caps.filledKernels.join(', ') || 'none'}`,
+    `load: ${report.timingsMs.load.toFixed(0)} ms   first forward: ${report.timingsMs.firstForward.toFixed(1)} ms   warm forward (median of 5): ${report.timingsMs.warmForwardMedian.toFixed(1)} ms`,
+    '',
+    'tokens:',
+    ...report.tokens.map((t, i) => `  ${i + 1}. ${t.join(' ')}`),
+    '',
+    'cosine similarity of the mean-pooled embeddings:',
+    `     ${Array.from({ length: n }, (_, j) => `${j + 1}`.padStart(7)).join('')}`,
+    ...report.similarity.map((row, i) => `  ${`${i + 1}`.padStart(2)} ${row.map((v) => v.toFixed(3).padStart(7)).join('')}`),
+    '',
+    ...report.agreement.map((a) => `agreement ${a.backend} vs ${a.reference}: max abs diff of last_hidden_state ${a.maxAbsDiff.toExponential(2)}`),
+  ];
+  if (report.model.includes('attnkit-tiny-bert')) lines.push('', 'note: the embedded model is untrained; similarities show the machinery, not meaning. Use --model with a real checkpoint.');
+  return lines.join('\n');
+}
+
