@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // One entry point for a fresh machine with only Node 20 and npm:
 //   npm test       -> install pnpm + dependencies, then typecheck, lint and every test (Node + Chromium)
-//   npm run demo   -> install pnpm + dependencies, then run the demo
+//   npm run demo   -> install pnpm + dependencies, then run the demo (npm run demo:web: the web page)
 // It installs what it needs itself and reports the install time separately.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ const [task, ...rest] = process.argv.slice(2);
 const tasks = {
   test: ['run', 'test:all'],
   demo: ['--filter', '@attnkit/demo', '--silent', 'start', ...rest],
+  web: ['--filter', '@attnkit/demo', 'run', 'web'],
 };
 if (!(task in tasks)) fail(`usage: node tooling/scripts/bootstrap.mjs <${Object.keys(tasks).join('|')}> [args]`);
 

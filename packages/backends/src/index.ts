@@ -7,6 +7,7 @@ export { availableBackends } from './available-backends.js';
 export { describeBackend } from './describe-backend.js';
 export { withBackend } from './with-backend.js';
 export { assertBackendReady } from './assert-backend-ready.js';
+export { nodeBuiltin } from './node-builtin.js';
 export { compareBackends, type CompareBackendsOptions, type ComparisonReport, type BackendComparison, type OutputComparison } from './compare-backends.js';
 export { maxDifference, type Difference } from './max-difference.js';
 export { namedOutputs, type TensorOutputs } from './named-outputs.js';

@@ -1,3 +1,4 @@
+import { nodeBuiltin } from '@attnkit/backends';
 import { BertLoadError } from './bert-load-error.js';
 
 /** Where a Hugging Face model folder comes from: a local folder (Node), a URL, or its files. */
@@ -58,7 +59,8 @@ export function modelFiles(source: ModelSource, onProgress?: (progress: LoadProg
     };
   }
   return async (name) => {
-    const [{ readFile, stat }, { join }] = await Promise.all([import('node:fs/promises'), import('node:path')]);
+    const { readFile, stat } = nodeBuiltin('node:fs/promises');
+    const { join } = nodeBuiltin('node:path');
     const path = join(String(source), name);
     try {
       const info = await stat(path);

@@ -1,12 +1,11 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { WasmBinariesMissingError } from '../errors/wasm-binaries-missing-error.js';
+import { nodeBuiltin } from '../node-builtin.js';
 import type { UseBackendOptions, WasmBinaryName } from '../use-backend-options.js';
 
 /** The `dist/` folder of the installed `@tensorflow/tfjs-backend-wasm`, with a trailing `/`. */
 export function installedWasmDirectory(): string {
-  const require = createRequire(import.meta.url);
+  const { dirname } = nodeBuiltin('node:path');
+  const require = nodeBuiltin('node:module').createRequire(import.meta.url);
   return dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm')) + '/';
 }
 
@@ -19,8 +18,8 @@ export function resolveWasmLocationNode(
   binary: WasmBinaryName,
 ): string | Record<WasmBinaryName, string> {
   const location = requested ?? installedWasmDirectory();
-  const file = typeof location === 'string' ? join(location, binary) : location[binary];
-  if (!existsSync(file)) {
+  const file = typeof location === 'string' ? nodeBuiltin('node:path').join(location, binary) : location[binary];
+  if (!nodeBuiltin('node:fs').existsSync(file)) {
     throw new WasmBinariesMissingError(
       [file],
       requested === undefined ? 'the installed @tensorflow/tfjs-backend-wasm has no such file' : 'from wasmPaths',

@@ -3,6 +3,7 @@ import { detectEnvironment } from '../environment.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import type { UseBackendOptions } from '../use-backend-options.js';
 import type { BackendAdapter } from './backend-adapter.js';
+import { nodeBuiltin } from '../node-builtin.js';
 import { selectBackend } from '../select-backend.js';
 import { fillWasmFusedMatMul } from './wasm-fused-matmul-fill.js';
 import { fillWasmUnsortedSegmentSum } from './wasm-unsorted-segment-sum-fill.js';
@@ -26,7 +27,7 @@ function checkThreads(numThreads: number | undefined): void {
 
 /** Logical cores of this machine (`navigator.hardwareConcurrency`, or Node's `os.availableParallelism()`). */
 async function logicalCores(): Promise<number> {
-  if (detectEnvironment() === 'node') return (await import('node:os')).availableParallelism();
+  if (detectEnvironment() === 'node') return nodeBuiltin('node:os').availableParallelism();
   return (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
 }
 

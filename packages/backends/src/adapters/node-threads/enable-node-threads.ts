@@ -1,11 +1,7 @@
-import { resolveObjectURL } from 'node:buffer';
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker as NodeWorker, type WorkerOptions } from 'node:worker_threads';
+import type { WorkerOptions } from 'node:worker_threads';
 import { env } from '@tensorflow/tfjs-core';
+import { nodeBuiltin } from '../../node-builtin.js';
 
-const workerFile = fileURLToPath(new URL('./pthread-worker.cjs', import.meta.url));
 let enabled = false;
 
 /**
@@ -23,8 +19,11 @@ let enabled = false;
 export async function enableNodeThreads(): Promise<void> {
   if (enabled) return;
   await import('@tensorflow/tfjs-backend-wasm'); // registers the WASM_* flags set below
-  const script = createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm');
-  class BlobUrlWorker extends NodeWorker {
+  const { resolveObjectURL } = nodeBuiltin('node:buffer');
+  const { dirname } = nodeBuiltin('node:path');
+  const workerFile = nodeBuiltin('node:url').fileURLToPath(new URL('./pthread-worker.cjs', import.meta.url));
+  const script = nodeBuiltin('node:module').createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm');
+  class BlobUrlWorker extends nodeBuiltin('node:worker_threads').Worker {
     constructor(url: string | URL, options?: WorkerOptions) {
       const href = String(url);
       const workerScript = href.startsWith('blob:') ? resolveObjectURL(href) : undefined;

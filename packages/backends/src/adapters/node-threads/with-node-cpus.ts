@@ -1,7 +1,4 @@
-import { createRequire } from 'node:module';
-
-// The CommonJS `os` object tfjs itself requires (an ESM namespace would be read-only).
-const os = createRequire(import.meta.url)('node:os') as typeof import('node:os');
+import { nodeBuiltin } from '../../node-builtin.js';
 
 /**
  * Runs `fn` while `os.cpus()` reports `count` CPUs, then restores it.
@@ -13,6 +10,7 @@ const os = createRequire(import.meta.url)('node:os') as typeof import('node:os')
  * await withNodeCpus(4, () => tf.setBackend('wasm')); // allows 2 threads on 2 cores
  */
 export async function withNodeCpus<T>(count: number, fn: () => Promise<T>): Promise<T> {
+  const os = nodeBuiltin('node:os'); // the module object tfjs itself requires (an ESM namespace would be read-only)
   const cpus = os.cpus;
   const one = cpus()[0];
   os.cpus = () => (one === undefined ? [] : Array.from({ length: count }, () => one));

@@ -1,0 +1,33 @@
+import { createReadStream, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
+import { attnkitWasm } from '@attnkit/backends/vite';
+import { embeddedModelFolder } from './src/embedded-model.js';
+
+/** Serves the embedded model at /models/attnkit-tiny-bert/ in dev and preview, and emits it in builds. */
+function embeddedModel(): Plugin {
+  const folder = embeddedModelFolder();
+  const prefix = '/models/attnkit-tiny-bert/';
+  const files = readdirSync(folder).filter((f) => /\.(json|safetensors|md)$/.test(f));
+  const serve = (req: { url?: string }, res: { setHeader(k: string, v: string): void; statusCode: number; end(): void } & NodeJS.WritableStream, next: () => void) => {
+    const name = (req.url ?? '').split('?')[0]!.slice(prefix.length);
+    if (!(req.url ?? '').startsWith(prefix) || !files.includes(name)) return next();
+    res.setHeader('Content-Type', name.endsWith('.json') ? 'application/json' : 'application/octet-stream');
+    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+    createReadStream(join(folder, name)).pipe(res);
+  };
+  return {
+    name: 'attnkit-embedded-model',
+    configureServer: (server) => void server.middlewares.use(serve as never),
+    generateBundle() {
+      for (const name of files) this.emitFile({ type: 'asset', fileName: `models/attnkit-tiny-bert/${name}`, source: readFileSync(join(folder, name)) });
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [attnkitWasm(), embeddedModel()],
+  resolve: { conditions: ['@attnkit/source', ...defaultClientConditions] },
+  build: { outDir: 'dist-web', chunkSizeWarningLimit: 4000, target: 'es2022' },
+  optimizeDeps: { include: ['@tensorflow/tfjs-core', ...['cpu', 'wasm', 'webgl', 'webgpu'].map((b) => `@attnkit/backends > @tensorflow/tfjs-backend-${b}`)] },
+});
