@@ -46,7 +46,7 @@ describe.skipIf(plan.action === 'skip')('the demo web page in Chromium (built wi
     await build({ root, logLevel: 'silent' });
     server = await preview({ root, logLevel: 'silent', preview: { port: 0, host: '127.0.0.1' } });
     browser = await chromium.launch({
-      executablePath: plan.action === 'run' ? plan.executablePath : undefined,
+      ...(plan.action === 'run' ? { executablePath: plan.executablePath } : {}),
       args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--enable-unsafe-swiftshader'],
     });
     reference = (await runDemo(parseDemoArgs(['--backend', 'cpu', '--compare', '', ...SENTENCES.flatMap((s) => ['--text', s])]))).embeddings;
