@@ -1,7 +1,9 @@
 import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
-import { attnkitWasm } from '@attnkit/backends/vite';
+// Relative source import: Vite bundles this config before any export condition applies, and a
+// fresh clone has no build of @attnkit/backends (same reason as tooling/vitest-config).
+import { attnkitWasm } from '../../packages/backends/src/vite/index.js';
 import { embeddedModelFolder } from './src/embedded-model.js';
 
 /** Serves the embedded model at /models/attnkit-tiny-bert/ in dev and preview, and emits it in builds. */
