@@ -14,6 +14,7 @@ const tasks = {
   test: ['run', 'test:all'],
   demo: ['--filter', '@attnkit/demo', '--silent', 'start', ...rest],
   web: ['--filter', '@attnkit/demo', 'run', 'web'],
+  bench: ['--filter', '@attnkit/bench', '--silent', 'bench'],
 };
 if (!(task in tasks)) fail(`usage: node tooling/scripts/bootstrap.mjs <${Object.keys(tasks).join('|')}> [args]`);
 

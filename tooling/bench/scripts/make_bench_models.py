@@ -1,0 +1,72 @@
+#!/usr/bin/python3
+"""Writes the benchmark models (not committed; `pnpm bench` runs this when they are missing):
+  models/minilm-shaped/  a MiniLM-L6-shaped BERT (hidden 384, 6 layers, 12 heads, intermediate 1536,
+                         vocab 30522, 512 positions), fixed seed, as config.json + model.safetensors
+                         + model.onnx (torch.onnx.export from the same weights, dynamic batch and length)
+  models/attnkit-tiny-bert.onnx  the embedded model, exported the same way
+Needs Debian's python3-torch: /usr/bin/python3 tooling/bench/scripts/make_bench_models.py"""
+import json
+import sys
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "tooling" / "reference"))
+import bert_reference as bert  # noqa: E402
+
+OUT = ROOT / "tooling" / "bench" / "models"
+
+
+class Exported(torch.nn.Module):
+    """BertModel with (input_ids, attention_mask, token_type_ids) -> (last_hidden_state, pooler_output)."""
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, input_ids, attention_mask, token_type_ids):
+        out = self.model(input_ids, attention_mask, token_type_ids)
+        return out["last_hidden_state"], out["pooler_output"]
+
+
+def export(model, path):
+    ids = torch.randint(1, 1000, (2, 16))
+    torch.onnx.export(Exported(model).eval(), (ids, torch.ones_like(ids), torch.zeros_like(ids)), str(path),
+                      input_names=["input_ids", "attention_mask", "token_type_ids"],
+                      output_names=["last_hidden_state", "pooler_output"],
+                      dynamic_axes={n: {0: "batch", 1: "sequence"} for n in ["input_ids", "attention_mask", "token_type_ids", "last_hidden_state"]} | {"pooler_output": {0: "batch"}},
+                      opset_version=14, do_constant_folding=True)
+
+
+def load_reference(folder):
+    """The embedded model as the reference BertModel, from its safetensors (F16) file."""
+    raw = (folder / "model.safetensors").read_bytes()
+    size = int.from_bytes(raw[:8], "little")
+    header = json.loads(raw[8:8 + size])
+    config = json.loads((folder / "config.json").read_text())
+    model = bert.BertModel(config)
+    state = {}
+    for name, spec in header.items():
+        if name == "__metadata__":
+            continue
+        begin, end = spec["data_offsets"]
+        dtype = {"F16": torch.float16, "F32": torch.float32}[spec["dtype"]]
+        state[name] = torch.frombuffer(bytearray(raw[8 + size + begin:8 + size + end]), dtype=dtype).reshape(spec["shape"]).float()
+    model.load_state_dict(state)
+    return model.eval()
+
+
+if __name__ == "__main__":
+    OUT.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(384)
+    config = bert.config(30522, 384, 6, 12, 1536, 512, types=2)
+    model = bert.BertModel(config)
+    bert.init_sharp(model, 384)
+    model.eval()
+    folder = OUT / "minilm-shaped"
+    folder.mkdir(exist_ok=True)
+    (folder / "config.json").write_text(json.dumps(config, indent=2) + "\n")
+    bert.save_safetensors(folder / "model.safetensors", model.state_dict())
+    export(model, folder / "model.onnx")
+    export(load_reference(ROOT / "packages" / "bert" / "assets" / "attnkit-tiny-bert"), OUT / "attnkit-tiny-bert.onnx")
+    print(f"wrote {folder} and {OUT / 'attnkit-tiny-bert.onnx'}")
