@@ -17,6 +17,8 @@ export interface MultiHeadAttentionLayerArgs {
   readonly dropout?: number;
   /** Apply a causal mask (queries aligned to the end of the keys). Default false. */
   readonly causal?: boolean;
+  /** Seed of the Glorot initialisation, for reproducible models (dropout stays random per step). */
+  readonly seed?: number;
   readonly name?: string;
   readonly trainable?: boolean;
 }
@@ -53,8 +55,9 @@ export class MultiHeadAttentionLayer extends layers.Layer {
     if (shapes.length > 3 || shapes.length === 0) {
       throw new InvalidArgumentError({ caller: 'MultiHeadAttentionLayer', argument: 'inputs', expected: 'query, [query, value] or [query, key, value]', received: `${shapes.length} inputs` });
     }
+    let seed = this.args.seed;
     for (const [name, shape] of Object.entries(attentionWeightShapes(this.attention))) {
-      const initializer = name.endsWith('bias') ? initializers.zeros() : initializers.glorotUniform({});
+      const initializer = name.endsWith('bias') ? initializers.zeros() : initializers.glorotUniform(seed === undefined ? {} : { seed: seed++ });
       this.#weights.set(name, this.addWeight(name, shape, 'float32', initializer));
     }
     this.built = true;

@@ -5,6 +5,7 @@ import type { UseBackendOptions } from '../use-backend-options.js';
 import type { BackendAdapter } from './backend-adapter.js';
 import { nodeBuiltin } from '../node-builtin.js';
 import { selectBackend } from '../select-backend.js';
+import { fillWasmBatchMatMul } from './wasm-batch-matmul-fill.js';
 import { fillWasmFusedMatMul } from './wasm-fused-matmul-fill.js';
 import { fillWasmUnsortedSegmentSum } from './wasm-unsorted-segment-sum-fill.js';
 import { withLogicalCores } from './with-logical-cores.js';
@@ -82,7 +83,7 @@ export const wasmAdapter: BackendAdapter = {
     return withNodeCpus(cores, () => selectBackend('wasm'));
   },
   fillKernels() {
-    return [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum()];
+    return [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul()];
   },
   async describe() {
     const { simd, threads } = await binarySupport();
