@@ -1,4 +1,4 @@
-import { engine, fused, tensor, tidy, type Tensor, type TensorInfo } from '@tensorflow/tfjs-core';
+import { engine, fused, reshape, tensor, tidy, variable, type Tensor, type TensorInfo } from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { maxDifference } from '../max-difference.js';
 import { useBackend } from '../use-backend.js';
@@ -30,5 +30,36 @@ describe('wasm _FusedMatMul fill', () => {
     expect(maxDifference(values, expected).maxAbsDiff).toBeGreaterThan(1);
     backend.disposeData(out.dataId);
     [ta, tb, tbias].forEach((t) => t?.dispose());
+  });
+
+  it('keeps a transposed copy of a weight: right on reuse, after assign, through another reshape, and freed with the weight', async () => {
+    await useBackend('wasm');
+    const backend = engine().backend as unknown as { dataIdMap: { numDataIds(): number } };
+    const before = backend.dataIdMap.numDataIds();
+    const x = tensor(a);
+    const initial = tensor(w);
+    const weight = variable(initial);
+    const run = (b: Tensor, withBias: boolean): number[] => {
+      const y = tidy(() => fused.matMul({ a: x, b, transposeB: true, ...(withBias ? { bias: tensor(bias) } : {}) }));
+      const values = Array.from(y.dataSync());
+      y.dispose();
+      return values;
+    };
+    expect(run(weight, true)).toEqual(expected);
+    expect(run(weight, true)).toEqual(expected); // second call uses the kept copy
+    expect(run(weight, false)).toEqual(expected.map((v, i) => v - bias[i % 4]!)); // without a bias too
+    const doubled = w.map((row) => row.map((v) => 2 * v));
+    const next = tensor(doubled);
+    weight.assign(next); // a new dataId: the old copy must not be used
+    expect(run(weight, false)).toEqual(a.flatMap(([p, q]) => doubled.map(([r, s]) => p! * r! + q! * s!)));
+    // the same data seen through a [2, 4] reshape (same dataId, other shape): computed, not the [4, 2] copy
+    const view = reshape(weight, [2, 4]);
+    const x4 = tensor([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 1]]);
+    const flat = doubled.flat();
+    const viewed = tidy(() => fused.matMul({ a: x4, b: view, transposeB: true }));
+    const rows = [flat.slice(0, 4), flat.slice(4, 8)];
+    expect(Array.from(viewed.dataSync())).toEqual([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 1]].flatMap((r) => rows.map((c) => r.reduce((s, v, i) => s + v * c[i]!, 0))));
+    [viewed, view, x4, x, weight, initial, next].forEach((t) => t.dispose());
+    expect(backend.dataIdMap.numDataIds()).toBe(before); // the kept copies went with their sources
   });
 });
