@@ -1,17 +1,11 @@
 // Microbenchmark: which transpose and batched-matMul layouts are fast on tfjs-wasm (MiniLM, 8 × 128).
 import * as tf from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
+import { printMedian as time } from './timing.js';
 
 tf.env().set('PROD', true);
 await useBackend('wasm');
 const [B, T, H, D] = [8, 128, 12, 32];
-async function time(label: string, fn: () => tf.Tensor): Promise<void> {
-  for (let i = 0; i < 2; i++) { const y = fn(); await y.data(); y.dispose(); }
-  const times: number[] = [];
-  for (let i = 0; i < 7; i++) { const t = performance.now(); const y = fn(); await y.data(); y.dispose(); times.push(performance.now() - t); }
-  times.sort((a, b) => a - b);
-  console.log(`${label.padEnd(58)} ${times[3]!.toFixed(2)} ms`);
-}
 const qkv = tf.randomNormal([B, T, 3 * H * D]);
 const x4 = tf.randomNormal([B, T, H, D]);
 const q = tf.randomNormal([B, H, T, D]);

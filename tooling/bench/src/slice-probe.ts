@@ -1,16 +1,10 @@
 // Microbenchmark: 96 single-batch matMuls (one per batch · head) vs one batched matMul on tfjs-wasm.
 import * as tf from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
+import { printMedian as time } from './timing.js';
 
 tf.env().set('PROD', true);
 await useBackend('wasm');
-async function time(label: string, fn: () => tf.Tensor): Promise<void> {
-  for (let i = 0; i < 2; i++) { const y = fn(); await y.data(); y.dispose(); }
-  const times: number[] = [];
-  for (let i = 0; i < 7; i++) { const t = performance.now(); const y = fn(); await y.data(); y.dispose(); times.push(performance.now() - t); }
-  times.sort((a, b) => a - b);
-  console.log(`${label.padEnd(62)} ${times[3]!.toFixed(2)} ms`);
-}
 const q = tf.randomNormal([96, 128, 32]);
 const k = tf.randomNormal([96, 128, 32]);
 const kT = tf.transpose(k, [0, 2, 1]);
