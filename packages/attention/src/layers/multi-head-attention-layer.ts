@@ -4,21 +4,16 @@ import { InvalidArgumentError } from '@attnkit/backends';
 import { causalMask } from '@attnkit/masks';
 import { attentionWeightShapes } from '../attention-weight-shapes.js';
 import { multiHeadAttentionForward } from '../multi-head-attention-forward.js';
-import type { ResolvedAttentionConfig } from '../multi-head-attention-config.js';
+import type { MultiHeadAttentionConfig, ResolvedAttentionConfig } from '../multi-head-attention-config.js';
 import { resolveAttentionConfig } from '../resolve-attention-config.js';
 
-/** Configuration of {@link MultiHeadAttentionLayer} (serialised with the model). */
-export interface MultiHeadAttentionLayerArgs {
-  readonly embedDim: number;
-  readonly numHeads: number;
-  readonly keyDim?: number;
-  readonly valueDim?: number;
-  readonly bias?: boolean;
-  readonly dropout?: number;
+/**
+ * Configuration of {@link MultiHeadAttentionLayer} (serialised with the model): the plain-data part
+ * of `MultiHeadAttentionConfig` (no scorer objects or tensors), plus `causal`.
+ */
+export interface MultiHeadAttentionLayerArgs extends Pick<MultiHeadAttentionConfig, 'embedDim' | 'numHeads' | 'keyDim' | 'valueDim' | 'bias' | 'dropout' | 'seed'> {
   /** Apply a causal mask (queries aligned to the end of the keys). Default false. */
   readonly causal?: boolean;
-  /** Seed of the Glorot initialisation, for reproducible models (dropout stays random per step). */
-  readonly seed?: number;
   readonly name?: string;
   readonly trainable?: boolean;
 }
