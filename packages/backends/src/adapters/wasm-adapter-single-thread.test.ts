@@ -1,4 +1,5 @@
-import { matMul, tidy, tensor } from '@tensorflow/tfjs-core';
+import { erf, matMul, tidy, tensor, tensor1d } from '@tensorflow/tfjs-core';
+import { erf64 } from '../conformance/float64/erf64.js';
 import { describe, expect, it } from 'vitest';
 import { useBackend } from '../use-backend.js';
 
@@ -10,6 +11,16 @@ describe('wasm with numThreads: 1 (Node)', () => {
     expect((globalThis as { Worker?: unknown }).Worker).toBeUndefined();
     const y = tidy(() => matMul(tensor([[1, 2]]), tensor([[3], [4]])));
     expect(await y.data()).toEqual(Float32Array.of(11));
+    y.dispose();
+  });
+
+  it('runs the SIMD Erf fill on the unshared memory of the single-threaded binary', async () => {
+    const caps = await useBackend('wasm', { numThreads: 1 });
+    expect(caps.filledKernels).toContain('Erf');
+    const x = [-4.5, -1, -0.3, 0, 0.8, 1, 2.2, 7];
+    const y = erf(tensor1d(x));
+    const got = Array.from(await y.data());
+    expect(got.map((v, i) => Math.abs(v - erf64(x[i]!)) <= 2e-7)).toEqual(x.map(() => true));
     y.dispose();
   });
 });

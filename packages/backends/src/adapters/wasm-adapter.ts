@@ -6,6 +6,7 @@ import type { BackendAdapter } from './backend-adapter.js';
 import { nodeBuiltin } from '../node-builtin.js';
 import { selectBackend } from '../select-backend.js';
 import { fillWasmBatchMatMul } from './wasm-batch-matmul-fill.js';
+import { fillWasmErf } from './wasm-erf-fill.js';
 import { fillWasmFusedMatMul } from './wasm-fused-matmul-fill.js';
 import { fillWasmUnsortedSegmentSum } from './wasm-unsorted-segment-sum-fill.js';
 import { withLogicalCores } from './with-logical-cores.js';
@@ -83,7 +84,7 @@ export const wasmAdapter: BackendAdapter = {
     return withNodeCpus(cores, () => selectBackend('wasm'));
   },
   fillKernels() {
-    return [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul()];
+    return [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf()];
   },
   async describe() {
     const { simd, threads } = await binarySupport();
