@@ -7,6 +7,8 @@ import { nodeBuiltin } from '../node-builtin.js';
 import { selectBackend } from '../select-backend.js';
 import { fillWasmBatchMatMul } from './wasm-batch-matmul-fill.js';
 import { fillWasmErf } from './wasm-erf-fill.js';
+import { fillWasmGather } from './wasm-gather-fill.js';
+import { fillWasmSlice } from './wasm-slice-fill.js';
 import { fillWasmFusedMatMul } from './wasm-fused-matmul-fill.js';
 import { fillWasmUnsortedSegmentSum } from './wasm-unsorted-segment-sum-fill.js';
 import { withLogicalCores } from './with-logical-cores.js';
@@ -84,7 +86,7 @@ export const wasmAdapter: BackendAdapter = {
     return withNodeCpus(cores, () => selectBackend('wasm'));
   },
   fillKernels() {
-    return [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf()];
+    return [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather()];
   },
   async describe() {
     const { simd, threads } = await binarySupport();
