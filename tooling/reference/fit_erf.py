@@ -1,4 +1,4 @@
-"""Fit the coefficients of attnkit's SIMD erf kernel (packages/backends/src/adapters/simd-erf/erf-wat.ts).
+"""Fit the coefficients of attnkit's SIMD erf kernel (packages/backends/src/adapters/simd-kernels/simd-wat.ts).
 
 erf(x), a = |x|:
   a < 1:  x * (c0 + t * A(t)),   t = x^2, c0 = 2/sqrt(pi), A of degree 5 (fit to the Taylor series)
