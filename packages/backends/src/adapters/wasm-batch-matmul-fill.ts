@@ -5,8 +5,14 @@ interface WasmBackendInternals {
   dataIdMap: { get(dataId: object): { memoryOffset: number } | undefined; delete(dataId: object): boolean };
   makeOutput(shape: number[], dtype: 'float32', memoryOffset?: number): TensorInfo;
   disposeData(dataId: object): boolean;
-  wasm: { tfjs: { disposeData(id: number): void } };
+  wasm: {
+    tfjs: { disposeData(id: number): void };
+    cwrap(name: 'BatchMatMul', result: null, args: string[]): SingleMatMul;
+  };
 }
+/** tfjs-backend-wasm's exported `BatchMatMul(aId, aShape, aRank, bId, bShape, bRank, transposeA, transposeB, outId)`. */
+type SingleMatMul = (a: number, aShape: Uint8Array, aRank: number, b: number, bShape: Uint8Array, bRank: number, transposeA: boolean, transposeB: boolean, out: number) => void;
+const singleMatMuls = new WeakMap<object, SingleMatMul>();
 
 let original: KernelConfig | undefined;
 
@@ -14,8 +20,9 @@ let original: KernelConfig | undefined;
  * tfjs-backend-wasm 4.22 multiplies a batch of matrices (`[N, m, k] × [N, k, n]`, N > 1) in a naive
  * loop at ≈ 2 GFLOP/s; only a single untransposed product reaches XNNPACK. Attention's per-head
  * products are exactly that case. This re-registers `BatchMatMul` on wasm: transposed operands are
- * materialised with the (fast, rank ≤ 4) Transpose kernel, each matrix is passed to the XNNPACK
- * path as a zero-copy view into the batch's memory, and the products are concatenated.
+ * materialised with the (fast, rank ≤ 4) Transpose kernel, and each product goes through the
+ * XNNPACK path on zero-copy views of the heap: its operands are views into the batches, and it
+ * writes straight into its slot of the output (no per-matrix outputs, no concatenation).
  * Broadcast batches keep the original kernel.
  *
  * @returns `['BatchMatMul']`, or `[]` if a building block is missing
@@ -24,8 +31,8 @@ let original: KernelConfig | undefined;
  */
 export function fillWasmBatchMatMul(): string[] {
   if (original !== undefined) return ['BatchMatMul'];
-  const [kernel, reshape, transpose, concat] = ['BatchMatMul', 'Reshape', 'Transpose', 'Concat'].map((n) => getKernel(n, 'wasm'));
-  if (kernel === undefined || reshape === undefined || transpose === undefined || concat === undefined) return [];
+  const [kernel, reshape, transpose] = ['BatchMatMul', 'Reshape', 'Transpose'].map((n) => getKernel(n, 'wasm'));
+  if (kernel === undefined || reshape === undefined || transpose === undefined) return [];
   original = kernel;
   const kernelFunc: KernelFunc = (args) => {
     const { a, b } = args.inputs as unknown as { a: TensorInfo; b: TensorInfo };
@@ -48,21 +55,27 @@ export function fillWasmBatchMatMul(): string[] {
       const flat = run(reshape, { x }, { shape: [batch, rows, cols] }); // [..., r, c] -> [N, r, c]
       return transposed ? run(transpose, { x: flat }, { perm: [0, 2, 1] }) : flat; // -> [N, c, r], contiguous
     };
-    const view = (x: TensorInfo, i: number): TensorInfo => {
-      const [, rows, cols] = x.shape as [number, number, number];
+    const view = (x: TensorInfo, i: number, shape = x.shape): number => {
+      const [, rows, cols] = shape as [number, number, number];
       const base = backend.dataIdMap.get(x.dataId)!.memoryOffset;
       const v = backend.makeOutput([1, rows, cols], 'float32', base + 4 * i * rows * cols); // no copy
       views.push(v);
-      return v;
+      return (v.dataId as { id: number }).id;
     };
+    let single = singleMatMuls.get(backend);
+    if (single === undefined) {
+      single = backend.wasm.cwrap('BatchMatMul', null, ['number', 'array', 'number', 'number', 'array', 'number', 'number', 'number', 'number']);
+      singleMatMuls.set(backend, single);
+    }
     try {
       const [ma, mb] = [matrices(a, transposeA), matrices(b, transposeB)];
-      const [m] = ma.shape.slice(1) as [number, number];
+      const [m, k] = ma.shape.slice(1) as [number, number];
       const n = mb.shape[2] as number;
-      const products: TensorInfo[] = [];
-      for (let i = 0; i < batch; i++) products.push(run(kernel, { a: view(ma, i), b: view(mb, i) }, { transposeA: false, transposeB: false }));
-      const joined = run(concat, products, { axis: 0 }); // [N, m, n]
-      return reshape.kernelFunc({ inputs: { x: joined }, attrs: { shape: [...batchA, m, n] } as never, backend: args.backend }) as TensorInfo; // shares joined's data
+      const out = backend.makeOutput([batch, m, n], 'float32');
+      const [aShape, bShape] = [[1, m, k], [1, k, n]].map((shape) => new Uint8Array(Int32Array.from(shape).buffer));
+      // each product is written in place into its slot of the output: no per-matrix outputs, no concat
+      for (let i = 0; i < batch; i++) single(view(ma, i), aShape!, 3, view(mb, i), bShape!, 3, false, false, view(out, i, [batch, m, n]));
+      return { ...out, shape: [...batchA, m, n] };
     } finally {
       for (const v of views) {
         // a view owns no memory: unregister it (which also drops XNNPACK state cached for it) without freeing
