@@ -13,6 +13,7 @@ export { maxDifference, type Difference } from './max-difference.js';
 export { namedOutputs, type TensorOutputs } from './named-outputs.js';
 export { REQUIRED_KERNELS, missingKernels } from './required-kernels.js';
 export { GELU_KERNEL } from './adapters/wasm-gelu-fill.js';
+export { LAYER_NORM_KERNEL } from './adapters/wasm-layer-norm-fill.js';
 export { AttnkitError } from './errors/attnkit-error.js';
 export { InvalidArgumentError, type InvalidArgumentDetails } from './errors/invalid-argument-error.js';
 export { UnknownBackendError } from './errors/unknown-backend-error.js';

@@ -9,6 +9,7 @@ import { fillWasmBatchMatMul } from './wasm-batch-matmul-fill.js';
 import { fillWasmErf } from './wasm-erf-fill.js';
 import { fillWasmGather } from './wasm-gather-fill.js';
 import { fillWasmGelu } from './wasm-gelu-fill.js';
+import { fillWasmLayerNorm } from './wasm-layer-norm-fill.js';
 import { fillWasmSlice } from './wasm-slice-fill.js';
 import { fillWasmFusedMatMul } from './wasm-fused-matmul-fill.js';
 import { fillWasmUnsortedSegmentSum } from './wasm-unsorted-segment-sum-fill.js';
@@ -87,7 +88,7 @@ export const wasmAdapter: BackendAdapter = {
     return withNodeCpus(cores, () => selectBackend('wasm'));
   },
   fillKernels() {
-    return [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu()];
+    return [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmLayerNorm()];
   },
   async describe() {
     const { simd, threads } = await binarySupport();

@@ -7,9 +7,12 @@ export interface SimdBackend {
 }
 /** `(in, out, n)`: byte offsets of two float32 arrays of n elements in the backend's memory. */
 export type ElementwiseKernel = (input: number, output: number, length: number) => void;
+/** `(x, gamma, beta, out, rows, width, eps)`: byte offsets, then `x` and `out` as `[rows, width]`. */
+export type LayerNormKernel = (x: number, gamma: number, beta: number, out: number, rows: number, width: number, eps: number) => void;
 export interface SimdKernels {
   erf: ElementwiseKernel;
   gelu: ElementwiseKernel;
+  layerNorm: LayerNormKernel;
 }
 
 const instances = new WeakMap<object, SimdKernels>();

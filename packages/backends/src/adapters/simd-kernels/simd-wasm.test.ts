@@ -28,13 +28,14 @@ describe('simdWasm (generated)', () => {
     expect({ shared: simdWasm.shared, plain: simdWasm.plain }).toEqual({ shared, plain });
   });
 
-  it('validates as WebAssembly with SIMD and exports erf and gelu', () => {
+  it('validates as WebAssembly with SIMD and exports erf, gelu and layerNorm', () => {
     for (const base64 of [simdWasm.shared, simdWasm.plain]) {
       const bytes = Buffer.from(base64, 'base64');
       expect(WebAssembly.validate(bytes)).toBe(true);
       expect(WebAssembly.Module.exports(new WebAssembly.Module(bytes))).toEqual([
         { name: 'erf', kind: 'function' },
         { name: 'gelu', kind: 'function' },
+        { name: 'layerNorm', kind: 'function' },
       ]);
     }
   });

@@ -9,6 +9,9 @@
  *   B of degree 8, Q of degree 4; capped at 1; NaN, ±0, ±∞ → NaN, ±0, ±1. The coefficients are
  *   float32 fits to float64 erf by `tooling/reference/fit_erf.py`: max error 1.6e-7 on [-6, 6].
  * - `gelu`: exact GELU, `x · (0.5 + 0.5 · erf(x / √2))`, the same erf, one pass instead of five ops.
+ * - `layerNorm(x, gamma, beta, out, rows, width, eps)`: `nn.LayerNorm` over rows of `width` floats,
+ *   `(x − mean) / √(var + eps) · gamma + beta` with the biased variance from a second pass over the
+ *   row (as PyTorch), one call instead of nine ops.
  *
  * The module imports tfjs-backend-wasm's memory as `env.memory`.
  *
@@ -23,6 +26,7 @@ export function simdWat(memory: 'shared' | 'plain'): string {
 (import "env" "memory" (memory ${limits}))
 ${elementwise('erf', (input) => input, (_, erf) => erf)}
 ${elementwise('gelu', (input) => `(f32x4.mul ${input} ${splat(Math.SQRT1_2)})`, (input, erf) => `(f32x4.mul ${input} (f32x4.add ${splat(0.5)} (f32x4.mul ${splat(0.5)} ${erf})))`)}
+${LAYER_NORM}
 )
 `;
 }
@@ -97,3 +101,59 @@ function lanes(count: number, load: (k: number) => string, wrap: Wrap, unwrap: U
     each((k) => store(k, unwrap(get('v', k), erf(k)))),
   ].join('\n');
 }
+
+/** `$i` over a row: four floats at a time while they fit, then one at a time. */
+function overRow(four: (at: string) => string, one: (at: string) => string): string {
+  const at = (base: string): string => `(i32.add (local.get ${base}) (i32.shl (local.get $i) (i32.const 2)))`;
+  return `(local.set $i (i32.const 0))
+(block $fourDone (loop $four
+(br_if $fourDone (i32.ge_u (local.get $i) (local.get $vecWidth)))
+${four(at('$x'))}
+(local.set $i (i32.add (local.get $i) (i32.const 4)))
+(br $four)))
+(block $oneDone (loop $one
+(br_if $oneDone (i32.ge_u (local.get $i) (local.get $width)))
+${one(at('$x'))}
+(local.set $i (i32.add (local.get $i) (i32.const 1)))
+(br $one)))`.replaceAll('$X_AT', at('$x')).replaceAll('$GAMMA_AT', at('$gamma')).replaceAll('$BETA_AT', at('$beta')).replaceAll('$OUT_AT', at('$out'));
+}
+
+const horizontalSum = (v: string): string =>
+  `(f32.add (f32.add (f32x4.extract_lane 0 ${v}) (f32x4.extract_lane 1 ${v})) (f32.add (f32x4.extract_lane 2 ${v}) (f32x4.extract_lane 3 ${v})))`;
+
+const LAYER_NORM = `(func (export "layerNorm") (param $x i32) (param $gamma i32) (param $beta i32) (param $out i32) (param $rows i32) (param $width i32) (param $eps f32)
+(local $row i32) (local $i i32) (local $vecWidth i32) (local $rowBytes i32) (local $acc v128) (local $d v128) (local $sum f32) (local $ds f32) (local $mean f32) (local $inv f32) (local $meanV v128) (local $invV v128)
+(local.set $vecWidth (i32.and (local.get $width) (i32.const -4)))
+(local.set $rowBytes (i32.shl (local.get $width) (i32.const 2)))
+(block $rowsDone (loop $rowLoop
+(br_if $rowsDone (i32.ge_u (local.get $row) (local.get $rows)))
+;; mean
+(local.set $acc (v128.const f32x4 0 0 0 0))
+(local.set $sum (f32.const 0))
+${overRow(
+  (at) => `(local.set $acc (f32x4.add (local.get $acc) (v128.load align=4 ${at})))`,
+  (at) => `(local.set $sum (f32.add (local.get $sum) (f32.load ${at})))`,
+)}
+(local.set $mean (f32.div (f32.add ${horizontalSum('(local.get $acc)')} (local.get $sum)) (f32.convert_i32_u (local.get $width))))
+(local.set $meanV (f32x4.splat (local.get $mean)))
+;; biased variance, second pass
+(local.set $acc (v128.const f32x4 0 0 0 0))
+(local.set $sum (f32.const 0))
+${overRow(
+  (at) => `(local.set $d (f32x4.sub (v128.load align=4 ${at}) (local.get $meanV)))
+(local.set $acc (f32x4.add (local.get $acc) (f32x4.mul (local.get $d) (local.get $d))))`,
+  (at) => `(local.set $ds (f32.sub (f32.load ${at}) (local.get $mean)))
+(local.set $sum (f32.add (local.get $sum) (f32.mul (local.get $ds) (local.get $ds))))`,
+)}
+(local.set $inv (f32.div (f32.const 1) (f32.sqrt (f32.add (f32.div (f32.add ${horizontalSum('(local.get $acc)')} (local.get $sum)) (f32.convert_i32_u (local.get $width))) (local.get $eps)))))
+(local.set $invV (f32x4.splat (local.get $inv)))
+;; out = (x - mean) * inv * gamma + beta
+${overRow(
+  () => `(v128.store align=4 $OUT_AT (f32x4.add (f32x4.mul (f32x4.mul (f32x4.sub (v128.load align=4 $X_AT) (local.get $meanV)) (local.get $invV)) (v128.load align=4 $GAMMA_AT)) (v128.load align=4 $BETA_AT)))`,
+  () => `(f32.store $OUT_AT (f32.add (f32.mul (f32.mul (f32.sub (f32.load $X_AT) (local.get $mean)) (local.get $inv)) (f32.load $GAMMA_AT)) (f32.load $BETA_AT)))`,
+)}
+(local.set $x (i32.add (local.get $x) (local.get $rowBytes)))
+(local.set $out (i32.add (local.get $out) (local.get $rowBytes)))
+(local.set $row (i32.add (local.get $row) (i32.const 1)))
+(br $rowLoop)))
+)`;

@@ -1,0 +1,66 @@
+import { add, findBackend, getGradient, getKernel, mean, mul, registerGradient, registerKernel, rsqrt, square, sub, sum, type KernelFunc, type Tensor, type TensorInfo } from '@tensorflow/tfjs-core';
+import { simdKernelsOn, simdKernelsRun, type SimdBackend } from './simd-kernels/simd-kernels-on.js';
+
+/**
+ * The name of attnkit's fused layer-normalisation kernel: inputs `x [..., E]`, `gamma [E]`,
+ * `beta [E]` (float32), attribute `epsilon`; output `[..., E]`, as `nn.LayerNorm` (biased variance,
+ * epsilon inside the square root). Registered on wasm by `useBackend('wasm')`; ops check
+ * `getKernel(LAYER_NORM_KERNEL, backend)` and compose the same from tfjs ops elsewhere.
+ *
+ * @example
+ * engine().runKernel(LAYER_NORM_KERNEL, { x, gamma, beta }, { epsilon: 1e-12 });
+ */
+export const LAYER_NORM_KERNEL = 'AttnkitLayerNorm';
+
+/** The parts of tfjs-backend-wasm's BackendWasm (4.22) this fill relies on. */
+interface WasmBackendInternals extends SimdBackend {
+  dataIdMap: { get(dataId: object): { memoryOffset: number } | undefined };
+  makeOutput(shape: number[], dtype: 'float32'): TensorInfo;
+}
+
+/**
+ * Registers {@link LAYER_NORM_KERNEL} on wasm: one SIMD pass per row for the mean, one for the
+ * variance, one for the output (`simd-kernels/simd-wat.ts`), where the composite takes nine tfjs
+ * ops. Its gradient (for `x`, `gamma` and `beta`) is registered with it. Where WebAssembly SIMD is
+ * missing nothing is registered, and the composite runs.
+ *
+ * @returns `[LAYER_NORM_KERNEL]`, or `[]` when SIMD kernels cannot run
+ * @example
+ * fillWasmLayerNorm(); // after tf.setBackend('wasm')
+ */
+export function fillWasmLayerNorm(): string[] {
+  if (getKernel(LAYER_NORM_KERNEL, 'wasm') !== undefined) return [LAYER_NORM_KERNEL];
+  if (!simdKernelsRun(findBackend('wasm') as unknown as SimdBackend)) return [];
+  const kernelFunc: KernelFunc = (args) => {
+    const { x, gamma, beta } = args.inputs as unknown as { x: TensorInfo; gamma: TensorInfo; beta: TensorInfo };
+    const { epsilon } = args.attrs as unknown as { epsilon: number };
+    const backend = args.backend as unknown as WasmBackendInternals;
+    const width = x.shape.at(-1) ?? 1;
+    const rows = width === 0 ? 0 : x.shape.reduce((n, s) => n * s, 1) / width;
+    const out = backend.makeOutput(x.shape, 'float32');
+    const at = (t: TensorInfo): number => backend.dataIdMap.get(t.dataId)!.memoryOffset;
+    simdKernelsOn(backend)!.layerNorm(at(x), at(gamma), at(beta), at(out), rows, width, epsilon);
+    return out;
+  };
+  registerKernel({ kernelName: LAYER_NORM_KERNEL, backendName: 'wasm', kernelFunc });
+  if (getGradient(LAYER_NORM_KERNEL) === undefined) {
+    registerGradient({
+      kernelName: LAYER_NORM_KERNEL,
+      inputsToSave: ['x', 'gamma'],
+      gradFunc: (dy, saved, attrs) => {
+        const [x, gamma] = saved as [Tensor, Tensor];
+        const { epsilon } = attrs as unknown as { epsilon: number };
+        const dOut = dy as Tensor;
+        const rowAxes = x.shape.slice(0, -1).map((_, a) => a); // every axis but the last
+        const centred = sub(x, mean(x, -1, true));
+        const inverse = rsqrt(add(mean(square(centred), -1, true), epsilon)); // 1/σ per row
+        const normalised = mul(centred, inverse); // x̂
+        const dNormalised = mul(dOut, gamma);
+        // dx = (dx̂ − mean(dx̂) − x̂ · mean(dx̂ · x̂)) / σ
+        const dx = mul(sub(sub(dNormalised, mean(dNormalised, -1, true)), mul(normalised, mean(mul(dNormalised, normalised), -1, true))), inverse);
+        return { x: () => dx, gamma: () => sum(mul(dOut, normalised), rowAxes), beta: () => sum(dOut, rowAxes) };
+      },
+    });
+  }
+  return [LAYER_NORM_KERNEL];
+}
