@@ -95,13 +95,11 @@ export function multiHeadAttentionForward(
       const bias = weights.get('in_proj_bias');
       let heads: Tensor[];
       if (config.projections === 'fused' && query === key && key === value) {
-        // self-attention: q, k and v in one matMul, then one transpose into the head layout
+        // self-attention: q, k and v in one matMul, then one 4-D transpose puts every head of all three
+        // in the head layout at once (tfjs-wasm's 5-D transpose is ~75x slower than a 4-D one)
         const qkv = linear(toBatchFirst(query), weights.get('in_proj_weight') as Tensor, bias); // [B, T, 3E]
-        // q/k/v to the front, so each part is one contiguous block: tfjs-wasm copies a contiguous slice with
-        // one memcpy but strided ones in a JS loop (~4 ms each on MiniLM 8 x 128), and its 5-D transpose is
-        // ~75x slower than 3-D or 4-D ones
-        const grouped = transpose(reshape(qkv, [batch * queryLength, 3, e]), [1, 0, 2]); // [B·T, 3, E] -> [3, B·T, E]
-        heads = [0, 1, 2].map((i) => splitHeads(reshape(slice(grouped, [i, 0, 0], [1, batch * queryLength, e]), [batch, queryLength, e]), h)); // -> 3 x [B, H, T, D]
+        const grouped = transpose(reshape(qkv, [batch, queryLength, 3 * h, d]), [0, 2, 1, 3]); // [B, T, 3H, D] -> [B, 3H, T, D]
+        heads = [0, 1, 2].map((i) => slice(grouped, [0, i * h, 0, 0], [batch, h, queryLength, d])); // -> 3 x [B, H, T, D]
       } else {
         const fused = weights.get('in_proj_weight');
         const projection = (x: Tensor, index: number, name: string): Tensor =>
