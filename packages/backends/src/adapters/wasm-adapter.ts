@@ -11,6 +11,7 @@ import { fillWasmGather } from './wasm-gather-fill.js';
 import { fillWasmGelu } from './wasm-gelu-fill.js';
 import { fillWasmLayerNorm } from './wasm-layer-norm-fill.js';
 import { fillWasmSlice } from './wasm-slice-fill.js';
+import { fillWasmTile } from './wasm-tile-fill.js';
 import { fillWasmFusedMatMul } from './wasm-fused-matmul-fill.js';
 import { fillWasmUnsortedSegmentSum } from './wasm-unsorted-segment-sum-fill.js';
 import { withLogicalCores } from './with-logical-cores.js';
@@ -88,7 +89,7 @@ export const wasmAdapter: BackendAdapter = {
     return withNodeCpus(cores, () => selectBackend('wasm'));
   },
   fillKernels() {
-    return [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmLayerNorm()];
+    return [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmLayerNorm(), ...fillWasmTile()];
   },
   async describe() {
     const { simd, threads } = await binarySupport();
