@@ -8,6 +8,7 @@ export { BertTokenizer, type EncodeOptions, type EncodedBatch } from './bert-tok
 export { loadTokenizer } from './load-tokenizer.js';
 export { tokenizerJsonFromVocab, type WordPieceOptions } from './vocab-tokenizer-json.js';
 export { meanPooling, clsPooling, l2Normalize, cosineSimilarity } from './sentence-embedding.js';
+export { embedSentences, type EmbedSentencesOptions } from './embed-sentences.js';
 export { gelu } from './gelu.js';
 export { layerNorm } from './layer-norm.js';
 export type { IdsInput } from './check-bert-inputs.js';
