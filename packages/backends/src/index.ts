@@ -14,6 +14,7 @@ export { namedOutputs, type TensorOutputs } from './named-outputs.js';
 export { REQUIRED_KERNELS, missingKernels } from './required-kernels.js';
 export { GELU_KERNEL } from './adapters/wasm-gelu-fill.js';
 export { LAYER_NORM_KERNEL } from './adapters/wasm-layer-norm-fill.js';
+export { MASKED_SOFTMAX_KERNEL } from './adapters/wasm-masked-softmax-fill.js';
 export { AttnkitError } from './errors/attnkit-error.js';
 export { InvalidArgumentError, type InvalidArgumentDetails } from './errors/invalid-argument-error.js';
 export { UnknownBackendError } from './errors/unknown-backend-error.js';

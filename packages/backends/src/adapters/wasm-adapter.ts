@@ -12,6 +12,7 @@ import { fillWasmGelu } from './wasm-gelu-fill.js';
 import { fillWasmLayerNorm } from './wasm-layer-norm-fill.js';
 import { fillWasmSlice } from './wasm-slice-fill.js';
 import { fillWasmTile } from './wasm-tile-fill.js';
+import { fillWasmMaskedSoftmax } from './wasm-masked-softmax-fill.js';
 import { fillWasmFusedMatMul } from './wasm-fused-matmul-fill.js';
 import { fillWasmUnsortedSegmentSum } from './wasm-unsorted-segment-sum-fill.js';
 import { withLogicalCores } from './with-logical-cores.js';
@@ -89,7 +90,7 @@ export const wasmAdapter: BackendAdapter = {
     return withNodeCpus(cores, () => selectBackend('wasm'));
   },
   fillKernels() {
-    return [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmLayerNorm(), ...fillWasmTile()];
+    return [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmLayerNorm(), ...fillWasmTile(), ...fillWasmMaskedSoftmax()];
   },
   async describe() {
     const { simd, threads } = await binarySupport();

@@ -9,10 +9,13 @@ export interface SimdBackend {
 export type ElementwiseKernel = (input: number, output: number, length: number) => void;
 /** `(x, gamma, beta, out, rows, width, eps)`: byte offsets, then `x` and `out` as `[rows, width]`. */
 export type LayerNormKernel = (x: number, gamma: number, beta: number, out: number, rows: number, width: number, eps: number) => void;
+/** `(scores, mask, out, rows, width, maskRowBytes)`: byte offsets, `scores`/`out` as `[rows, width]`, `mask` one byte per entry (non-zero = allowed). */
+export type MaskedSoftmaxKernel = (scores: number, mask: number, out: number, rows: number, width: number, maskRowBytes: number) => void;
 export interface SimdKernels {
   erf: ElementwiseKernel;
   gelu: ElementwiseKernel;
   layerNorm: LayerNormKernel;
+  maskedSoftmax: MaskedSoftmaxKernel;
 }
 
 const instances = new WeakMap<object, SimdKernels>();

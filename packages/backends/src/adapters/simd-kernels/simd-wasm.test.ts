@@ -9,7 +9,7 @@ const generatedFile = fileURLToPath(new URL('./simd-wasm.ts', import.meta.url));
 
 async function assemble(memory: 'shared' | 'plain'): Promise<Uint8Array> {
   const wabt = await wabtInit();
-  const module = wabt.parseWat(`simd-${memory}.wat`, simdWat(memory), { simd: true, threads: true });
+  const module = wabt.parseWat(`simd-${memory}.wat`, simdWat(memory), { simd: true, threads: true, bulk_memory: true });
   try {
     return module.toBinary({}).buffer;
   } finally {
@@ -28,7 +28,7 @@ describe('simdWasm (generated)', () => {
     expect({ shared: simdWasm.shared, plain: simdWasm.plain }).toEqual({ shared, plain });
   });
 
-  it('validates as WebAssembly with SIMD and exports erf, gelu and layerNorm', () => {
+  it('validates as WebAssembly with SIMD and exports erf, gelu, layerNorm and maskedSoftmax', () => {
     for (const base64 of [simdWasm.shared, simdWasm.plain]) {
       const bytes = Buffer.from(base64, 'base64');
       expect(WebAssembly.validate(bytes)).toBe(true);
@@ -36,6 +36,7 @@ describe('simdWasm (generated)', () => {
         { name: 'erf', kind: 'function' },
         { name: 'gelu', kind: 'function' },
         { name: 'layerNorm', kind: 'function' },
+        { name: 'maskedSoftmax', kind: 'function' },
       ]);
     }
   });

@@ -12,6 +12,12 @@
  * - `layerNorm(x, gamma, beta, out, rows, width, eps)`: `nn.LayerNorm` over rows of `width` floats,
  *   `(x − mean) / √(var + eps) · gamma + beta` with the biased variance from a second pass over the
  *   row (as PyTorch), one call instead of nine ops.
+ * - `maskedSoftmax(scores, mask, out, rows, width, maskRowBytes)`: softmax over the entries of each
+ *   row of `width` floats whose mask byte is non-zero (`true` = may attend): the row's max, then
+ *   `exp(s − max)` (Cody–Waite reduction to |r| ≤ ln2/2, degree-7 Taylor, 2ⁿ from the exponent
+ *   bits; below −88 it is 0) summed, then one division per row. Blocked entries are 0, a row with
+ *   nothing allowed (or only −∞/NaN allowed) is all zeros, a NaN among finite allowed scores makes
+ *   its row NaN. The mask row advances `maskRowBytes` per row (0: one mask row for all rows).
  *
  * The module imports tfjs-backend-wasm's memory as `env.memory`.
  *
@@ -27,6 +33,7 @@ export function simdWat(memory: 'shared' | 'plain'): string {
 ${elementwise('erf', (input) => input, (_, erf) => erf)}
 ${elementwise('gelu', (input) => `(f32x4.mul ${input} ${splat(Math.SQRT1_2)})`, (input, erf) => `(f32x4.mul ${input} (f32x4.add ${splat(0.5)} (f32x4.mul ${splat(0.5)} ${erf})))`)}
 ${LAYER_NORM}
+${MASKED_SOFTMAX}
 )
 `;
 }
@@ -85,14 +92,14 @@ function lanes(count: number, load: (k: number) => string, wrap: Wrap, unwrap: U
     ].join('\n');
   const erf = (k: number): string =>
     // pick the branch, cap at 1, put the sign back (NaN stays NaN, -0 stays -0)
-    `(v128.or (f32x4.min (v128.bitselect ${get('s', k)} ${get('r', k)} (f32x4.lt ${get('a', k)} ${splat(1)})) ${splat(1)}) (v128.and ${get('x', k)} (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000)))`;
+    `(v128.or (f32x4.pmin (v128.bitselect ${get('s', k)} ${get('r', k)} (f32x4.lt ${get('a', k)} ${splat(1)})) ${splat(1)}) (v128.and ${get('x', k)} (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000)))`;
   return [
     set('v', load),
     set('x', (k) => wrap(get('v', k))), // the argument of erf
     set('a', (k) => `(f32x4.abs ${get('x', k)})`),
-    set('s', (k) => `(f32x4.min ${get('a', k)} ${splat(1)})`), // small branch: |x| capped at 1
+    set('s', (k) => `(f32x4.pmin ${get('a', k)} ${splat(1)})`), // small branch: |x| capped at 1 (pmin keeps NaN)
     set('t', (k) => `(f32x4.mul ${get('s', k)} ${get('s', k)})`),
-    set('u', (k) => `(f32x4.sub (f32x4.min ${get('a', k)} ${splat(4)}) ${splat(2.5)})`), // large branch variable
+    set('u', (k) => `(f32x4.sub (f32x4.pmin ${get('a', k)} ${splat(4)}) ${splat(2.5)})`), // large branch variable
     horner('p', A, 't'),
     horner('r', B, 'u'),
     horner('q', Q, 'u'),
@@ -157,3 +164,131 @@ ${overRow(
 (local.set $row (i32.add (local.get $row) (i32.const 1)))
 (br $rowLoop)))
 )`;
+
+const LOG2E = 1.4426950408889634;
+const LN2_HI = 0.693359375; // 9 significant bits: n · LN2_HI is exact for |n| ≤ 128
+const LN2_LO = -2.12194440e-4;
+const MAGIC = 12582912 + 127; // 1.5·2²³ + the exponent bias
+
+/** e^x for x ≤ 0 (NaN stays NaN; below −88 it is 0), as steps on locals `$r${k}`, `$n${k}` ending with the value in `$r${k}`. */
+function expSteps(x: string, k: string): string[] {
+  const taylor = [1, 1, 1 / 2, 1 / 6, 1 / 24, 1 / 120, 1 / 720, 1 / 5040];
+  const r = `(local.get $r${k})`;
+  const n = `(local.get $n${k})`;
+  return [
+    `(local.set $r${k} (f32x4.pmax ${x} ${splat(-88)}))`, // pmax keeps a NaN x (x < -88 is false)
+    // n = round(x / ln 2) with the 1.5·2²³ trick: the low bits of $n hold n + 127, ready for the exponent
+    `(local.set $n${k} (f32x4.add (f32x4.mul ${r} ${splat(LOG2E)}) ${splat(MAGIC)}))`,
+    `(local.set $p${k} (f32x4.sub ${n} ${splat(MAGIC)}))`, // n as a float
+    `(local.set $r${k} (f32x4.sub (f32x4.sub ${r} (f32x4.mul (local.get $p${k}) ${splat(LN2_HI)})) (f32x4.mul (local.get $p${k}) ${splat(LN2_LO)})))`,
+    `(local.set $p${k} ${splat(taylor.at(-1)!)})`,
+    ...taylor
+      .slice(0, -1)
+      .reverse()
+      .map((c) => `(local.set $p${k} (f32x4.add (f32x4.mul (local.get $p${k}) ${r}) ${splat(c)}))`),
+    // · 2ⁿ: (n + 127) << 23 are its bits
+    `(local.set $r${k} (f32x4.mul (local.get $p${k}) (i32x4.shl ${n} (i32.const 23))))`,
+  ];
+}
+
+/** Steps of several independent chains, interleaved one step at a time so their latencies overlap. */
+function interleave(chains: string[][]): string {
+  return chains[0]!.map((_, step) => chains.map((chain) => chain[step]).join('\n')).join('\n');
+}
+
+const NEG_INF4 = '(v128.const f32x4 -inf -inf -inf -inf)';
+const ZERO4 = '(v128.const f32x4 0 0 0 0)';
+
+/** Masked softmax over rows: max, then exp and sum, then scale. */
+function maskedSoftmaxFunc(): string {
+  const params = '(param $scores i32) (param $mask i32) (param $out i32) (param $rows i32) (param $width i32) (param $maskRowBytes i32)';
+  const at = (base: string, scale = 2): string => `(i32.add (local.get ${base}) (i32.shl (local.get $i) (i32.const ${scale})))`;
+  const allowed4 = (offset = 0): string => `(i32x4.ne (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u (v128.load32_zero offset=${offset / 4} align=1 ${at('$mask', 0)}))) ${ZERO4})`;
+  const allowed1 = `(i32.ne (i32.load8_u ${at('$mask', 0)}) (i32.const 0))`;
+  const keep4 = (v: string, otherwise: string, offset = 0): string => `(v128.bitselect ${v} ${otherwise} ${allowed4(offset)})`;
+  const keep1 = (v: string, otherwise: string): string => `(select ${v} ${otherwise} ${allowed1})`;
+  /** Over a row: `sixteen(offset)` for each 16-byte quarter of 16 floats, then 4 floats, then 1. */
+  const loop = (four: (offset: number) => string, one: string): string => `(local.set $i (i32.const 0))
+(block $sixteenDone (loop $sixteen
+(br_if $sixteenDone (i32.ge_u (i32.add (local.get $i) (i32.const 15)) (local.get $width)))
+${[0, 16, 32, 48].map(four).join('\n')}
+(local.set $i (i32.add (local.get $i) (i32.const 16)))
+(br $sixteen)))
+(block $fourDone (loop $four
+(br_if $fourDone (i32.ge_u (i32.add (local.get $i) (i32.const 3)) (local.get $width)))
+${four(0)}
+(local.set $i (i32.add (local.get $i) (i32.const 4)))
+(br $four)))
+(block $oneDone (loop $one
+(br_if $oneDone (i32.ge_u (local.get $i) (local.get $width)))
+${one}
+(local.set $i (i32.add (local.get $i) (i32.const 1)))
+(br $one)))`;
+  const lanesOf = (op: string, v: string): string => `(${op} (${op} (f32x4.extract_lane 0 ${v}) (f32x4.extract_lane 1 ${v})) (${op} (f32x4.extract_lane 2 ${v}) (f32x4.extract_lane 3 ${v})))`;
+  const lane = (k: number, offset: number): string => {
+    const x = `(f32x4.sub (v128.load offset=${offset} align=4 ${at('$scores')}) (local.get $maxV))`;
+    return [...expSteps(x, String(k)), `(local.set $r${k} ${keep4(`(local.get $r${k})`, ZERO4, offset)})`];
+  };
+  const expAndScale = `(local.set $maxV (f32x4.splat (local.get $max)))
+;; e = exp(s - max) (0 where blocked), summed: 16 floats per step in four interleaved chains, then 4, then 1
+(local.set $acc ${ZERO4})
+(local.set $acc1 ${ZERO4})
+(local.set $sum (f32.const 0))
+(local.set $i (i32.const 0))
+(block $sixteenDone (loop $sixteen
+(br_if $sixteenDone (i32.ge_u (i32.add (local.get $i) (i32.const 15)) (local.get $width)))
+${interleave([0, 1, 2, 3].map((k) => lane(k, 16 * k)))}
+${[0, 1, 2, 3].map((k) => `(v128.store offset=${16 * k} align=4 ${at('$out')} (local.get $r${k}))`).join('\n')}
+(local.set $acc (f32x4.add (local.get $acc) (f32x4.add (local.get $r0) (local.get $r1))))
+(local.set $acc1 (f32x4.add (local.get $acc1) (f32x4.add (local.get $r2) (local.get $r3))))
+(local.set $i (i32.add (local.get $i) (i32.const 16)))
+(br $sixteen)))
+(block $fourDone (loop $four
+(br_if $fourDone (i32.ge_u (i32.add (local.get $i) (i32.const 3)) (local.get $width)))
+${lane(0, 0).join('\n')}
+(v128.store align=4 ${at('$out')} (local.get $r0))
+(local.set $acc (f32x4.add (local.get $acc) (local.get $r0)))
+(local.set $i (i32.add (local.get $i) (i32.const 4)))
+(br $four)))
+(block $oneDone (loop $one
+(br_if $oneDone (i32.ge_u (local.get $i) (local.get $width)))
+${expSteps(`(f32x4.splat (f32.sub (f32.load ${at('$scores')}) (local.get $max)))`, '0').join('\n')}
+(local.set $e1 ${keep1('(f32x4.extract_lane 0 (local.get $r0))', '(f32.const 0)')})
+(f32.store ${at('$out')} (local.get $e1))
+(local.set $sum (f32.add (local.get $sum) (local.get $e1)))
+(local.set $i (i32.add (local.get $i) (i32.const 1)))
+(br $one)))
+(local.set $acc (f32x4.add (local.get $acc) (local.get $acc1)))
+;; scale by 1 / sum
+(local.set $e1 (f32.div (f32.const 1) (f32.add (local.get $sum) ${lanesOf('f32.add', '(local.get $acc)')})))
+(local.set $maxV (f32x4.splat (local.get $e1)))
+${loop(
+  (offset) => `(v128.store offset=${offset} align=4 ${at('$out')} (f32x4.mul (v128.load offset=${offset} align=4 ${at('$out')}) (local.get $maxV)))`,
+  `(f32.store ${at('$out')} (f32.mul (f32.load ${at('$out')}) (local.get $e1)))`,
+)}`;
+  // a row with nothing allowed is all zeros
+  const rowBody = `(if (f32.eq (local.get $max) (f32.const -inf)) (then (memory.fill (local.get $out) (i32.const 0) (i32.shl (local.get $width) (i32.const 2)))) (else
+${expAndScale}))`;
+  return `(func (export "maskedSoftmax") ${params}
+(local $row i32) (local $i i32) (local $acc v128) (local $acc1 v128) (local $max f32) (local $maxV v128) (local $sum f32) (local $e1 f32) ${[0, 1, 2, 3].map((k) => `(local $n${k} v128) (local $r${k} v128) (local $p${k} v128)`).join(' ')}
+(block $rowsDone (loop $rowLoop
+(br_if $rowsDone (i32.ge_u (local.get $row) (local.get $rows)))
+;; max over the allowed entries (pmax skips NaN here; a NaN still makes its row NaN through exp)
+(local.set $acc ${NEG_INF4})
+(local.set $acc1 ${NEG_INF4})
+(local.set $max (f32.const -inf))
+${loop(
+  (offset) => `(local.set $acc${offset % 32 === 0 ? '' : '1'} (f32x4.pmax (local.get $acc${offset % 32 === 0 ? '' : '1'}) ${keep4(`(v128.load offset=${offset} align=4 ${at('$scores')})`, NEG_INF4, offset)}))`,
+  `(local.set $max (f32.max (local.get $max) ${keep1(`(f32.load ${at('$scores')})`, '(f32.const -inf)')}))`,
+)}
+(local.set $max (f32.max (local.get $max) ${lanesOf('f32.max', '(f32x4.pmax (local.get $acc) (local.get $acc1))')}))
+${rowBody}
+(local.set $scores (i32.add (local.get $scores) (i32.shl (local.get $width) (i32.const 2))))
+(local.set $out (i32.add (local.get $out) (i32.shl (local.get $width) (i32.const 2))))
+(local.set $mask (i32.add (local.get $mask) (local.get $maskRowBytes)))
+(local.set $row (i32.add (local.get $row) (i32.const 1)))
+(br $rowLoop)))
+)`;
+}
+
+const MASKED_SOFTMAX = maskedSoftmaxFunc();
