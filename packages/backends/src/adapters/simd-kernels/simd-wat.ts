@@ -225,7 +225,7 @@ ${one}
 (local.set $i (i32.add (local.get $i) (i32.const 1)))
 (br $one)))`;
   const lanesOf = (op: string, v: string): string => `(${op} (${op} (f32x4.extract_lane 0 ${v}) (f32x4.extract_lane 1 ${v})) (${op} (f32x4.extract_lane 2 ${v}) (f32x4.extract_lane 3 ${v})))`;
-  const lane = (k: number, offset: number): string => {
+  const lane = (k: number, offset: number): string[] => {
     const x = `(f32x4.sub (v128.load offset=${offset} align=4 ${at('$scores')}) (local.get $maxV))`;
     return [...expSteps(x, String(k)), `(local.set $r${k} ${keep4(`(local.get $r${k})`, ZERO4, offset)})`];
   };
