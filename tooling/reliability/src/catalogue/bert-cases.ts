@@ -1,6 +1,6 @@
 import { tensor2d, tidy } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
-import { loadBert, type BertModel } from '@attnkit/bert';
+import { embedSentences, loadBert, loadTokenizer, type BertModel, type BertTokenizer } from '@attnkit/bert';
 import { rejects, safely, type CatalogueCase } from './catalogue-case.js';
 import { repoPath } from './fixtures-path.js';
 
@@ -11,6 +11,16 @@ async function withModel<T>(use: (model: BertModel) => T | Promise<T>): Promise<
   try { return await use(model); } finally { model.dispose(); }
 }
 const forward = (inputs: Parameters<BertModel['forward']>[0]) => withModel((m) => tidy(() => m.forward(inputs).lastHiddenState.shape as never));
+let tinyTokenizer: BertTokenizer | undefined;
+/** embedSentences with bert-b and the embedded model's tokenizer (bad arguments fail before any token is looked up). */
+const embed = (texts: unknown, options: object = {}) =>
+  withModel(async (m) => {
+    tinyTokenizer ??= await loadTokenizer(repoPath('packages/bert/assets/attnkit-tiny-bert/'));
+    const out = await embedSentences(m, tinyTokenizer, texts as never, options);
+    const shape = out.shape;
+    out.dispose();
+    return shape;
+  });
 
 /** BERT forward: ids, masks, token types, lengths, dtypes, lifecycle, backends. */
 export const bertCases: CatalogueCase[] = [
@@ -35,6 +45,10 @@ export const bertCases: CatalogueCase[] = [
     m.dispose();
     m.dispose();
   }),
+  rejects('bert', 'embedSentences with batchSize 0', E, "embedSentences: 'batchSize' must be an integer ≥ 1; received number 0.", () => embed(['a'], { batchSize: 0 })),
+  rejects('bert', 'embedSentences with pooling "max"', E, "embedSentences: 'pooling' must be 'mean' or 'cls'; received \"max\".", () => embed(['a'], { pooling: 'max' })),
+  rejects('bert', 'embedSentences given one string, not a list', E, "embedSentences: 'texts' must be a list of strings or [string, string] pairs; received string.", () => embed('a text')),
+  safely('bert', 'embedSentences with no texts', 'an empty [0, E] tensor, no forward pass', () => embed([]), (shape) => JSON.stringify(shape) === '[0,24]'),
   safely('bert', 'an all-padding sequence in the batch', 'finite outputs (zero attention for it); the other sequences are unchanged', () => withModel((m) => tidy(() => {
     const both = m.forward({ inputIds: [[2, 5, 7], [0, 0, 0]], attentionMask: [[1, 1, 1], [0, 0, 0]] }).lastHiddenState.arraySync() as number[][][];
     const alone = m.forward({ inputIds: [[2, 5, 7]], attentionMask: [[1, 1, 1]] }).lastHiddenState.arraySync() as number[][][];
