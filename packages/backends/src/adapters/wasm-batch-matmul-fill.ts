@@ -1,15 +1,6 @@
 import { getKernel, registerKernel, unregisterKernel, type KernelConfig, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
+import { heapOffset, type WasmBackendInternals } from './wasm-backend-internals.js';
 
-/** The parts of tfjs-backend-wasm's BackendWasm this fill relies on (4.22). */
-interface WasmBackendInternals {
-  dataIdMap: { get(dataId: object): { memoryOffset: number } | undefined; delete(dataId: object): boolean };
-  makeOutput(shape: number[], dtype: 'float32', memoryOffset?: number): TensorInfo;
-  disposeData(dataId: object): boolean;
-  wasm: {
-    tfjs: { disposeData(id: number): void };
-    cwrap(name: 'BatchMatMul', result: null, args: string[]): SingleMatMul;
-  };
-}
 /** tfjs-backend-wasm's exported `BatchMatMul(aId, aShape, aRank, bId, bShape, bRank, transposeA, transposeB, outId)`. */
 type SingleMatMul = (a: number, aShape: Uint8Array, aRank: number, b: number, bShape: Uint8Array, bRank: number, transposeA: boolean, transposeB: boolean, out: number) => void;
 const singleMatMuls = new WeakMap<object, SingleMatMul>();
@@ -57,14 +48,14 @@ export function fillWasmBatchMatMul(): string[] {
     };
     const view = (x: TensorInfo, i: number, shape = x.shape): number => {
       const [, rows, cols] = shape as [number, number, number];
-      const base = backend.dataIdMap.get(x.dataId)!.memoryOffset;
+      const base = heapOffset(backend, x);
       const v = backend.makeOutput([1, rows, cols], 'float32', base + 4 * i * rows * cols); // no copy
       views.push(v);
       return (v.dataId as { id: number }).id;
     };
     let single = singleMatMuls.get(backend);
     if (single === undefined) {
-      single = backend.wasm.cwrap('BatchMatMul', null, ['number', 'array', 'number', 'number', 'array', 'number', 'number', 'number', 'number']);
+      single = backend.wasm.cwrap<SingleMatMul>('BatchMatMul', null, ['number', 'array', 'number', 'number', 'array', 'number', 'number', 'number', 'number']);
       singleMatMuls.set(backend, single);
     }
     try {

@@ -1,11 +1,6 @@
 import { findBackend, getKernel, registerKernel, unregisterKernel, type KernelConfig, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
-import { simdKernelsOn, simdKernelsRun, type SimdBackend } from './simd-kernels/simd-kernels-on.js';
-
-/** The parts of tfjs-backend-wasm's BackendWasm (4.22) this fill relies on. */
-interface WasmBackendInternals extends SimdBackend {
-  dataIdMap: { get(dataId: object): { memoryOffset: number } | undefined };
-  makeOutput(shape: number[], dtype: 'float32'): TensorInfo;
-}
+import { simdKernelsOn, simdKernelsRun } from './simd-kernels/simd-kernels-on.js';
+import { heapOffset, type WasmBackendInternals } from './wasm-backend-internals.js';
 
 let original: KernelConfig | undefined;
 
@@ -25,7 +20,7 @@ let original: KernelConfig | undefined;
 export function fillWasmErf(): string[] {
   if (original !== undefined) return ['Erf'];
   const kernel = getKernel('Erf', 'wasm');
-  if (kernel === undefined || !simdKernelsRun(findBackend('wasm') as unknown as SimdBackend)) return [];
+  if (kernel === undefined || !simdKernelsRun(findBackend('wasm') as unknown as WasmBackendInternals)) return [];
   original = kernel;
   const kernelFunc: KernelFunc = (args) => {
     const { x } = args.inputs as unknown as { x: TensorInfo };
@@ -34,7 +29,7 @@ export function fillWasmErf(): string[] {
     if (simd === undefined) return kernel.kernelFunc(args);
     const out = backend.makeOutput(x.shape, 'float32');
     const length = x.shape.reduce((n, s) => n * s, 1);
-    simd.erf(backend.dataIdMap.get(x.dataId)!.memoryOffset, backend.dataIdMap.get(out.dataId)!.memoryOffset, length);
+    simd.erf(heapOffset(backend, x), heapOffset(backend, out), length);
     return out;
   };
   unregisterKernel('Erf', 'wasm');

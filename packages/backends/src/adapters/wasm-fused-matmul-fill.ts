@@ -1,14 +1,11 @@
 import { getKernel, registerKernel, unregisterKernel, type KernelConfig, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
+import type { WasmBackendInternals } from './wasm-backend-internals.js';
 
 interface FusedInputs {
   a: TensorInfo;
   b: TensorInfo;
   bias?: TensorInfo | null;
   preluActivationWeights?: TensorInfo | null;
-}
-interface BackendWithDispose {
-  disposeData(dataId: object, force?: boolean): boolean;
-  dataIdMap: { has(dataId: object): boolean };
 }
 
 let original: KernelConfig | undefined;
@@ -23,7 +20,7 @@ const watchedBackends = new WeakSet<object>();
  * Frees a source's transposed copy once the backend frees the source (refCount 0). A Variable's
  * `assign` gives it a new dataId, so a stale copy is never used.
  */
-function watchDisposals(backend: BackendWithDispose): void {
+function watchDisposals(backend: WasmBackendInternals): void {
   if (watchedBackends.has(backend)) return;
   watchedBackends.add(backend);
   const dispose = backend.disposeData.bind(backend);
@@ -78,7 +75,7 @@ export function fillWasmFusedMatMul(): string[] {
       const kept = transposedCopies.get(b.dataId);
       if (kept !== undefined && kept.shape === shape) return kept.copy;
       if (kept !== undefined) return untransposed(b); // the same data seen through another reshape: not cached
-      watchDisposals(args.backend as unknown as BackendWithDispose);
+      watchDisposals(args.backend as unknown as WasmBackendInternals);
       const copy = transpose.kernelFunc({ inputs: { x: b }, attrs: { perm: [0, 2, 1] }, backend: args.backend }) as TensorInfo;
       transposedCopies.set(b.dataId, { shape, copy });
       return copy;
@@ -90,7 +87,7 @@ export function fillWasmFusedMatMul(): string[] {
         attrs: { ...args.attrs, transposeA: false, transposeB: false },
       });
     } finally {
-      for (const t of temporaries) (args.backend as BackendWithDispose).disposeData(t.dataId);
+      for (const t of temporaries) (args.backend as WasmBackendInternals).disposeData(t.dataId);
     }
   };
   unregisterKernel('_FusedMatMul', 'wasm');

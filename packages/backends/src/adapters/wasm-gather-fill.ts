@@ -1,12 +1,6 @@
-import { backend_util, getKernel, registerKernel, unregisterKernel, util, type DataType, type KernelConfig, type KernelFunc, type Tensor, type TensorInfo } from '@tensorflow/tfjs-core';
+import { backend_util, getKernel, registerKernel, unregisterKernel, util, type KernelConfig, type KernelFunc, type Tensor, type TensorInfo } from '@tensorflow/tfjs-core';
+import { heapOffset, type WasmBackendInternals } from './wasm-backend-internals.js';
 
-/** The parts of tfjs-backend-wasm's BackendWasm (4.22) this fill relies on. */
-interface WasmBackendInternals {
-  dataIdMap: { get(dataId: object): { memoryOffset: number } | undefined };
-  makeOutput(shape: number[], dtype: DataType): TensorInfo;
-  readSync(dataId: object): ArrayLike<number>;
-  wasm: { HEAPU8: Uint8Array };
-}
 
 let original: KernelConfig | undefined;
 /** Rows shorter than this are left to the original kernel (one copy call per row would cost more). */
@@ -43,8 +37,8 @@ export function fillWasmGather(): string[] {
     if (util.sizeFromShape(info.outputShape) === 0) return out;
     const rowBytes = util.bytesPerElement(x.dtype) * info.sliceSize;
     const perBatch = ids.length / info.batchSize;
-    const inBase = backend.dataIdMap.get(x.dataId)!.memoryOffset;
-    let outByte = backend.dataIdMap.get(out.dataId)!.memoryOffset;
+    const inBase = heapOffset(backend, x);
+    let outByte = heapOffset(backend, out);
     const heap = backend.wasm.HEAPU8; // read after makeOutput: allocating may grow the memory
     // x as [batch, outer, dim, row] -> out as [batch, outer, perBatch, row]
     for (let b = 0; b < info.batchSize; b++) {

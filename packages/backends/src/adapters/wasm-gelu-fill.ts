@@ -1,5 +1,7 @@
-import { add, erf, exp, findBackend, getGradient, getKernel, mul, registerGradient, registerKernel, square, type KernelFunc, type Tensor, type TensorInfo } from '@tensorflow/tfjs-core';
-import { simdKernelsOn, simdKernelsRun, type SimdBackend } from './simd-kernels/simd-kernels-on.js';
+import { add, erf, exp, mul, square, type KernelFunc, type Tensor, type TensorInfo } from '@tensorflow/tfjs-core';
+import { registerWasmKernel } from './register-wasm-kernel.js';
+import { simdKernelsOn } from './simd-kernels/simd-kernels-on.js';
+import { heapOffset, type WasmBackendInternals } from './wasm-backend-internals.js';
 
 /**
  * The name of attnkit's fused exact-GELU kernel, `x · Φ(x)`, one float32 input `x`, output of the
@@ -10,12 +12,6 @@ import { simdKernelsOn, simdKernelsRun, type SimdBackend } from './simd-kernels/
  * getKernel(GELU_KERNEL, getBackend()) ? engine().runKernel(GELU_KERNEL, { x }) : composite(x);
  */
 export const GELU_KERNEL = 'AttnkitGelu';
-
-/** The parts of tfjs-backend-wasm's BackendWasm (4.22) this fill relies on. */
-interface WasmBackendInternals extends SimdBackend {
-  dataIdMap: { get(dataId: object): { memoryOffset: number } | undefined };
-  makeOutput(shape: number[], dtype: 'float32'): TensorInfo;
-}
 
 /**
  * Registers {@link GELU_KERNEL} on wasm: exact GELU in one SIMD pass over the backend's memory
@@ -29,28 +25,21 @@ interface WasmBackendInternals extends SimdBackend {
  * fillWasmGelu(); // after tf.setBackend('wasm')
  */
 export function fillWasmGelu(): string[] {
-  if (getKernel(GELU_KERNEL, 'wasm') !== undefined) return [GELU_KERNEL];
-  if (!simdKernelsRun(findBackend('wasm') as unknown as SimdBackend)) return [];
   const kernelFunc: KernelFunc = (args) => {
     const { x } = args.inputs as unknown as { x: TensorInfo };
     const backend = args.backend as unknown as WasmBackendInternals;
     const out = backend.makeOutput(x.shape, 'float32');
     const length = x.shape.reduce((n, s) => n * s, 1);
-    simdKernelsOn(backend)!.gelu(backend.dataIdMap.get(x.dataId)!.memoryOffset, backend.dataIdMap.get(out.dataId)!.memoryOffset, length);
+    simdKernelsOn(backend)!.gelu(heapOffset(backend, x), heapOffset(backend, out), length);
     return out;
   };
-  registerKernel({ kernelName: GELU_KERNEL, backendName: 'wasm', kernelFunc });
-  if (getGradient(GELU_KERNEL) === undefined) {
-    registerGradient({
-      kernelName: GELU_KERNEL,
-      inputsToSave: ['x'],
-      gradFunc: (dy, saved) => {
-        const [x] = saved as [Tensor];
-        const cdf = mul(add(erf(mul(x, Math.SQRT1_2)), 1), 0.5); // Φ(x)
-        const pdf = mul(exp(mul(square(x), -0.5)), 1 / Math.sqrt(2 * Math.PI)); // φ(x)
-        return { x: () => mul(dy as Tensor, add(cdf, mul(x, pdf))) };
-      },
-    });
-  }
-  return [GELU_KERNEL];
+  return registerWasmKernel(GELU_KERNEL, kernelFunc, {
+    inputsToSave: ['x'],
+    gradFunc: (dy, saved) => {
+      const [x] = saved as [Tensor];
+      const cdf = mul(add(erf(mul(x, Math.SQRT1_2)), 1), 0.5); // Φ(x)
+      const pdf = mul(exp(mul(square(x), -0.5)), 1 / Math.sqrt(2 * Math.PI)); // φ(x)
+      return { x: () => mul(dy as Tensor, add(cdf, mul(x, pdf))) };
+    },
+  });
 }

@@ -1,5 +1,7 @@
-import { add, findBackend, getGradient, getKernel, mean, mul, registerGradient, registerKernel, rsqrt, square, sub, sum, type KernelFunc, type Tensor, type TensorInfo } from '@tensorflow/tfjs-core';
-import { simdKernelsOn, simdKernelsRun, type SimdBackend } from './simd-kernels/simd-kernels-on.js';
+import { add, mean, mul, rsqrt, square, sub, sum, type KernelFunc, type Tensor, type TensorInfo } from '@tensorflow/tfjs-core';
+import { registerWasmKernel } from './register-wasm-kernel.js';
+import { simdKernelsOn } from './simd-kernels/simd-kernels-on.js';
+import { heapOffset, type WasmBackendInternals } from './wasm-backend-internals.js';
 
 /**
  * The name of attnkit's fused layer-normalisation kernel: inputs `x [..., E]`, `gamma [E]`,
@@ -12,12 +14,6 @@ import { simdKernelsOn, simdKernelsRun, type SimdBackend } from './simd-kernels/
  */
 export const LAYER_NORM_KERNEL = 'AttnkitLayerNorm';
 
-/** The parts of tfjs-backend-wasm's BackendWasm (4.22) this fill relies on. */
-interface WasmBackendInternals extends SimdBackend {
-  dataIdMap: { get(dataId: object): { memoryOffset: number } | undefined };
-  makeOutput(shape: number[], dtype: 'float32'): TensorInfo;
-}
-
 /**
  * Registers {@link LAYER_NORM_KERNEL} on wasm: one SIMD pass per row for the mean, one for the
  * variance, one for the output (`simd-kernels/simd-wat.ts`), where the composite takes nine tfjs
@@ -29,8 +25,6 @@ interface WasmBackendInternals extends SimdBackend {
  * fillWasmLayerNorm(); // after tf.setBackend('wasm')
  */
 export function fillWasmLayerNorm(): string[] {
-  if (getKernel(LAYER_NORM_KERNEL, 'wasm') !== undefined) return [LAYER_NORM_KERNEL];
-  if (!simdKernelsRun(findBackend('wasm') as unknown as SimdBackend)) return [];
   const kernelFunc: KernelFunc = (args) => {
     const { x, gamma, beta } = args.inputs as unknown as { x: TensorInfo; gamma: TensorInfo; beta: TensorInfo };
     const { epsilon } = args.attrs as unknown as { epsilon: number };
@@ -38,29 +32,24 @@ export function fillWasmLayerNorm(): string[] {
     const width = x.shape.at(-1) ?? 1;
     const rows = width === 0 ? 0 : x.shape.reduce((n, s) => n * s, 1) / width;
     const out = backend.makeOutput(x.shape, 'float32');
-    const at = (t: TensorInfo): number => backend.dataIdMap.get(t.dataId)!.memoryOffset;
+    const at = (t: TensorInfo): number => heapOffset(backend, t);
     simdKernelsOn(backend)!.layerNorm(at(x), at(gamma), at(beta), at(out), rows, width, epsilon);
     return out;
   };
-  registerKernel({ kernelName: LAYER_NORM_KERNEL, backendName: 'wasm', kernelFunc });
-  if (getGradient(LAYER_NORM_KERNEL) === undefined) {
-    registerGradient({
-      kernelName: LAYER_NORM_KERNEL,
-      inputsToSave: ['x', 'gamma'],
-      gradFunc: (dy, saved, attrs) => {
-        const [x, gamma] = saved as [Tensor, Tensor];
-        const { epsilon } = attrs as unknown as { epsilon: number };
-        const dOut = dy as Tensor;
-        const rowAxes = x.shape.slice(0, -1).map((_, a) => a); // every axis but the last
-        const centred = sub(x, mean(x, -1, true));
-        const inverse = rsqrt(add(mean(square(centred), -1, true), epsilon)); // 1/σ per row
-        const normalised = mul(centred, inverse); // x̂
-        const dNormalised = mul(dOut, gamma);
-        // dx = (dx̂ − mean(dx̂) − x̂ · mean(dx̂ · x̂)) / σ
-        const dx = mul(sub(sub(dNormalised, mean(dNormalised, -1, true)), mul(normalised, mean(mul(dNormalised, normalised), -1, true))), inverse);
-        return { x: () => dx, gamma: () => sum(mul(dOut, normalised), rowAxes), beta: () => sum(dOut, rowAxes) };
-      },
-    });
-  }
-  return [LAYER_NORM_KERNEL];
+  return registerWasmKernel(LAYER_NORM_KERNEL, kernelFunc, {
+    inputsToSave: ['x', 'gamma'],
+    gradFunc: (dy, saved, attrs) => {
+      const [x, gamma] = saved as [Tensor, Tensor];
+      const { epsilon } = attrs as unknown as { epsilon: number };
+      const dOut = dy as Tensor;
+      const rowAxes = x.shape.slice(0, -1).map((_, a) => a); // every axis but the last
+      const centred = sub(x, mean(x, -1, true));
+      const inverse = rsqrt(add(mean(square(centred), -1, true), epsilon)); // 1/σ per row
+      const normalised = mul(centred, inverse); // x̂
+      const dNormalised = mul(dOut, gamma);
+      // dx = (dx̂ − mean(dx̂) − x̂ · mean(dx̂ · x̂)) / σ
+      const dx = mul(sub(sub(dNormalised, mean(dNormalised, -1, true)), mul(normalised, mean(mul(dNormalised, normalised), -1, true))), inverse);
+      return { x: () => dx, gamma: () => sum(mul(dOut, normalised), rowAxes), beta: () => sum(dOut, rowAxes) };
+    },
+  });
 }

@@ -1,5 +1,7 @@
-import { findBackend, getGradient, getKernel, mul, registerGradient, registerKernel, sub, sum, util, zerosLike, type KernelFunc, type Tensor, type TensorInfo } from '@tensorflow/tfjs-core';
-import { simdKernelsOn, simdKernelsRun, type SimdBackend } from './simd-kernels/simd-kernels-on.js';
+import { mul, sub, sum, util, zerosLike, type KernelFunc, type Tensor, type TensorInfo } from '@tensorflow/tfjs-core';
+import { registerWasmKernel } from './register-wasm-kernel.js';
+import { simdKernelsOn } from './simd-kernels/simd-kernels-on.js';
+import { heapOffset, type WasmBackendInternals } from './wasm-backend-internals.js';
 
 /**
  * The name of attnkit's fused masked-softmax kernel: inputs `scores [..., T, S]` (float32) and
@@ -13,12 +15,6 @@ import { simdKernelsOn, simdKernelsRun, type SimdBackend } from './simd-kernels/
  */
 export const MASKED_SOFTMAX_KERNEL = 'AttnkitMaskedSoftmax';
 
-/** The parts of tfjs-backend-wasm's BackendWasm (4.22) this fill relies on. */
-interface WasmBackendInternals extends SimdBackend {
-  dataIdMap: { get(dataId: object): { memoryOffset: number } | undefined };
-  makeOutput(shape: number[], dtype: 'float32'): TensorInfo;
-}
-
 /**
  * Registers {@link MASKED_SOFTMAX_KERNEL} on wasm: one SIMD pass per row over scores and mask bytes
  * (`simd-kernels/simd-wat.ts`), where the composite broadcasts the mask (`Tile`), selects, takes
@@ -31,8 +27,6 @@ interface WasmBackendInternals extends SimdBackend {
  * fillWasmMaskedSoftmax(); // after tf.setBackend('wasm')
  */
 export function fillWasmMaskedSoftmax(): string[] {
-  if (getKernel(MASKED_SOFTMAX_KERNEL, 'wasm') !== undefined) return [MASKED_SOFTMAX_KERNEL];
-  if (!simdKernelsRun(findBackend('wasm') as unknown as SimdBackend)) return [];
   const kernelFunc: KernelFunc = (args) => {
     const { scores, mask } = args.inputs as unknown as { scores: TensorInfo; mask: TensorInfo };
     const backend = args.backend as unknown as WasmBackendInternals;
@@ -56,7 +50,7 @@ export function fillWasmMaskedSoftmax(): string[] {
     const rowsPerCall = util.sizeFromShape(rowDims.slice(first));
     const maskRowStrides = maskRowDims.map((_, a) => util.sizeFromShape(maskRowDims.slice(a + 1)));
     const simd = simdKernelsOn(backend)!;
-    const [scoresBase, maskBase, outBase] = [scores, mask, out].map((t) => backend.dataIdMap.get(t.dataId)!.memoryOffset) as [number, number, number];
+    const [scoresBase, maskBase, outBase] = [scores, mask, out].map((t) => heapOffset(backend, t)) as [number, number, number];
     const outer = util.sizeFromShape(rowDims.slice(0, first));
     for (let o = 0; o < outer; o++) {
       let maskRow = 0;
@@ -69,18 +63,13 @@ export function fillWasmMaskedSoftmax(): string[] {
     }
     return out;
   };
-  registerKernel({ kernelName: MASKED_SOFTMAX_KERNEL, backendName: 'wasm', kernelFunc });
-  if (getGradient(MASKED_SOFTMAX_KERNEL) === undefined) {
-    registerGradient({
-      kernelName: MASKED_SOFTMAX_KERNEL,
-      inputsToSave: ['mask'],
-      outputsToSave: [true],
-      gradFunc: (dy, saved) => {
-        const [mask, y] = saved as [Tensor, Tensor];
-        const d = dy as Tensor;
-        return { scores: () => mul(y, sub(d, sum(mul(d, y), -1, true))), mask: () => zerosLike(mask) };
-      },
-    });
-  }
-  return [MASKED_SOFTMAX_KERNEL];
+  return registerWasmKernel(MASKED_SOFTMAX_KERNEL, kernelFunc, {
+    inputsToSave: ['mask'],
+    outputsToSave: [true],
+    gradFunc: (dy, saved) => {
+      const [mask, y] = saved as [Tensor, Tensor];
+      const d = dy as Tensor;
+      return { scores: () => mul(y, sub(d, sum(mul(d, y), -1, true))), mask: () => zerosLike(mask) };
+    },
+  });
 }

@@ -1,11 +1,6 @@
-import { getKernel, registerKernel, slice_util, unregisterKernel, util, type DataType, type KernelConfig, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
+import { getKernel, registerKernel, slice_util, unregisterKernel, util, type KernelConfig, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
+import { heapOffset, type WasmBackendInternals } from './wasm-backend-internals.js';
 
-/** The parts of tfjs-backend-wasm's BackendWasm (4.22) this fill relies on. */
-interface WasmBackendInternals {
-  dataIdMap: { get(dataId: object): { memoryOffset: number } | undefined };
-  makeOutput(shape: number[], dtype: DataType): TensorInfo;
-  wasm: { HEAPU8: Uint8Array };
-}
 
 let original: KernelConfig | undefined;
 
@@ -40,8 +35,8 @@ export function fillWasmSlice(): string[] {
     let first = x.shape.length - 1;
     while (first > 0 && extent[first] === x.shape[first]) first--;
     const runBytes = bytes * (first < 0 ? 1 : extent[first]! * strides[first]!);
-    const inBase = backend.dataIdMap.get(x.dataId)!.memoryOffset;
-    let outByte = backend.dataIdMap.get(out.dataId)!.memoryOffset;
+    const inBase = heapOffset(backend, x);
+    let outByte = heapOffset(backend, out);
     const heap = backend.wasm.HEAPU8; // read after makeOutput: allocating may grow the memory
     const index = new Array<number>(Math.max(first, 0)).fill(0); // odometer over the axes before `first`
     for (;;) {

@@ -1,11 +1,6 @@
-import { getKernel, registerKernel, unregisterKernel, util, type DataType, type KernelConfig, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
+import { getKernel, registerKernel, unregisterKernel, util, type KernelConfig, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
+import { heapOffset, type WasmBackendInternals } from './wasm-backend-internals.js';
 
-/** The parts of tfjs-backend-wasm's BackendWasm (4.22) this fill relies on. */
-interface WasmBackendInternals {
-  dataIdMap: { get(dataId: object): { memoryOffset: number } | undefined };
-  makeOutput(shape: number[], dtype: DataType): TensorInfo;
-  wasm: { HEAPU8: Uint8Array };
-}
 
 let original: KernelConfig | undefined;
 
@@ -38,8 +33,8 @@ export function fillWasmTile(): string[] {
     if (util.sizeFromShape(outShape) === 0) return out;
     const bytes = util.bytesPerElement(x.dtype);
     const heap = backend.wasm.HEAPU8; // read after makeOutput: allocating may grow the memory
-    const inBase = backend.dataIdMap.get(x.dataId)!.memoryOffset;
-    const outBase = backend.dataIdMap.get(out.dataId)!.memoryOffset;
+    const inBase = heapOffset(backend, x);
+    const outBase = heapOffset(backend, out);
     // bytes of one index along each axis: in the input, and in the (tiled) output
     const inStride = shape.map((_, a) => bytes * util.sizeFromShape(shape.slice(a + 1)));
     const outStride = outShape.map((_, a) => bytes * util.sizeFromShape(outShape.slice(a + 1)));

@@ -1,8 +1,5 @@
 import { getKernel, registerKernel, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
-
-interface BackendWithDispose {
-  disposeData(dataId: object): boolean;
-}
+import type { WasmBackendInternals } from './wasm-backend-internals.js';
 
 /**
  * tfjs-backend-wasm 4.22 has no `UnsortedSegmentSum` kernel, and `tf.gather`'s gradient needs it:
@@ -41,7 +38,7 @@ export function fillWasmUnsortedSegmentSum(): string[] {
       // Reshape shares summed's data (ref-counted), so the result outlives the temporaries' disposal
       return reshape.kernelFunc({ inputs: { x: summed }, attrs: { shape: [numSegments, ...rest] } as never, backend }) as TensorInfo;
     } finally {
-      for (const t of temporaries) (backend as BackendWithDispose).disposeData(t.dataId);
+      for (const t of temporaries) (backend as WasmBackendInternals).disposeData(t.dataId);
     }
   };
   registerKernel({ kernelName: 'UnsortedSegmentSum', backendName: 'wasm', kernelFunc });

@@ -1,9 +1,9 @@
+import type { WasmBackendInternals } from '../wasm-backend-internals.js';
 import { simdWasm } from './simd-wasm.js';
 
-/** The parts of tfjs-backend-wasm's BackendWasm (4.22) the SIMD kernels rely on. */
+/** What the SIMD kernels need of a tfjs-backend-wasm backend: its Emscripten module's memory. */
 export interface SimdBackend {
-  /** The Emscripten module: `wasmMemory` in the threaded binary, `asm.memory` in the others. */
-  wasm: { wasmMemory?: WebAssembly.Memory; asm?: { memory?: WebAssembly.Memory } };
+  wasm: Pick<WasmBackendInternals['wasm'], 'wasmMemory' | 'asm'>;
 }
 /** `(in, out, n)`: byte offsets of two float32 arrays of n elements in the backend's memory. */
 export type ElementwiseKernel = (input: number, output: number, length: number) => void;
