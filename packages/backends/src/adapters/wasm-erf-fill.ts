@@ -1,8 +1,7 @@
-import { findBackend, getKernel, registerKernel, unregisterKernel, type KernelConfig, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
+import { findBackend, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
+import { replaceWasmKernel } from './replace-wasm-kernel.js';
 import { simdKernelsOn, simdKernelsRun } from './simd-kernels/simd-kernels-on.js';
 import { heapOffset, type WasmBackendInternals } from './wasm-backend-internals.js';
-
-let original: KernelConfig | undefined;
 
 /**
  * tfjs-backend-wasm 4.22 computes `Erf` one scalar at a time (≈ 15 ns per element here); exact GELU
@@ -18,21 +17,18 @@ let original: KernelConfig | undefined;
  * fillWasmErf(); // after tf.setBackend('wasm'); erf(x) of any shape
  */
 export function fillWasmErf(): string[] {
-  if (original !== undefined) return ['Erf'];
-  const kernel = getKernel('Erf', 'wasm');
-  if (kernel === undefined || !simdKernelsRun(findBackend('wasm') as unknown as WasmBackendInternals)) return [];
-  original = kernel;
-  const kernelFunc: KernelFunc = (args) => {
-    const { x } = args.inputs as unknown as { x: TensorInfo };
-    const backend = args.backend as unknown as WasmBackendInternals;
-    const simd = simdKernelsOn(backend);
-    if (simd === undefined) return kernel.kernelFunc(args);
-    const out = backend.makeOutput(x.shape, 'float32');
-    const length = x.shape.reduce((n, s) => n * s, 1);
-    simd.erf(heapOffset(backend, x), heapOffset(backend, out), length);
-    return out;
-  };
-  unregisterKernel('Erf', 'wasm');
-  registerKernel({ ...kernel, kernelFunc });
-  return ['Erf'];
+  return replaceWasmKernel('Erf', (kernel) => {
+    if (!simdKernelsRun(findBackend('wasm') as unknown as WasmBackendInternals)) return undefined;
+    const kernelFunc: KernelFunc = (args) => {
+      const { x } = args.inputs as unknown as { x: TensorInfo };
+      const backend = args.backend as unknown as WasmBackendInternals;
+      const simd = simdKernelsOn(backend);
+      if (simd === undefined) return kernel.kernelFunc(args);
+      const out = backend.makeOutput(x.shape, 'float32');
+      const length = x.shape.reduce((n, s) => n * s, 1);
+      simd.erf(heapOffset(backend, x), heapOffset(backend, out), length);
+      return out;
+    };
+    return kernelFunc;
+  });
 }

@@ -2,7 +2,7 @@ import { engine, fused, reshape, tensor, tidy, variable, type Tensor, type Tenso
 import { describe, expect, it } from 'vitest';
 import { maxDifference } from '../max-difference.js';
 import { useBackend } from '../use-backend.js';
-import { originalWasmFusedMatMul } from './wasm-fused-matmul-fill.js';
+import { originalWasmKernel } from './replace-wasm-kernel.js';
 
 const a = [[1, 2], [3, 4], [5, 6]]; // [3, 2]
 const w = [[1, 0], [0, 1], [1, 1], [2, -1]]; // [4, 2], used transposed: x Wᵀ
@@ -20,7 +20,7 @@ describe('wasm _FusedMatMul fill', () => {
 
   it("pins the upstream defect: tfjs-backend-wasm's own kernel is wrong here (delete the fill when this fails)", async () => {
     await useBackend('wasm');
-    const kernel = originalWasmFusedMatMul();
+    const kernel = originalWasmKernel('_FusedMatMul');
     expect(kernel).toBeDefined();
     const backend = engine().backend as unknown as { readSync(id: object): Float32Array; disposeData(id: object): boolean };
     // the kernel takes the rank-3 views tf.fused.matMul builds: [1, 3, 2] x [1, 4, 2]^T

@@ -1,4 +1,5 @@
-import { getKernel, registerKernel, unregisterKernel, type KernelConfig, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
+import { getKernel, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
+import { replaceWasmKernel } from './replace-wasm-kernel.js';
 import type { WasmBackendInternals } from './wasm-backend-internals.js';
 
 interface FusedInputs {
@@ -8,7 +9,6 @@ interface FusedInputs {
   preluActivationWeights?: TensorInfo | null;
 }
 
-let original: KernelConfig | undefined;
 /**
  * Transposed copies of matrices used as `b` with `transposeB`, keyed by the source's dataId (a
  * reshape shares the dataId, so the source's shape is kept and checked too).
@@ -51,51 +51,43 @@ function watchDisposals(backend: WasmBackendInternals): void {
  * fillWasmFusedMatMul(); // after tf.setBackend('wasm')
  */
 export function fillWasmFusedMatMul(): string[] {
-  if (original !== undefined) return ['_FusedMatMul'];
-  const kernel = getKernel('_FusedMatMul', 'wasm');
-  const transpose = getKernel('Transpose', 'wasm');
-  if (kernel === undefined || transpose === undefined) return [];
-  original = kernel;
-  const kernelFunc: KernelFunc = (args) => {
-    const inputs = args.inputs as unknown as FusedInputs;
-    const attrs = args.attrs as { transposeA: boolean; transposeB: boolean };
-    const bShape = inputs.b.shape;
-    const cacheB = attrs.transposeB && bShape.length === 3 && bShape[0] === 1; // one weight matrix (the op passes b as [1, N, K])
-    if (!cacheB && (inputs.bias == null || (!attrs.transposeA && !attrs.transposeB))) return kernel.kernelFunc(args);
-    const temporaries: TensorInfo[] = [];
-    const untransposed = (x: TensorInfo): TensorInfo => {
-      const rank = x.shape.length;
-      const perm = [...Array.from({ length: rank - 2 }, (_, i) => i), rank - 1, rank - 2]; // swap the last two axes
-      const out = transpose.kernelFunc({ inputs: { x }, attrs: { perm }, backend: args.backend }) as TensorInfo;
-      temporaries.push(out);
-      return out;
+  return replaceWasmKernel('_FusedMatMul', (kernel) => {
+    const transpose = getKernel('Transpose', 'wasm');
+    if (transpose === undefined) return undefined;
+    const kernelFunc: KernelFunc = (args) => {
+      const inputs = args.inputs as unknown as FusedInputs;
+      const attrs = args.attrs as { transposeA: boolean; transposeB: boolean };
+      const bShape = inputs.b.shape;
+      const cacheB = attrs.transposeB && bShape.length === 3 && bShape[0] === 1; // one weight matrix (the op passes b as [1, N, K])
+      if (!cacheB && (inputs.bias == null || (!attrs.transposeA && !attrs.transposeB))) return kernel.kernelFunc(args);
+      const temporaries: TensorInfo[] = [];
+      const untransposed = (x: TensorInfo): TensorInfo => {
+        const rank = x.shape.length;
+        const perm = [...Array.from({ length: rank - 2 }, (_, i) => i), rank - 1, rank - 2]; // swap the last two axes
+        const out = transpose.kernelFunc({ inputs: { x }, attrs: { perm }, backend: args.backend }) as TensorInfo;
+        temporaries.push(out);
+        return out;
+      };
+      const keptTransposed = (b: TensorInfo): TensorInfo => {
+        const shape = b.shape.join(',');
+        const kept = transposedCopies.get(b.dataId);
+        if (kept !== undefined && kept.shape === shape) return kept.copy;
+        if (kept !== undefined) return untransposed(b); // the same data seen through another reshape: not cached
+        watchDisposals(args.backend as unknown as WasmBackendInternals);
+        const copy = transpose.kernelFunc({ inputs: { x: b }, attrs: { perm: [0, 2, 1] }, backend: args.backend }) as TensorInfo;
+        transposedCopies.set(b.dataId, { shape, copy });
+        return copy;
+      };
+      try {
+        return kernel.kernelFunc({
+          ...args,
+          inputs: { ...args.inputs, a: attrs.transposeA ? untransposed(inputs.a) : inputs.a, b: cacheB ? keptTransposed(inputs.b) : attrs.transposeB ? untransposed(inputs.b) : inputs.b },
+          attrs: { ...args.attrs, transposeA: false, transposeB: false },
+        });
+      } finally {
+        for (const t of temporaries) (args.backend as WasmBackendInternals).disposeData(t.dataId);
+      }
     };
-    const keptTransposed = (b: TensorInfo): TensorInfo => {
-      const shape = b.shape.join(',');
-      const kept = transposedCopies.get(b.dataId);
-      if (kept !== undefined && kept.shape === shape) return kept.copy;
-      if (kept !== undefined) return untransposed(b); // the same data seen through another reshape: not cached
-      watchDisposals(args.backend as unknown as WasmBackendInternals);
-      const copy = transpose.kernelFunc({ inputs: { x: b }, attrs: { perm: [0, 2, 1] }, backend: args.backend }) as TensorInfo;
-      transposedCopies.set(b.dataId, { shape, copy });
-      return copy;
-    };
-    try {
-      return kernel.kernelFunc({
-        ...args,
-        inputs: { ...args.inputs, a: attrs.transposeA ? untransposed(inputs.a) : inputs.a, b: cacheB ? keptTransposed(inputs.b) : attrs.transposeB ? untransposed(inputs.b) : inputs.b },
-        attrs: { ...args.attrs, transposeA: false, transposeB: false },
-      });
-    } finally {
-      for (const t of temporaries) (args.backend as WasmBackendInternals).disposeData(t.dataId);
-    }
-  };
-  unregisterKernel('_FusedMatMul', 'wasm');
-  registerKernel({ ...kernel, kernelFunc });
-  return ['_FusedMatMul'];
-}
-
-/** The kernel tfjs-backend-wasm registered, before the fill (for the test that pins the defect). */
-export function originalWasmFusedMatMul(): KernelConfig | undefined {
-  return original;
+    return kernelFunc;
+  });
 }

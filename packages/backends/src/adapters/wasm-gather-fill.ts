@@ -1,8 +1,8 @@
-import { backend_util, getKernel, registerKernel, unregisterKernel, util, type KernelConfig, type KernelFunc, type Tensor, type TensorInfo } from '@tensorflow/tfjs-core';
+import { backend_util, util, type KernelFunc, type Tensor, type TensorInfo } from '@tensorflow/tfjs-core';
+import { replaceWasmKernel } from './replace-wasm-kernel.js';
 import { heapOffset, type WasmBackendInternals } from './wasm-backend-internals.js';
 
 
-let original: KernelConfig | undefined;
 /** Rows shorter than this are left to the original kernel (one copy call per row would cost more). */
 const MIN_ROW = 8;
 
@@ -18,42 +18,38 @@ const MIN_ROW = 8;
  * fillWasmGather(); // after tf.setBackend('wasm'); gather(table, ids) as before
  */
 export function fillWasmGather(): string[] {
-  if (original !== undefined) return ['GatherV2'];
-  const kernel = getKernel('GatherV2', 'wasm');
-  if (kernel === undefined) return [];
-  original = kernel;
-  const kernelFunc: KernelFunc = (args) => {
-    const { x, indices } = args.inputs as unknown as { x: TensorInfo; indices: TensorInfo };
-    const { axis, batchDims } = args.attrs as unknown as { axis: number; batchDims: number };
-    const parsedAxis = util.parseAxisParam(axis, x.shape)[0]!;
-    const info = backend_util.segment_util.collectGatherOpShapeInfo(x as Tensor, indices as Tensor, parsedAxis, batchDims);
-    if (x.dtype === 'string' || x.dtype === 'complex64' || info.sliceSize < MIN_ROW) return kernel.kernelFunc(args);
-    const backend = args.backend as unknown as WasmBackendInternals;
-    const ids = backend.readSync(indices.dataId); // the indices only: a few KB
-    for (let i = 0; i < ids.length; i++) {
-      if (!(ids[i]! >= 0 && ids[i]! < info.dimSize)) throw new Error(`GatherV2: index ${ids[i]} at position ${i} is outside [0, ${info.dimSize - 1}]`);
-    }
-    const out = backend.makeOutput(info.outputShape, x.dtype);
-    if (util.sizeFromShape(info.outputShape) === 0) return out;
-    const rowBytes = util.bytesPerElement(x.dtype) * info.sliceSize;
-    const perBatch = ids.length / info.batchSize;
-    const inBase = heapOffset(backend, x);
-    let outByte = heapOffset(backend, out);
-    const heap = backend.wasm.HEAPU8; // read after makeOutput: allocating may grow the memory
-    // x as [batch, outer, dim, row] -> out as [batch, outer, perBatch, row]
-    for (let b = 0; b < info.batchSize; b++) {
-      for (let o = 0; o < info.outerSize; o++) {
-        const block = inBase + rowBytes * info.dimSize * (b * info.outerSize + o);
-        for (let i = 0; i < perBatch; i++) {
-          const from = block + rowBytes * ids[b * perBatch + i]!;
-          heap.copyWithin(outByte, from, from + rowBytes);
-          outByte += rowBytes;
+  return replaceWasmKernel('GatherV2', (kernel) => {
+    const kernelFunc: KernelFunc = (args) => {
+      const { x, indices } = args.inputs as unknown as { x: TensorInfo; indices: TensorInfo };
+      const { axis, batchDims } = args.attrs as unknown as { axis: number; batchDims: number };
+      const parsedAxis = util.parseAxisParam(axis, x.shape)[0]!;
+      const info = backend_util.segment_util.collectGatherOpShapeInfo(x as Tensor, indices as Tensor, parsedAxis, batchDims);
+      if (x.dtype === 'string' || x.dtype === 'complex64' || info.sliceSize < MIN_ROW) return kernel.kernelFunc(args);
+      const backend = args.backend as unknown as WasmBackendInternals;
+      const ids = backend.readSync(indices.dataId); // the indices only: a few KB
+      for (let i = 0; i < ids.length; i++) {
+        if (!(ids[i]! >= 0 && ids[i]! < info.dimSize)) throw new Error(`GatherV2: index ${ids[i]} at position ${i} is outside [0, ${info.dimSize - 1}]`);
+      }
+      const out = backend.makeOutput(info.outputShape, x.dtype);
+      if (util.sizeFromShape(info.outputShape) === 0) return out;
+      const rowBytes = util.bytesPerElement(x.dtype) * info.sliceSize;
+      const perBatch = ids.length / info.batchSize;
+      const inBase = heapOffset(backend, x);
+      let outByte = heapOffset(backend, out);
+      const heap = backend.wasm.HEAPU8; // read after makeOutput: allocating may grow the memory
+      // x as [batch, outer, dim, row] -> out as [batch, outer, perBatch, row]
+      for (let b = 0; b < info.batchSize; b++) {
+        for (let o = 0; o < info.outerSize; o++) {
+          const block = inBase + rowBytes * info.dimSize * (b * info.outerSize + o);
+          for (let i = 0; i < perBatch; i++) {
+            const from = block + rowBytes * ids[b * perBatch + i]!;
+            heap.copyWithin(outByte, from, from + rowBytes);
+            outByte += rowBytes;
+          }
         }
       }
-    }
-    return out;
-  };
-  unregisterKernel('GatherV2', 'wasm');
-  registerKernel({ ...kernel, kernelFunc });
-  return ['GatherV2'];
+      return out;
+    };
+    return kernelFunc;
+  });
 }

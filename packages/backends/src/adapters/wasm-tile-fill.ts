@@ -1,8 +1,7 @@
-import { getKernel, registerKernel, unregisterKernel, util, type KernelConfig, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
+import { util, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
+import { replaceWasmKernel } from './replace-wasm-kernel.js';
 import { heapOffset, type WasmBackendInternals } from './wasm-backend-internals.js';
 
-
-let original: KernelConfig | undefined;
 
 /**
  * tfjs-backend-wasm 4.22's `Tile` computes every output element's source index in a loop (≈ 170 ns
@@ -18,39 +17,35 @@ let original: KernelConfig | undefined;
  * fillWasmTile(); // after tf.setBackend('wasm'); tile(x, reps) and broadcastTo(x, shape) as before
  */
 export function fillWasmTile(): string[] {
-  if (original !== undefined) return ['Tile'];
-  const kernel = getKernel('Tile', 'wasm');
-  if (kernel === undefined) return [];
-  original = kernel;
-  const kernelFunc: KernelFunc = (args) => {
-    const { x } = args.inputs as unknown as { x: TensorInfo };
-    if (x.dtype === 'string' || x.dtype === 'complex64') return kernel.kernelFunc(args);
-    const { reps } = args.attrs as unknown as { reps: number[] };
-    const backend = args.backend as unknown as WasmBackendInternals;
-    const shape = x.shape.length === 0 ? [1] : x.shape; // a scalar tiles like [1]
-    const outShape = shape.map((s, a) => s * reps[a]!);
-    const out = backend.makeOutput(x.shape.length === 0 ? [] : outShape, x.dtype);
-    if (util.sizeFromShape(outShape) === 0) return out;
-    const bytes = util.bytesPerElement(x.dtype);
-    const heap = backend.wasm.HEAPU8; // read after makeOutput: allocating may grow the memory
-    const inBase = heapOffset(backend, x);
-    const outBase = heapOffset(backend, out);
-    // bytes of one index along each axis: in the input, and in the (tiled) output
-    const inStride = shape.map((_, a) => bytes * util.sizeFromShape(shape.slice(a + 1)));
-    const outStride = outShape.map((_, a) => bytes * util.sizeFromShape(outShape.slice(a + 1)));
-    const fill = (axis: number, to: number, from: number): void => {
-      const block = shape[axis]! * outStride[axis]!; // this axis before repetition, inner axes tiled
-      if (axis === shape.length - 1) heap.copyWithin(to, from, from + block);
-      else for (let i = 0; i < shape[axis]!; i++) fill(axis + 1, to + i * outStride[axis]!, from + i * inStride[axis]!);
-      for (let done = 1; done < reps[axis]!; done *= 2) {
-        const copies = Math.min(done, reps[axis]! - done);
-        heap.copyWithin(to + done * block, to, to + copies * block); // 1 → 2 → 4 ... blocks
-      }
+  return replaceWasmKernel('Tile', (kernel) => {
+    const kernelFunc: KernelFunc = (args) => {
+      const { x } = args.inputs as unknown as { x: TensorInfo };
+      if (x.dtype === 'string' || x.dtype === 'complex64') return kernel.kernelFunc(args);
+      const { reps } = args.attrs as unknown as { reps: number[] };
+      const backend = args.backend as unknown as WasmBackendInternals;
+      const shape = x.shape.length === 0 ? [1] : x.shape; // a scalar tiles like [1]
+      const outShape = shape.map((s, a) => s * reps[a]!);
+      const out = backend.makeOutput(x.shape.length === 0 ? [] : outShape, x.dtype);
+      if (util.sizeFromShape(outShape) === 0) return out;
+      const bytes = util.bytesPerElement(x.dtype);
+      const heap = backend.wasm.HEAPU8; // read after makeOutput: allocating may grow the memory
+      const inBase = heapOffset(backend, x);
+      const outBase = heapOffset(backend, out);
+      // bytes of one index along each axis: in the input, and in the (tiled) output
+      const inStride = shape.map((_, a) => bytes * util.sizeFromShape(shape.slice(a + 1)));
+      const outStride = outShape.map((_, a) => bytes * util.sizeFromShape(outShape.slice(a + 1)));
+      const fill = (axis: number, to: number, from: number): void => {
+        const block = shape[axis]! * outStride[axis]!; // this axis before repetition, inner axes tiled
+        if (axis === shape.length - 1) heap.copyWithin(to, from, from + block);
+        else for (let i = 0; i < shape[axis]!; i++) fill(axis + 1, to + i * outStride[axis]!, from + i * inStride[axis]!);
+        for (let done = 1; done < reps[axis]!; done *= 2) {
+          const copies = Math.min(done, reps[axis]! - done);
+          heap.copyWithin(to + done * block, to, to + copies * block); // 1 → 2 → 4 ... blocks
+        }
+      };
+      fill(0, outBase, inBase);
+      return out;
     };
-    fill(0, outBase, inBase);
-    return out;
-  };
-  unregisterKernel('Tile', 'wasm');
-  registerKernel({ ...kernel, kernelFunc });
-  return ['Tile'];
+    return kernelFunc;
+  });
 }
