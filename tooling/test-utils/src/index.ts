@@ -1,5 +1,6 @@
 // Browser-safe helpers only; Chromium discovery (node:fs) lives at '@attnkit/test-utils/chromium'.
 export { leaksOf } from './leaks-of.js';
 export { thrown } from './thrown.js';
+export { seededIntegers } from './seeded-integers.js';
 export { ParityTable, type ParityReport } from './parity-table.js';
 export { fixtureTensor, fixtureValues, specOf, type FixtureCase, type FixtureFile, type TensorSpec } from './fixture-tensor.js';

@@ -1,16 +1,7 @@
 import { slice, tensor, tidy, type DataType, type Rank, type Tensor } from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
-import { leaksOf } from '@attnkit/test-utils';
+import { leaksOf, seededIntegers } from '@attnkit/test-utils';
 import { useBackend } from '../use-backend.js';
-
-/** Deterministic pseudo-random integers in [0, n). */
-function generator(seed: number): (n: number) => number {
-  let state = seed >>> 0;
-  return (n) => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state % n;
-  };
-}
 
 /** The slice computed element by element from the flat values: the independent reference. */
 function sliceReference(values: ArrayLike<number>, shape: number[], begin: number[], size: number[]): number[] {
@@ -33,7 +24,7 @@ describe('wasm Slice fill (heap to heap)', () => {
   it('equals an element-by-element slice for 300 random shapes (rank 1–6), begins and sizes, in float32, int32 and bool', async () => {
     const caps = await useBackend('wasm');
     expect(caps.filledKernels).toContain('Slice');
-    const next = generator(7);
+    const next = seededIntegers(7);
     for (let trial = 0; trial < 300; trial++) {
       const rank = 1 + next(6);
       const shape = Array.from({ length: rank }, () => 1 + next(5));

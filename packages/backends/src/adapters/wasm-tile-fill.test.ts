@@ -1,16 +1,7 @@
 import { broadcastTo, scalar, tensor, tile, where, type DataType } from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
-import { leaksOf } from '@attnkit/test-utils';
+import { leaksOf, seededIntegers } from '@attnkit/test-utils';
 import { useBackend } from '../use-backend.js';
-
-/** Deterministic pseudo-random integers in [0, n). */
-function generator(seed: number): (n: number) => number {
-  let state = seed >>> 0;
-  return (n) => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state % n;
-  };
-}
 
 /** The tiled values computed element by element: the independent reference. */
 function tileReference(values: number[], shape: number[], reps: number[]): number[] {
@@ -35,7 +26,7 @@ describe('wasm Tile fill (block copies, doubled)', () => {
   it('equals an element-by-element tile for 300 random shapes (rank 1–5) and reps (0–9), in float32, int32 and bool', async () => {
     const caps = await useBackend('wasm');
     expect(caps.filledKernels).toContain('Tile');
-    const next = generator(11);
+    const next = seededIntegers(11);
     for (let trial = 0; trial < 300; trial++) {
       const shape = Array.from({ length: 1 + next(5) }, () => 1 + next(4));
       const reps = shape.map(() => (next(10) === 0 ? 0 : 1 + next(9 - shape.length)));
