@@ -19,6 +19,7 @@ export { AttnkitError } from './errors/attnkit-error.js';
 export { InvalidArgumentError, type InvalidArgumentDetails } from './errors/invalid-argument-error.js';
 export { UnknownBackendError } from './errors/unknown-backend-error.js';
 export { BackendUnavailableError } from './errors/backend-unavailable-error.js';
+export { BackendPackageMissingError, type BackendPackageMissingDetails } from './errors/backend-package-missing-error.js';
 export { BackendInitError } from './errors/backend-init-error.js';
 export { BackendNotReadyError } from './errors/backend-not-ready-error.js';
 export { WasmBinariesMissingError } from './errors/wasm-binaries-missing-error.js';

@@ -1,13 +1,40 @@
 import { matMul, memory, tensor, tidy } from '@tensorflow/tfjs-core';
 import { availableParallelism } from 'node:os';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WASM_PACKAGE } from './adapters/backend-packages.js';
+import { BackendPackageMissingError } from './errors/backend-package-missing-error.js';
 import { BackendUnavailableError } from './errors/backend-unavailable-error.js';
 import { UnknownBackendError } from './errors/unknown-backend-error.js';
 import { WasmBinariesMissingError } from './errors/wasm-binaries-missing-error.js';
 import { InvalidArgumentError } from './errors/invalid-argument-error.js';
 import { useBackend } from './use-backend.js';
 
+afterEach(() => vi.restoreAllMocks());
+
+/** What Node throws for `import('@tensorflow/tfjs-backend-wasm')` when the package is not installed. */
+const wasmNotInstalled = Object.assign(
+  new Error("Cannot find package '@tensorflow/tfjs-backend-wasm' imported from /app/node_modules/@attnkit/backends/dist/adapters/backend-packages.js"),
+  { code: 'ERR_MODULE_NOT_FOUND' },
+);
+
 describe('useBackend (Node)', () => {
+  it('names the package and the install command when @tensorflow/tfjs-backend-wasm is not installed', async () => {
+    vi.spyOn(WASM_PACKAGE, 'load').mockRejectedValue(wasmNotInstalled);
+    const error = await useBackend('wasm').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BackendPackageMissingError);
+    expect((error as Error).message).toBe(
+      "useBackend: the 'wasm' backend needs @tensorflow/tfjs-backend-wasm, which is not installed. " +
+        'Install it: npm install @tensorflow/tfjs-backend-wasm@^4.22.0',
+    );
+    expect(error).toMatchObject({ code: 'ATTNKIT_BACKEND_PACKAGE_MISSING', backend: 'wasm', packageName: '@tensorflow/tfjs-backend-wasm', cause: wasmNotInstalled });
+  });
+
+  it('passes other failures to load the wasm package through unchanged', async () => {
+    const broken = Object.assign(new Error("Cannot find package '@types/emscripten' imported from /app/node_modules/@tensorflow/tfjs-backend-wasm/dist/index.js"), { code: 'ERR_MODULE_NOT_FOUND' });
+    vi.spyOn(WASM_PACKAGE, 'load').mockRejectedValue(broken);
+    await expect(useBackend('wasm')).rejects.toBe(broken);
+  });
+
   it('initialises cpu and reports it', async () => {
     const caps = await useBackend('cpu');
     expect(caps).toMatchObject({ backend: 'cpu', environment: 'node', floatPrecision: 32 });

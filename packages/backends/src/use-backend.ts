@@ -10,7 +10,9 @@ import type { UseBackendOptions } from './use-backend-options.js';
 /**
  * Initialises a backend (loading its package on first use), makes it the active tfjs backend and
  * returns what it really offers. Never falls back: a backend this environment lacks gives
- * {@link BackendUnavailableError} listing the ones it has.
+ * {@link BackendUnavailableError} listing the ones it has; a backend whose optional package
+ * (`@tensorflow/tfjs-backend-wasm`, `-webgl`, `-webgpu`) is not installed gives
+ * BackendPackageMissingError with the command that installs it.
  *
  * @param name `'cpu' | 'wasm' | 'webgl' | 'webgpu'`
  * @example

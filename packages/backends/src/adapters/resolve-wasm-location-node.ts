@@ -1,12 +1,18 @@
 import { WasmBinariesMissingError } from '../errors/wasm-binaries-missing-error.js';
 import { nodeBuiltin } from '../node-builtin.js';
 import type { UseBackendOptions, WasmBinaryName } from '../use-backend-options.js';
+import { WASM_PACKAGE } from './backend-packages.js';
+import { missingPackageError } from './load-backend-package.js';
 
-/** The `dist/` folder of the installed `@tensorflow/tfjs-backend-wasm`, with a trailing `/`. */
-export function installedWasmDirectory(): string {
+/**
+ * The `dist/` folder of the installed `@tensorflow/tfjs-backend-wasm`, with a trailing `/`.
+ * Throws BackendPackageMissingError (from `caller`) when the package is not installed.
+ */
+export function installedWasmDirectory(caller = 'useBackend'): string {
+  if (!WASM_PACKAGE.installed()) throw missingPackageError(WASM_PACKAGE, caller);
   const { dirname } = nodeBuiltin('node:path');
   const require = nodeBuiltin('node:module').createRequire(import.meta.url);
-  return dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm')) + '/';
+  return dirname(require.resolve(`${WASM_PACKAGE.name}/dist/tfjs-backend-wasm.wasm`)) + '/';
 }
 
 /**

@@ -18,6 +18,8 @@ import { fillWasmUnsortedSegmentSum } from './wasm-unsorted-segment-sum-fill.js'
 import { withLogicalCores } from './with-logical-cores.js';
 import { resolveWasmLocationBrowser } from './resolve-wasm-location-browser.js';
 import { wasmBinaryFor } from './wasm-binary-for.js';
+import { WASM_PACKAGE } from './backend-packages.js';
+import { loadBackendPackage } from './load-backend-package.js';
 
 let requestedThreads: number | undefined;
 
@@ -54,12 +56,13 @@ async function binarySupport(): Promise<{ simd: boolean; threads: boolean }> {
  */
 export const wasmAdapter: BackendAdapter = {
   name: 'wasm',
+  optionalPackage: WASM_PACKAGE,
   async unavailableReason() {
     return typeof WebAssembly === 'object' ? undefined : 'this runtime has no WebAssembly';
   },
   async initialize(options: UseBackendOptions) {
     checkThreads(options.numThreads);
-    const wasm = await import('@tensorflow/tfjs-backend-wasm');
+    const wasm = await loadBackendPackage(WASM_PACKAGE, 'useBackend');
     if (engine().registry['wasm'] !== undefined) {
       if (options.numThreads !== undefined && options.numThreads !== requestedThreads) {
         throw new InvalidArgumentError({
@@ -94,7 +97,7 @@ export const wasmAdapter: BackendAdapter = {
   },
   async describe() {
     const { simd, threads } = await binarySupport();
-    const { getThreadsCount } = await import('@tensorflow/tfjs-backend-wasm');
+    const { getThreadsCount } = await loadBackendPackage(WASM_PACKAGE, 'describeBackend');
     const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
     return {
       floatPrecision: 32,

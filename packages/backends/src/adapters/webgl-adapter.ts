@@ -2,6 +2,8 @@ import { add, env, fill, findBackend, tidy } from '@tensorflow/tfjs-core';
 import { detectEnvironment } from '../environment.js';
 import { selectBackend } from '../select-backend.js';
 import type { BackendAdapter } from './backend-adapter.js';
+import { WEBGL_PACKAGE } from './backend-packages.js';
+import { loadBackendPackage } from './load-backend-package.js';
 
 interface WebglBackendLike {
   gpgpu: { gl: WebGLRenderingContext };
@@ -39,12 +41,13 @@ function rendererOf(gl: WebGLRenderingContext): string {
  */
 export const webglAdapter: BackendAdapter = {
   name: 'webgl',
+  optionalPackage: WEBGL_PACKAGE,
   async unavailableReason() {
     if (detectEnvironment() === 'node') return 'Node.js has no WebGL (run it in a browser)';
     return probeContext() === null ? 'the browser gave no WebGL or WebGL2 context' : undefined;
   },
   async initialize() {
-    await import('@tensorflow/tfjs-backend-webgl');
+    await loadBackendPackage(WEBGL_PACKAGE, 'useBackend');
     await selectBackend('webgl');
   },
   fillKernels() {

@@ -1,6 +1,8 @@
 import { detectEnvironment } from '../environment.js';
 import { selectBackend } from '../select-backend.js';
 import type { BackendAdapter } from './backend-adapter.js';
+import { WEBGPU_PACKAGE } from './backend-packages.js';
+import { loadBackendPackage } from './load-backend-package.js';
 
 interface GpuAdapterLike {
   info?: { vendor?: string; architecture?: string };
@@ -20,6 +22,7 @@ function gpu(): GpuLike | undefined {
  */
 export const webgpuAdapter: BackendAdapter = {
   name: 'webgpu',
+  optionalPackage: WEBGPU_PACKAGE,
   async unavailableReason() {
     if (detectEnvironment() === 'node') return 'Node.js has no WebGPU (run it in a browser)';
     const api = gpu();
@@ -30,7 +33,7 @@ export const webgpuAdapter: BackendAdapter = {
       : undefined;
   },
   async initialize() {
-    await import('@tensorflow/tfjs-backend-webgpu');
+    await loadBackendPackage(WEBGPU_PACKAGE, 'useBackend');
     await selectBackend('webgpu');
   },
   fillKernels() {

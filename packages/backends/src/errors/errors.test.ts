@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AttnkitError } from './attnkit-error.js';
 import { BackendInitError } from './backend-init-error.js';
 import { BackendNotReadyError } from './backend-not-ready-error.js';
+import { BackendPackageMissingError } from './backend-package-missing-error.js';
 import { BackendUnavailableError } from './backend-unavailable-error.js';
 import { InvalidArgumentError } from './invalid-argument-error.js';
 import { UnknownBackendError } from './unknown-backend-error.js';
@@ -24,6 +25,7 @@ describe('typed errors', () => {
       new BackendNotReadyError('f', 'none'),
       new BackendInitError('wasm', 'aborted', new Error('inner')),
       new UseAfterDisposeError('AdditiveScorer.score'),
+      new BackendPackageMissingError({ caller: 'useBackend', backend: 'wasm', packageName: '@tensorflow/tfjs-backend-wasm', versionRange: '^4.22.0' }),
     ];
     expect(errors.map((e) => [e.name, e.code])).toEqual([
       ['UnknownBackendError', 'ATTNKIT_UNKNOWN_BACKEND'],
@@ -32,10 +34,22 @@ describe('typed errors', () => {
       ['BackendNotReadyError', 'ATTNKIT_BACKEND_NOT_READY'],
       ['BackendInitError', 'ATTNKIT_BACKEND_INIT_FAILED'],
       ['UseAfterDisposeError', 'ATTNKIT_USE_AFTER_DISPOSE'],
+      ['BackendPackageMissingError', 'ATTNKIT_BACKEND_PACKAGE_MISSING'],
     ]);
     expect(errors[5]?.message).toBe('AdditiveScorer.score: called after dispose() freed its weights. Create a new instance instead.');
     expect(errors[1]?.message).toBe("backend 'webgl' is not available in node: no GL. Available here: none.");
     expect(errors[4]?.message).toBe("backend 'wasm' failed to initialise: aborted.");
     expect((errors[4]?.cause as Error).message).toBe('inner');
+  });
+  it('BackendPackageMissingError names the package and the command that installs it, and keeps the import failure', () => {
+    const cause = new Error("Cannot find package '@tensorflow/tfjs-backend-webgl'");
+    const e = new BackendPackageMissingError({ caller: 'useBackend', backend: 'webgl', packageName: '@tensorflow/tfjs-backend-webgl', versionRange: '^4.22.0', cause });
+    expect(e.message).toBe(
+      "useBackend: the 'webgl' backend needs @tensorflow/tfjs-backend-webgl, which is not installed. " +
+        'Install it: npm install @tensorflow/tfjs-backend-webgl@^4.22.0',
+    );
+    expect(e).toMatchObject({ backend: 'webgl', packageName: '@tensorflow/tfjs-backend-webgl', installCommand: 'npm install @tensorflow/tfjs-backend-webgl@^4.22.0' });
+    expect(e.cause).toBe(cause);
+    expect(e).toBeInstanceOf(AttnkitError);
   });
 });

@@ -2,7 +2,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, createServer } from 'vite';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WASM_PACKAGE } from '../adapters/backend-packages.js';
+import { BackendPackageMissingError } from '../errors/backend-package-missing-error.js';
 import { installedWasmDirectory } from '../adapters/resolve-wasm-location-node.js';
 import { WASM_BINARY_NAMES } from '../use-backend-options.js';
 import { attnkitWasm } from './attnkit-wasm.js';
@@ -45,7 +47,17 @@ describe('attnkitWasm (Vite plugin)', () => {
       await server.close();
     }
   });
+
+  it('needs @tensorflow/tfjs-backend-wasm, and says how to install it', () => {
+    vi.spyOn(WASM_PACKAGE, 'installed').mockReturnValue(false);
+    expect(() => attnkitWasm()).toThrow(BackendPackageMissingError);
+    expect(() => attnkitWasm()).toThrow(
+      "attnkitWasm: the 'wasm' backend needs @tensorflow/tfjs-backend-wasm, which is not installed. Install it: npm install @tensorflow/tfjs-backend-wasm@^4.22.0",
+    );
+  });
 });
+
+afterEach(() => vi.restoreAllMocks());
 
 function readdir(dir: string): string {
   const js = readdirSync(dir).find((f) => f.endsWith('.js'));

@@ -23,7 +23,8 @@ const ISOLATION_HEADERS = {
 
 /**
  * Vite plugin that serves the tfjs wasm binaries from your own origin in dev and emits them as
- * assets in builds — never a CDN — and tells `useBackend('wasm')` where they are.
+ * assets in builds — never a CDN — and tells `useBackend('wasm')` where they are. Needs
+ * `@tensorflow/tfjs-backend-wasm` installed (BackendPackageMissingError otherwise).
  *
  * @example
  * // vite.config.ts
@@ -33,7 +34,7 @@ const ISOLATION_HEADERS = {
 export function attnkitWasm(options: AttnkitWasmOptions = {}): Plugin {
   const folder = (options.folder ?? 'attnkit-wasm').replace(/^\/+|\/+$/g, '');
   const isolate = options.crossOriginIsolation ?? true;
-  const sourceDir = installedWasmDirectory();
+  const sourceDir = installedWasmDirectory('attnkitWasm');
   let prefix = `/${folder}/`;
   return {
     name: 'attnkit-wasm',

@@ -1,6 +1,8 @@
 import type { WorkerOptions } from 'node:worker_threads';
 import { env } from '@tensorflow/tfjs-core';
 import { nodeBuiltin } from '../../node-builtin.js';
+import { WASM_PACKAGE } from '../backend-packages.js';
+import { loadBackendPackage } from '../load-backend-package.js';
 
 let enabled = false;
 
@@ -18,11 +20,11 @@ let enabled = false;
  */
 export async function enableNodeThreads(): Promise<void> {
   if (enabled) return;
-  await import('@tensorflow/tfjs-backend-wasm'); // registers the WASM_* flags set below
+  await loadBackendPackage(WASM_PACKAGE, 'useBackend'); // registers the WASM_* flags set below
   const { resolveObjectURL } = nodeBuiltin('node:buffer');
   const { dirname } = nodeBuiltin('node:path');
   const workerFile = nodeBuiltin('node:url').fileURLToPath(new URL('./pthread-worker.cjs', import.meta.url));
-  const script = nodeBuiltin('node:module').createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm');
+  const script = nodeBuiltin('node:module').createRequire(import.meta.url).resolve(WASM_PACKAGE.name);
   class BlobUrlWorker extends nodeBuiltin('node:worker_threads').Worker {
     constructor(url: string | URL, options?: WorkerOptions) {
       const href = String(url);

@@ -1,0 +1,47 @@
+import { AttnkitError } from './attnkit-error.js';
+
+/** The structured parts of a {@link BackendPackageMissingError} message. */
+export interface BackendPackageMissingDetails {
+  /** The public function that needed the package, e.g. `'useBackend'`. */
+  readonly caller: string;
+  /** The backend that lives in the package, e.g. `'wasm'`. */
+  readonly backend: string;
+  /** The npm package to install, e.g. `'@tensorflow/tfjs-backend-wasm'`. */
+  readonly packageName: string;
+  /** The version range `@attnkit/backends` accepts, e.g. `'^4.22.0'`. */
+  readonly versionRange: string;
+  /** The import or resolve failure that showed the package is missing, if there was one. */
+  readonly cause?: unknown;
+}
+
+/**
+ * The tfjs package of the requested backend is not installed. `@tensorflow/tfjs-backend-wasm`,
+ * `-webgl` and `-webgpu` are optional peer dependencies of `@attnkit/backends`: install the ones
+ * you use. The message ends with the command that does it.
+ *
+ * @example
+ * await useBackend('wasm'); // without @tensorflow/tfjs-backend-wasm:
+ * // BackendPackageMissingError: useBackend: the 'wasm' backend needs @tensorflow/tfjs-backend-wasm,
+ * // which is not installed. Install it: npm install @tensorflow/tfjs-backend-wasm@^4.22.0
+ */
+export class BackendPackageMissingError extends AttnkitError {
+  readonly caller: string;
+  readonly backend: string;
+  readonly packageName: string;
+  /** `npm install <packageName>@<versionRange>` */
+  readonly installCommand: string;
+
+  constructor(details: BackendPackageMissingDetails) {
+    const installCommand = `npm install ${details.packageName}@${details.versionRange}`;
+    super(
+      'ATTNKIT_BACKEND_PACKAGE_MISSING',
+      `${details.caller}: the '${details.backend}' backend needs ${details.packageName}, which is not installed. ` +
+        `Install it: ${installCommand}`,
+      { cause: details.cause },
+    );
+    this.caller = details.caller;
+    this.backend = details.backend;
+    this.packageName = details.packageName;
+    this.installCommand = installCommand;
+  }
+}
