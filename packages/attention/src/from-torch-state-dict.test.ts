@@ -3,8 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, maxDifference, useBackend } from '@attnkit/backends';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { MultiHeadAttention } from './multi-head-attention.js';
-import { SafetensorsError } from './safetensors/safetensors-error.js';
-import { writeSafetensors } from './safetensors/write-safetensors.js';
+import { SafetensorsError, writeSafetensors } from '@attnkit/nn';
 
 beforeAll(() => useBackend('cpu'));
 

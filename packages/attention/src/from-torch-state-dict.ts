@@ -3,7 +3,7 @@ import { InvalidArgumentError, formatShape, isTensorLike } from '@attnkit/backen
 import { attentionWeightShapes } from './attention-weight-shapes.js';
 import type { MultiHeadAttentionConfig } from './multi-head-attention-config.js';
 import { resolveAttentionConfig } from './resolve-attention-config.js';
-import { readSafetensors } from './safetensors/read-safetensors.js';
+import { readSafetensors } from '@attnkit/nn';
 
 /** A PyTorch state dict: tensors by name, or the bytes of a `.safetensors` file. */
 export type TorchStateDict = Readonly<Record<string, Tensor>> | Uint8Array | ArrayBuffer;

@@ -1,6 +1,7 @@
 import { reshape, tidy, type Tensor, type Variable } from '@tensorflow/tfjs-core';
 import { checkInteger, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/backends';
-import { WeightedModule, linear, weightVariable } from '@attnkit/scorers';
+import { linear } from '@attnkit/nn';
+import { WeightedModule, weightVariable } from '@attnkit/scorers';
 
 /** Configuration of {@link HeadProjection}. */
 export interface HeadProjectionConfig {

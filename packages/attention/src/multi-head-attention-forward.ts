@@ -1,7 +1,8 @@
 import { mean, reshape, slice, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, assertBackendReady, checkTensor, formatShape } from '@attnkit/backends';
 import { validateMask } from '@attnkit/masks';
-import { linear, type Scorer } from '@attnkit/scorers';
+import { linear } from '@attnkit/nn';
+import type { Scorer } from '@attnkit/scorers';
 import { mergeHeads } from './merge-heads.js';
 import type { ResolvedAttentionConfig } from './multi-head-attention-config.js';
 import { scaledDotProductAttention } from './scaled-dot-product-attention.js';
@@ -11,6 +12,8 @@ import { splitHeads } from './split-heads.js';
 export interface AttentionCallOptions {
   /** Bool, `true` = may attend, broadcastable to `[B, H, T, S]` (seq-first layout: `[T, S, B]`). */
   readonly attentionMask?: Tensor | undefined;
+  /** Float32 added to the scores: `[T, S]` or rank 4 broadcastable to `[B, H, T, S]` (ALiBi, relative positions, PyTorch float masks). */
+  readonly attentionBias?: Tensor | undefined;
   /** `'none'` (default), `'per-head'` `[B, H, T, S]`, or `'averaged'` over heads `[B, T, S]`. */
   readonly returnWeights?: 'none' | 'per-head' | 'averaged';
   /** Apply dropout (if configured). Default false. */
@@ -109,6 +112,7 @@ export function multiHeadAttentionForward(
       const [q, k, v] = heads as [Tensor, Tensor, Tensor];
       const attended = scaledDotProductAttention(q, k, v, {
         mask,
+        bias: options.attentionBias,
         ...(scorer === undefined ? {} : { scorer }),
         dropout: config.dropout,
         training: options.training === true,

@@ -12,7 +12,9 @@ import { fromTorchStateDict, type TorchStateDict, type FromTorchOptions } from '
  * Multi-head attention equal to `torch.nn.MultiheadAttention` (Keras-style: the constructor takes
  * the config and builds the weights, `call` does the math). Self or cross attention (T ≠ S, key
  * and value of other widths), batch-first or seed 001's seq-first layout, any `Scorer`, dropout,
- * boolean masks (`true` = may attend). Every weight is a `tf.Variable` named as in PyTorch.
+ * boolean masks (`true` = may attend), an additive float bias. A `Module`: every weight is a
+ * `tf.Variable` named as in PyTorch (`in_proj_weight`, `out_proj.weight`, ...), so `stateDict()` and
+ * `loadStateDict()` speak PyTorch's keys.
  *
  * `query [B, T, E]`, `key [B, S, keyDim]`, `value [B, S, valueDim]` → `output [B, T, E]`.
  *
@@ -44,18 +46,33 @@ export class MultiHeadAttention extends WeightedModule {
     }
     let seed = config.seed;
     const weights = new Map<string, Variable>();
-    for (const [name, shape] of Object.entries(shapes)) {
-      weights.set(name, weightVariable({ caller, name, shape, value: given?.[name], seed, zeros: name.endsWith('bias') }));
-      if (seed !== undefined) seed += 1;
+    try {
+      for (const [name, shape] of Object.entries(shapes)) {
+        weights.set(name, weightVariable({ caller, name, shape, value: given?.[name], seed, zeros: name.endsWith('bias') }));
+        if (seed !== undefined) seed += 1;
+      }
+    } catch (error) {
+      weights.forEach((w) => w.dispose()); // a weight that does not fit leaks none made before it
+      throw error;
     }
     super(weights);
     this.config = resolved;
     this.scorer = config.scorer;
   }
 
-  /** Attention of `query` over `key`/`value` (default: self-attention, `key = value = query`). */
+  /**
+   * Attention of `query` over `key`/`value` (default: self-attention, `key = value = query`).
+   * Dropout applies in training mode (`train()`), or when `options.training` says so.
+   */
   call(query: Tensor, key: Tensor = query, value: Tensor = key, options: AttentionCallOptions = {}): MultiHeadAttentionResult {
-    return multiHeadAttentionForward('MultiHeadAttention.call', this.namedWeights, this.config, this.scorer, { query, key, value }, options);
+    this.assertLive('MultiHeadAttention.call');
+    const training = options.training ?? this.training;
+    return multiHeadAttentionForward('MultiHeadAttention.call', this.namedWeights, this.config, this.scorer, { query, key, value }, { ...options, training });
+  }
+
+  /** The same as {@link MultiHeadAttention.call}, under the name every module uses. */
+  forward(query: Tensor, key: Tensor = query, value: Tensor = key, options: AttentionCallOptions = {}): MultiHeadAttentionResult {
+    return this.call(query, key, value, options);
   }
 
   /**

@@ -1,12 +1,18 @@
-import { dropout as applyDropout, matMul, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { add, dropout as applyDropout, matMul, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, assertBackendReady, checkTensor, formatShape } from '@attnkit/backends';
 import { maskedSoftmax, validateMask } from '@attnkit/masks';
 import { scaledDotProductScorer, type Scorer } from '@attnkit/scorers';
+import { checkAttentionBias } from './check-attention-bias.js';
 
 /** Options of {@link scaledDotProductAttention}. */
 export interface AttentionOptions {
   /** Bool, `true` = may attend, broadcastable to `[B, H, T, S]` (see `validateMask`). */
   readonly mask?: Tensor | undefined;
+  /**
+   * Float32 added to the scores before the mask and softmax — relative-position biases, ALiBi,
+   * PyTorch's float `attn_mask`: `[T, S]` or rank 4 broadcastable to `[B, H, T, S]`.
+   */
+  readonly bias?: Tensor | undefined;
   /** How queries meet keys. Default: `scaledDotProductScorer`, `(q / √D) · k`. */
   readonly scorer?: Scorer;
   /** Dropout rate on the attention weights, applied only when `training` (default 0). */
@@ -25,13 +31,15 @@ export interface AttentionResult {
 }
 
 /**
- * Attention over heads (seeds 000 and 002): `softmax(mask(score(q, k))) · v`. Blocked keys get
- * exactly zero weight; a query with no allowed key gets zeros (never NaN).
+ * Attention over heads (seeds 000 and 002): `softmax(mask(score(q, k) + bias)) · v`. Blocked keys get
+ * exactly zero weight; a query with no allowed key gets zeros (never NaN). The optional `bias` is
+ * added to the scores (soft, any value); the `mask` decides which keys count at all.
  *
  * `query [B, H, T, D]`, `key [B, H, S, D]`, `value [B, H, S, Dv]` → `output [B, H, T, Dv]`.
  *
  * @example
  * const { output, attentionWeights } = scaledDotProductAttention(q, k, v, { mask: causalMask(T, S) });
+ * scaledDotProductAttention(q, k, v, { bias: alibi }); // alibi [1, H, T, S]
  */
 export function scaledDotProductAttention(query: Tensor, key: Tensor, value: Tensor, options: AttentionOptions = {}): AttentionResult {
   const caller = 'scaledDotProductAttention';
@@ -53,15 +61,20 @@ export function scaledDotProductAttention(query: Tensor, key: Tensor, value: Ten
   if (typeof rate !== 'number' || !(rate >= 0 && rate < 1)) {
     throw new InvalidArgumentError({ caller, argument: 'dropout', expected: 'a rate in [0, 1)', received: String(rate) });
   }
-  const mask = options.mask === undefined ? undefined : validateMask(options.mask, { batch, heads, queryLength, keyLength, caller, argument: 'mask' });
+  const target = { batch, heads, queryLength, keyLength };
+  const bias = options.bias === undefined ? undefined : checkAttentionBias(options.bias, target, caller);
+  let mask: Tensor | undefined;
   try {
+    mask = options.mask === undefined ? undefined : validateMask(options.mask, { ...target, caller, argument: 'mask' });
     return tidy(() => {
-      const scores = (options.scorer ?? scaledDotProductScorer).score(query, key); // [B, H, T, S]
+      const scored = (options.scorer ?? scaledDotProductScorer).score(query, key); // [B, H, T, S]
+      const scores = bias === undefined ? scored : add(scored, bias); // + [B|1, H|1, T|1, S|1]
       const probabilities = maskedSoftmax(scores, mask); // [B, H, T, S]
       const attentionWeights = options.training === true && rate > 0 ? applyDropout(probabilities, rate, undefined, options.seed) : probabilities;
       return { output: matMul(attentionWeights, value), attentionWeights }; // [B, H, T, S] x [B, H, S, Dv] -> [B, H, T, Dv]
     });
   } finally {
     mask?.dispose();
+    if (bias !== options.bias) bias?.dispose();
   }
 }

@@ -1,6 +1,6 @@
-import { ones, zeros } from '@tensorflow/tfjs-core';
+import { ones, randomNormal, tensor2d, zeros } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, useBackend } from '@attnkit/backends';
+import { InvalidArgumentError, maxDifference, useBackend } from '@attnkit/backends';
 import { thrown } from '@attnkit/test-utils';
 import { MultiHeadAttention } from './multi-head-attention.js';
 
@@ -31,13 +31,17 @@ describe('callTorch: bad PyTorch-style masks', () => {
     [q, kv, ...Object.values(masks)].forEach((t) => t.dispose());
   });
 
-  it('a float attnMask that is a soft bias, not a mask', () => {
-    const [q, kv] = [zeros([2, 4, 8]), zeros([2, 6, 8])];
-    const bias = ones([4, 6]);
-    expect(thrown(() => mha.callTorch(q, kv, kv, { attnMask: bias })).message).toBe(
-      "fromAdditiveMask: 'additive' must be 0 (attend) or ≤ -10000 (blocked) everywhere; received 1 at flat index 0. Soft biases (ALiBi, relative positions) are not masks; add them to the scores instead.",
-    );
-    [q, kv, bias].forEach((t) => t.dispose());
+  it('a float attnMask with soft values is added to the scores, as PyTorch adds it (no longer refused)', async () => {
+    const [q, kv] = [randomNormal([2, 4, 8], 0, 1, 'float32', 1), randomNormal([2, 6, 8], 0, 1, 'float32', 2)];
+    const constant = ones([4, 6]); // softmax is shift-invariant: a constant bias changes nothing
+    const oneKey = tensor2d(Array.from({ length: 4 }, () => [50, 0, 0, 0, 0, 0])); // +50 on key 0: every query attends to it alone
+    const plain = mha.callTorch(q, kv, kv);
+    const shifted = mha.callTorch(q, kv, kv, { attnMask: constant });
+    const focused = mha.callTorch(q, kv, kv, { attnMask: oneKey });
+    expect(maxDifference(await shifted.output.data(), await plain.output.data()).maxAbsDiff).toBeLessThan(1e-6);
+    const weights = (await focused.attentionWeights!.array()) as number[][][];
+    expect(weights.flat().every((row) => row[0]! > 0.999)).toBe(true);
+    [q, kv, constant, oneKey, plain.output, plain.attentionWeights!, shifted.output, shifted.attentionWeights!, focused.output, focused.attentionWeights!].forEach((t) => t.dispose());
   });
 
   it('a seq-first layer (PyTorch batch_first=False is not this call)', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { memory } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
-import { writeSafetensors, readSafetensors } from '@attnkit/attention';
+import { writeSafetensors, readSafetensors } from '@attnkit/nn';
 import { BertLoadError } from './bert-load-error.js';
 import { loadBert } from './load-bert.js';
 

@@ -1,6 +1,6 @@
 import { tensor, type Tensor } from '@tensorflow/tfjs-core';
 import { AttnkitError } from '@attnkit/backends';
-import { readSafetensors } from '@attnkit/attention';
+import { readSafetensors } from '@attnkit/nn';
 import { parseBertConfig, type BertConfig } from './bert-config.js';
 import { BertLoadError } from './bert-load-error.js';
 import { BertModel } from './bert-model.js';

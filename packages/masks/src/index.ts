@@ -9,3 +9,4 @@ export { maskToBias } from './mask-to-bias.js';
 export { maskedFillValue } from './masked-fill-value.js';
 export { maskedSoftmax } from './masked-softmax.js';
 export { checkBoolMask } from './check-bool-mask.js';
+export { splitAdditiveMask, type SplitAdditiveMask } from './split-additive-mask.js';

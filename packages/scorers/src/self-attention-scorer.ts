@@ -1,7 +1,7 @@
 import { matMul, tidy, type Tensor, type Variable } from '@tensorflow/tfjs-core';
 import { checkInteger } from '@attnkit/backends';
 import { checkQueryKey } from './check-query-key.js';
-import { linear } from './linear.js';
+import { linear } from '@attnkit/nn';
 import type { Scorer } from './scorer.js';
 import { WeightedModule } from './weighted-module.js';
 import { weightVariable } from './weight-variable.js';

@@ -1,43 +1,40 @@
 import type { Tensor, Variable } from '@tensorflow/tfjs-core';
-import { UseAfterDisposeError } from '@attnkit/backends';
+import { Module } from '@attnkit/nn';
 
 /**
- * Base of every attnkit module with weights (scorers, projections, attention): named variables
- * (checkpoint-style names), `variables` for
- * optimisers, and `dispose()` that frees them once (later use throws {@link UseAfterDisposeError}).
+ * Base of the flat attnkit modules whose weights are created up front (scorers, head projections,
+ * `MultiHeadAttention`): a {@link Module} whose parameters are registered under their checkpoint
+ * names (`'W_q.weight'`, `'out_proj.bias'`), so `namedParameters()`, `stateDict()`,
+ * `loadStateDict()`, `train()`/`eval()` and `dispose()` work as on any module. `variables` and
+ * `namedWeights` are the same parameters under their older names.
  */
-export abstract class WeightedModule {
+export abstract class WeightedModule extends Module {
   abstract readonly name: string;
-  #weights: Map<string, Variable> | undefined;
+
+  override get className(): string {
+    return this.name;
+  }
 
   protected constructor(weights: Map<string, Variable>) {
-    this.#weights = weights;
+    super();
+    for (const [name, weight] of weights) this.registerParameter(name, weight);
   }
 
-  /** The trainable weights, in checkpoint-name order. */
+  /** The trainable weights, in checkpoint-name order (`parameters()`). */
   get variables(): readonly Variable[] {
-    return [...this.#live(`${this.name}.variables`).values()];
+    this.assertLive(`${this.name}.variables`);
+    return this.parameters();
   }
 
-  /** The weights by checkpoint name (`'W_q.weight'`, ...). */
+  /** The weights by checkpoint name (`'W_q.weight'`, ...), as `stateDict()`. */
   get namedWeights(): ReadonlyMap<string, Variable> {
-    return this.#live(`${this.name}.namedWeights`);
+    this.assertLive(`${this.name}.namedWeights`);
+    return new Map(this.namedParameters());
   }
 
-  /** Frees every weight. Calling it twice, or the scorer afterwards, throws {@link UseAfterDisposeError}. */
-  dispose(): void {
-    const weights = this.#live(`${this.name}.dispose`);
-    for (const weight of weights.values()) weight.dispose();
-    this.#weights = undefined;
-  }
-
-  /** The weight `name`, or {@link UseAfterDisposeError} after dispose. */
+  /** The weight `name`, or `UseAfterDisposeError` after dispose. */
   protected weight(name: string, caller: string): Tensor | undefined {
-    return this.#live(caller).get(name);
-  }
-
-  #live(caller: string): Map<string, Variable> {
-    if (this.#weights === undefined) throw new UseAfterDisposeError(caller);
-    return this.#weights;
+    this.assertLive(caller);
+    return this.namedWeights.get(name);
   }
 }

@@ -10,7 +10,7 @@ export interface TensorSpec {
 
 /** One case of a fixture file: named inputs, optional weights, named expected outputs. */
 export interface FixtureCase {
-  readonly inputs: Readonly<Record<string, TensorSpec | number | number[] | boolean | null>>;
+  readonly inputs: Readonly<Record<string, TensorSpec | number | number[] | boolean | string | null>>;
   readonly weights?: Readonly<Record<string, TensorSpec>>;
   readonly outputs: Readonly<Record<string, TensorSpec>>;
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readSafetensors } from '@attnkit/attention';
+import { readSafetensors } from '@attnkit/nn';
 import { loadBert, parseBertConfig } from '@attnkit/bert';
 import { rejects, safely, type CatalogueCase } from './catalogue-case.js';
 import { repoPath } from './fixtures-path.js';

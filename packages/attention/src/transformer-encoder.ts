@@ -1,0 +1,104 @@
+import { tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, checkInteger, checkTensor } from '@attnkit/backends';
+import { LayerNorm, Module, ModuleList } from '@attnkit/nn';
+import { fromTorchMasks } from './from-torch-masks.js';
+import { TransformerEncoderLayer, type EncoderLayerCallOptions, type TorchEncoderCallOptions } from './transformer-encoder-layer.js';
+import type { TransformerEncoderLayerConfig } from './transformer-encoder-layer-config.js';
+
+/** Configuration of {@link TransformerEncoder}: the layer's config, the depth, and an optional final norm. */
+export interface TransformerEncoderConfig extends TransformerEncoderLayerConfig {
+  /** N, the number of layers (PyTorch `num_layers`). */
+  readonly numLayers: number;
+  /** A LayerNorm after the last layer (PyTorch `norm=nn.LayerNorm(E)`; pre-LN stacks want it). Default false. */
+  readonly finalNorm?: boolean;
+}
+
+/** Options of {@link TransformerEncoder.forward}. */
+export interface EncoderCallOptions extends Omit<EncoderLayerCallOptions, 'outputAttentions'> {
+  /** Return the input and every layer's output (N + 1 tensors `[B, T, E]`, before the final norm). */
+  readonly outputHiddenStates?: boolean;
+  /** Return every layer's attention weights (N tensors `[B, H, T, T]`). */
+  readonly outputAttentions?: boolean;
+}
+
+/** What {@link TransformerEncoder.forward} returns; the caller disposes it. */
+export interface EncoderResult {
+  /** `[B, T, E]`, after the final norm when there is one. */
+  readonly lastHiddenState: Tensor;
+  readonly hiddenStates?: Tensor[];
+  readonly attentions?: Tensor[];
+}
+
+/**
+ * A stack of {@link TransformerEncoderLayer}s equal to `torch.nn.TransformerEncoder`
+ * (`enable_nested_tensor=False`): parameters `layers.N.*` and, with `finalNorm`, `norm.*`. Each
+ * layer is initialised on its own (PyTorch deep-copies one layer; load a state dict to match one).
+ *
+ * `x [B, T, E]` → `lastHiddenState [B, T, E]`.
+ *
+ * @example
+ * const encoder = new TransformerEncoder({ embedDim: 64, numHeads: 4, feedForwardDim: 256, numLayers: 2, normFirst: true, finalNorm: true });
+ * const { lastHiddenState } = encoder.forward(x, { attentionMask: paddingMask(lengths, T) });
+ */
+export class TransformerEncoder extends Module {
+  readonly layers: ModuleList<TransformerEncoderLayer>;
+  readonly norm: LayerNorm | undefined;
+
+  constructor(config: TransformerEncoderConfig) {
+    super();
+    const numLayers = checkInteger(config.numLayers, { caller: 'TransformerEncoder', argument: 'numLayers', min: 1 });
+    if (config.finalNorm !== undefined && typeof config.finalNorm !== 'boolean') {
+      throw new InvalidArgumentError({ caller: 'TransformerEncoder', argument: 'finalNorm', expected: 'a boolean', received: String(config.finalNorm) });
+    }
+    [this.layers, this.norm] = this.guard(() => {
+      const built: TransformerEncoderLayer[] = [];
+      try {
+        for (let n = 0; n < numLayers; n++) built.push(new TransformerEncoderLayer({ ...config, ...(config.seed === undefined ? {} : { seed: config.seed + 100 * n }) }));
+      } catch (error) {
+        built.forEach((layer) => layer.dispose());
+        throw error;
+      }
+      const layers = this.registerModule('layers', new ModuleList(built));
+      const norm = config.finalNorm === true ? this.registerModule('norm', new LayerNorm(config.embedDim, { eps: config.layerNormEps ?? 1e-5 })) : undefined;
+      return [layers, norm] as const;
+    });
+  }
+
+  /** `x [B, T, E]` → `{ lastHiddenState [B, T, E], hiddenStates?, attentions? }`. */
+  forward(x: Tensor, options: EncoderCallOptions = {}): EncoderResult {
+    this.assertLive('TransformerEncoder.forward');
+    return tidy(() => {
+      const hiddenStates: Tensor[] = [x];
+      const attentions: Tensor[] = [];
+      let hidden = x;
+      for (const layer of this.layers) {
+        const { output, attentionWeights } = layer.forward(hidden, { attentionMask: options.attentionMask, attentionBias: options.attentionBias, outputAttentions: options.outputAttentions === true });
+        if (attentionWeights !== undefined) attentions.push(attentionWeights); // [B, H, T, T]
+        hiddenStates.push(output);
+        hidden = output;
+      }
+      const lastHiddenState = this.norm === undefined ? hidden : this.norm.forward(hidden);
+      return {
+        lastHiddenState,
+        ...(options.outputHiddenStates === true ? { hiddenStates: hiddenStates.map((h) => (h === x ? h.clone() : h)) } : {}),
+        ...(options.outputAttentions === true ? { attentions } : {}),
+      };
+    });
+  }
+
+  /** The `torch.nn.TransformerEncoder.forward(src, mask, src_key_padding_mask)` call (see `TransformerEncoderLayer.forwardTorch`). */
+  forwardTorch(src: Tensor, options: TorchEncoderCallOptions = {}): Tensor {
+    const caller = 'TransformerEncoder.forwardTorch';
+    this.assertLive(caller);
+    const batchFirst = options.batchFirst ?? true;
+    checkTensor(src, { caller, argument: 'src', dtype: 'float32', rank: 3, shape: batchFirst ? '[B, T, E]' : '[T, B, E]' });
+    return tidy(() => {
+      const x = batchFirst ? src : transpose(src, [1, 0, 2]); // [T, B, E] -> [B, T, E]
+      const [batch = 0, length = 0] = x.shape;
+      const numHeads = this.layers.at(0).selfAttn.config.numHeads;
+      const { mask, bias } = fromTorchMasks(caller, { attnMask: options.mask, keyPaddingMask: options.srcKeyPaddingMask }, { batch, numHeads, queryLength: length, keyLength: length });
+      const { lastHiddenState } = this.forward(x, { attentionMask: mask, attentionBias: bias });
+      return batchFirst ? lastHiddenState : transpose(lastHiddenState, [1, 0, 2]); // [B, T, E] -> [T, B, E]
+    });
+  }
+}

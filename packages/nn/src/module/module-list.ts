@@ -1,0 +1,39 @@
+import { InvalidArgumentError } from '@attnkit/backends';
+import { Module } from './module.js';
+
+/**
+ * `nn.ModuleList`: modules held in order under the names `0`, `1`, ..., so their parameters are
+ * `0.weight`, `1.weight`, ... below the list's own name (`layers.0.self_attn.in_proj_weight`). The
+ * list owns them: disposing it disposes them.
+ *
+ * @example
+ * const layers = new ModuleList([new Linear(4, 4), new Linear(4, 4)]);
+ * layers.at(1).forward(x);
+ */
+export class ModuleList<M extends Module = Module> extends Module {
+  readonly #items: M[];
+
+  constructor(modules: readonly M[]) {
+    super();
+    this.#items = this.guard(() => modules.map((module, i) => this.registerModule(String(i), module)));
+  }
+
+  get length(): number {
+    return this.#items.length;
+  }
+
+  /** The module at `index` (negative counts from the end); an index out of range throws. */
+  at(index: number): M {
+    this.assertLive('ModuleList.at');
+    const item = this.#items.at(index);
+    if (item === undefined || !Number.isInteger(index)) {
+      throw new InvalidArgumentError({ caller: 'ModuleList.at', argument: 'index', expected: `an integer from ${-this.#items.length} to ${this.#items.length - 1}`, received: String(index) });
+    }
+    return item;
+  }
+
+  [Symbol.iterator](): Iterator<M> {
+    this.assertLive('ModuleList[Symbol.iterator]');
+    return this.#items[Symbol.iterator]();
+  }
+}

@@ -1,0 +1,200 @@
+import { Variable, variable, type Tensor } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, UseAfterDisposeError } from '@attnkit/backends';
+import { loadStateDict, type LoadStateDictOptions, type LoadStateDictResult, type StateDictSource } from './load-state-dict.js';
+
+let variableCounter = 0;
+
+/**
+ * The base of every layer and model, in the spirit of `torch.nn.Module`: a tree of named child
+ * modules and named parameters (`tf.Variable`s). A parameter's dotted path from the root —
+ * `encoder.layer.0.attention.self.query.weight` — is its checkpoint key, so saving and loading walk
+ * the tree ({@link Module.stateDict}, {@link Module.loadStateDict}) instead of listing weights by hand.
+ *
+ * Subclasses register what they own in their constructor (`registerParameter`, `registerModule`)
+ * and do the math in `forward`. Modules start in **eval mode** (dropout off; PyTorch starts in
+ * train mode): call `train()` before fitting. `dispose()` frees every parameter of the tree once;
+ * any later use throws {@link UseAfterDisposeError}.
+ *
+ * @example
+ * class TwoLayer extends Module {
+ *   readonly first = this.registerModule('first', new Linear(8, 16));
+ *   readonly second = this.registerModule('second', new Linear(16, 2));
+ *   forward(x: Tensor): Tensor { return tidy(() => this.second.forward(relu(this.first.forward(x)))); }
+ * }
+ * new TwoLayer().namedParameters().map(([name]) => name); // ['first.weight', 'first.bias', 'second.weight', 'second.bias']
+ */
+export abstract class Module {
+  readonly #parameters = new Map<string, Variable>();
+  readonly #children = new Map<string, Module>();
+  #training = false;
+  #disposed = false;
+
+  /** The class name, used in error messages (`Linear.forward: ...`). */
+  get className(): string {
+    return this.constructor.name;
+  }
+
+  /** True between `train()` and `eval()`: dropout is active. */
+  get training(): boolean {
+    return this.#training;
+  }
+
+  /** True once `dispose()` has freed the parameters. */
+  get isDisposed(): boolean {
+    return this.#disposed;
+  }
+
+  /**
+   * Adds a parameter: a `tf.Variable` over `initial` (the module takes ownership of `initial`: it
+   * is disposed, or adopted as is when it already is a `Variable`). `name` is usually one path
+   * segment (`weight`); a dotted name (`out_proj.weight`) is allowed for flat modules that mirror a
+   * checkpoint without child modules. Names are unique among this module's parameters and children.
+   */
+  protected registerParameter(name: string, initial: Tensor, options: { readonly trainable?: boolean } = {}): Variable {
+    try {
+      this.#checkName(name, 'registerParameter');
+    } catch (error) {
+      initial.dispose(); // ownership was handed over
+      throw error;
+    }
+    let parameter: Variable;
+    if (initial instanceof Variable) {
+      parameter = initial;
+    } else {
+      variableCounter += 1;
+      parameter = variable(initial, options.trainable !== false, `${this.className}_${variableCounter}/${name}`);
+      initial.dispose();
+    }
+    this.#parameters.set(name, parameter);
+    return parameter;
+  }
+
+  /**
+   * Adds a child module under `name` (one path segment); its parameters appear as
+   * `name.<their path>`. The module takes ownership (a rejected child is disposed). Returns it.
+   */
+  protected registerModule<M extends Module>(name: string, module: M): M {
+    if (!(module instanceof Module)) {
+      throw new InvalidArgumentError({ caller: `${this.className}.registerModule`, argument: name, expected: 'a Module', received: typeof module });
+    }
+    try {
+      this.#checkName(name, 'registerModule');
+      if (name.includes('.')) throw new InvalidArgumentError({ caller: `${this.className}.registerModule`, argument: 'name', expected: 'one path segment (no dots)', received: JSON.stringify(name) });
+    } catch (error) {
+      if (!module.#disposed) module.#disposeTree(); // ownership was handed over
+      throw error;
+    }
+    module.#training = this.#training;
+    this.#children.set(name, module);
+    return module;
+  }
+
+  /**
+   * Runs `build` (a constructor's body); if it throws, every parameter registered so far is
+   * disposed before the error propagates, so a failed construction leaks no tensor.
+   */
+  protected guard<T>(build: () => T): T {
+    try {
+      return build();
+    } catch (error) {
+      this.#disposeTree();
+      throw error;
+    }
+  }
+
+  /** Every parameter of the tree with its dotted checkpoint key, in registration order. */
+  namedParameters(): Array<[string, Variable]> {
+    this.assertLive(`${this.className}.namedParameters`);
+    const out: Array<[string, Variable]> = [...this.#parameters];
+    for (const [childName, child] of this.#children) {
+      for (const [name, parameter] of child.namedParameters()) out.push([`${childName}.${name}`, parameter]);
+    }
+    return out;
+  }
+
+  /** The parameters of the tree (for an optimiser: `trainableParameters()`). */
+  parameters(): Variable[] {
+    return this.namedParameters().map(([, parameter]) => parameter);
+  }
+
+  /** The parameters with `trainable` set, e.g. for `optimizer.minimize(loss, false, model.trainableParameters())`. */
+  trainableParameters(): Variable[] {
+    return this.parameters().filter((parameter) => parameter.trainable);
+  }
+
+  /** Every module of the tree with its dotted path (the root is `''`). */
+  namedModules(): Array<[string, Module]> {
+    this.assertLive(`${this.className}.namedModules`);
+    const out: Array<[string, Module]> = [['', this]];
+    for (const [childName, child] of this.#children) {
+      for (const [name, module] of child.namedModules()) out.push([name === '' ? childName : `${childName}.${name}`, module]);
+    }
+    return out;
+  }
+
+  /** The number of scalar parameters in the tree. */
+  numParameters(): number {
+    return this.parameters().reduce((sum, parameter) => sum + parameter.size, 0);
+  }
+
+  /**
+   * The parameters by checkpoint key. The values are the live variables, not copies (as
+   * PyTorch's `state_dict()` shares storage): do not dispose them; `clone` what must outlive the module.
+   */
+  stateDict(): Map<string, Tensor> {
+    return new Map(this.namedParameters());
+  }
+
+  /**
+   * Copies `stateDict` into the parameters, as PyTorch's `load_state_dict`: with `strict` (the
+   * default) every key must match; a shape or dtype mismatch is always an error. All problems are
+   * reported at once in one `StateDictError`, and nothing is assigned unless everything fits.
+   */
+  loadStateDict(stateDict: StateDictSource, options: LoadStateDictOptions = {}): LoadStateDictResult {
+    const caller = `${this.className}.loadStateDict`;
+    this.assertLive(caller);
+    return loadStateDict(caller, this.namedParameters(), stateDict, options);
+  }
+
+  /** Sets training mode on the whole tree (dropout active). Returns `this`. */
+  train(mode = true): this {
+    this.assertLive(`${this.className}.train`);
+    for (const [, module] of this.namedModules()) module.#training = mode;
+    return this;
+  }
+
+  /** Sets evaluation mode on the whole tree (dropout off). Returns `this`. */
+  eval(): this {
+    return this.train(false);
+  }
+
+  /** Frees every parameter of the tree. A second call, or any later use, throws `UseAfterDisposeError`. */
+  dispose(): void {
+    this.assertLive(`${this.className}.dispose`);
+    this.#disposeTree();
+  }
+
+  /** Throws `UseAfterDisposeError` naming `caller` if the module was disposed. */
+  protected assertLive(caller: string): void {
+    if (this.#disposed) throw new UseAfterDisposeError(caller);
+  }
+
+  #disposeTree(): void {
+    for (const child of this.#children.values()) if (!child.#disposed) child.#disposeTree();
+    for (const parameter of this.#parameters.values()) parameter.dispose();
+    this.#disposed = true;
+  }
+
+  #checkName(name: string, method: string): void {
+    const caller = `${this.className}.${method}`;
+    if (typeof name !== 'string' || name.split('.').some((segment) => segment === '')) {
+      throw new InvalidArgumentError({ caller, argument: 'name', expected: 'a non-empty name without empty path segments', received: JSON.stringify(name) });
+    }
+    const first = (key: string): string => key.split('.')[0] as string;
+    const taken = [...this.#parameters.keys(), ...this.#children.keys()];
+    const clash = taken.includes(name) || this.#children.has(first(name)) || [...this.#parameters.keys()].some((key) => first(key) === name);
+    if (clash) {
+      throw new InvalidArgumentError({ caller, argument: 'name', expected: 'a name not yet used in this module', received: JSON.stringify(name) });
+    }
+  }
+}

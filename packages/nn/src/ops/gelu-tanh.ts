@@ -1,0 +1,15 @@
+import { add, mul, tanh, tidy, type Tensor } from '@tensorflow/tfjs-core';
+
+const SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
+
+/**
+ * The tanh approximation of GELU, `0.5 · x · (1 + tanh(√(2/π) · (x + 0.044715 · x³)))`: PyTorch's
+ * `gelu(approximate='tanh')` and Hugging Face's `gelu_new` / `gelu_pytorch_tanh` / `gelu_fast`.
+ * `x [...]` → same shape; differentiable.
+ *
+ * @example
+ * geluTanh(tf.tensor([-1, 0, 1])); // [-0.1588, 0, 0.8412]
+ */
+export function geluTanh(x: Tensor): Tensor {
+  return tidy(() => mul(mul(x, 0.5), add(tanh(mul(add(x, mul(mul(mul(x, x), x), 0.044715)), SQRT_2_OVER_PI)), 1)));
+}
