@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@attnkit/backends';
+import { ACTIVATIONS } from '@attnkit/nn';
 
 /** A BERT configuration, read from a Hugging Face `config.json` (camelCase here). */
 export interface BertConfig {
@@ -13,6 +14,10 @@ export interface BertConfig {
   readonly hiddenDropoutProb: number;
   readonly attentionProbsDropoutProb: number;
   readonly padTokenId: number;
+  /** The feed-forward activation, a Hugging Face `hidden_act` name (`'gelu'`, `'gelu_new'`, `'relu'`, ...). */
+  readonly hiddenAct: string;
+  /** Std of the normal initialisation of a model built without weights (default 0.02). */
+  readonly initializerRange: number;
 }
 
 const INTEGERS = {
@@ -31,7 +36,7 @@ function fail(key: string, expected: string, received: unknown, hint?: string): 
 
 /**
  * Validates a Hugging Face BERT `config.json` (already parsed) and returns the fields attnkit
- * uses. Settings attnkit does not implement (another `hidden_act`, relative position embeddings,
+ * uses. Settings attnkit does not implement (an unknown `hidden_act`, relative position embeddings,
  * a decoder) are errors, never silently ignored.
  *
  * @example
@@ -50,7 +55,9 @@ export function parseBertConfig(json: unknown): BertConfig {
     fail('hidden_size', `divisible by num_attention_heads = ${out['numAttentionHeads']}`, out['hiddenSize']);
   }
   const act = raw.get('hidden_act') ?? 'gelu';
-  if (act !== 'gelu') fail('hidden_act', '"gelu" (exact, erf-based: the only activation attnkit implements)', act, act === 'gelu_new' || act === 'gelu_pytorch_tanh' ? 'The tanh approximation is not implemented.' : undefined);
+  if (typeof act !== 'string' || !Object.hasOwn(ACTIVATIONS, act)) fail('hidden_act', `one of ${Object.keys(ACTIVATIONS).map((a) => `"${a}"`).join(', ')}`, act);
+  const range = raw.get('initializer_range') ?? 0.02;
+  if (typeof range !== 'number' || !(range > 0 && range < 10)) fail('initializer_range', 'a number in (0, 10)', range);
   const positions = raw.get('position_embedding_type') ?? 'absolute';
   if (positions !== 'absolute') fail('position_embedding_type', '"absolute" (relative position embeddings are not implemented)', positions);
   if (raw.get('is_decoder') === true || raw.get('add_cross_attention') === true) fail('is_decoder', 'false: attnkit implements the encoder', true);
@@ -71,5 +78,7 @@ export function parseBertConfig(json: unknown): BertConfig {
     hiddenDropoutProb: probability('hidden_dropout_prob'),
     attentionProbsDropoutProb: probability('attention_probs_dropout_prob'),
     padTokenId: pad,
+    hiddenAct: act,
+    initializerRange: range,
   };
 }

@@ -1,13 +1,137 @@
-import { add, concat, gather, notEqual, range, reshape, slice, squeeze, tanh, tidy, variable, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, UseAfterDisposeError, assertBackendReady, formatShape } from '@attnkit/backends';
-import { MultiHeadAttention } from '@attnkit/attention';
-import { linear } from '@attnkit/scorers';
+import { add, equal, notEqual, range, reshape, slice, squeeze, tanh, tidy, where, zerosLike, type Tensor } from '@tensorflow/tfjs-core';
+import { assertBackendReady } from '@attnkit/backends';
+import { mergeHeads, scaledDotProductAttention, splitHeads } from '@attnkit/attention';
+import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, initialValues, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
 import type { BertConfig } from './bert-config.js';
-import { bertWeightTable } from './bert-weight-table.js';
 import { checkIds, checkSequenceLength, type IdsInput } from './check-bert-inputs.js';
-import { gelu } from './gelu.js';
-import { layerNorm } from './layer-norm.js';
 
+// The module tree mirrors Hugging Face's modeling_bert, so a parameter's dotted path is its
+// checkpoint key (`encoder.layer.0.attention.self.query.weight`): loading is `loadStateDict`.
+
+/** `embeddings`: word + position + token type, then LayerNorm and dropout. `ids [B, T]` → `[B, T, E]`. */
+export class BertEmbeddings extends Module {
+  readonly wordEmbeddings: Embedding;
+  readonly positionEmbeddings: Embedding;
+  readonly tokenTypeEmbeddings: Embedding;
+  readonly layerNorm: LayerNorm;
+  readonly dropout: Dropout;
+
+  constructor(c: BertConfig) {
+    super();
+    [this.wordEmbeddings, this.positionEmbeddings, this.tokenTypeEmbeddings, this.layerNorm, this.dropout] = this.guard(() => [
+      this.registerModule('word_embeddings', new Embedding(c.vocabSize, c.hiddenSize, { paddingIdx: c.padTokenId })),
+      this.registerModule('position_embeddings', new Embedding(c.maxPositionEmbeddings, c.hiddenSize)),
+      this.registerModule('token_type_embeddings', new Embedding(c.typeVocabSize, c.hiddenSize)),
+      this.registerModule('LayerNorm', new LayerNorm(c.hiddenSize, { eps: c.layerNormEps })),
+      this.registerModule('dropout', new Dropout(c.hiddenDropoutProb)),
+    ] as const);
+  }
+
+  forward(inputIds: Tensor, tokenTypeIds: Tensor | undefined): Tensor {
+    return tidy(() => {
+      const length = inputIds.shape[1] as number;
+      const words = this.wordEmbeddings.forward(inputIds); // [B, T, E]
+      const positions = this.positionEmbeddings.forward(range(0, length, 1, 'int32')); // [T, E]
+      const types = tokenTypeIds === undefined
+        ? slice(this.tokenTypeEmbeddings.weight, [0, 0], [1, -1]) // [1, E]: every token in segment 0
+        : this.tokenTypeEmbeddings.forward(tokenTypeIds); // [B, T, E]
+      return this.dropout.forward(this.layerNorm.forward(add(add(words, positions), types)));
+    });
+  }
+}
+
+/** `attention.self`: query, key and value projections, then scaled dot-product attention over H heads. */
+export class BertSelfAttention extends Module {
+  readonly numHeads: number;
+  readonly query: Linear;
+  readonly key: Linear;
+  readonly value: Linear;
+  readonly dropoutRate: number;
+
+  constructor(c: BertConfig) {
+    super();
+    this.numHeads = c.numAttentionHeads;
+    this.dropoutRate = c.attentionProbsDropoutProb;
+    [this.query, this.key, this.value] = this.guard(() => [
+      this.registerModule('query', new Linear(c.hiddenSize, c.hiddenSize)),
+      this.registerModule('key', new Linear(c.hiddenSize, c.hiddenSize)),
+      this.registerModule('value', new Linear(c.hiddenSize, c.hiddenSize)),
+    ] as const);
+  }
+
+  /** `hidden [B, T, E]`, `mask` bool `[B, 1, 1, T]` → `{ context [B, T, E], weights [B, H, T, T] }`. */
+  forward(hidden: Tensor, mask: Tensor | undefined): { context: Tensor; weights: Tensor } {
+    return tidy(() => {
+      const heads = (projection: Linear) => splitHeads(projection.forward(hidden), this.numHeads); // [B, T, E] -> [B, H, T, D]
+      const { output, attentionWeights } = scaledDotProductAttention(heads(this.query), heads(this.key), heads(this.value), {
+        mask,
+        dropout: this.dropoutRate,
+        training: this.training,
+      }); // [B, H, T, D]
+      return { context: mergeHeads(output), weights: attentionWeights }; // [B, H, T, D] -> [B, T, E]
+    });
+  }
+}
+
+/** `attention.output` and `output`: dense, dropout, residual, LayerNorm. `[B, T, in]` → `[B, T, E]`. */
+export class BertResidualOutput extends Module {
+  readonly dense: Linear;
+  readonly layerNorm: LayerNorm;
+  readonly dropout: Dropout;
+
+  constructor(c: BertConfig, inFeatures: number) {
+    super();
+    [this.dense, this.layerNorm, this.dropout] = this.guard(() => [
+      this.registerModule('dense', new Linear(inFeatures, c.hiddenSize)),
+      this.registerModule('LayerNorm', new LayerNorm(c.hiddenSize, { eps: c.layerNormEps })),
+      this.registerModule('dropout', new Dropout(c.hiddenDropoutProb)),
+    ] as const);
+  }
+
+  forward(x: Tensor, residual: Tensor): Tensor {
+    return tidy(() => this.layerNorm.forward(add(this.dropout.forward(this.dense.forward(x)), residual)));
+  }
+}
+
+/** `encoder.layer.N`: self-attention and a feed-forward block, each post-LN. `[B, T, E]` → `[B, T, E]`. */
+export class BertLayer extends Module {
+  readonly attention: Module & { readonly self: BertSelfAttention; readonly output: BertResidualOutput };
+  readonly intermediate: Module & { readonly dense: Linear };
+  readonly output: BertResidualOutput;
+  readonly activation: ActivationFunction;
+
+  constructor(c: BertConfig) {
+    super();
+    this.activation = activationByName(c.hiddenAct, 'BertLayer');
+    [this.attention, this.intermediate, this.output] = this.guard(() => [
+      this.registerModule('attention', children({ self: new BertSelfAttention(c), output: new BertResidualOutput(c, c.hiddenSize) })),
+      this.registerModule('intermediate', children({ dense: new Linear(c.hiddenSize, c.intermediateSize) })),
+      this.registerModule('output', new BertResidualOutput(c, c.intermediateSize)),
+    ] as const);
+  }
+
+  forward(hidden: Tensor, mask: Tensor | undefined): { hidden: Tensor; weights: Tensor } {
+    return tidy(() => {
+      const { context, weights } = this.attention.self.forward(hidden, mask); // [B, T, E]
+      const attended = this.attention.output.forward(context, hidden); // LN(dense(context) + hidden)
+      const intermediate = this.activation(this.intermediate.dense.forward(attended)); // [B, T, I]
+      return { hidden: this.output.forward(intermediate, attended), weights }; // LN(dense(intermediate) + attended)
+    });
+  }
+}
+
+/** A module that only groups named children (Hugging Face's `BertAttention`, `BertIntermediate`, `BertPooler` wrappers). */
+class Children extends Module {
+  constructor(named: Record<string, Module>) {
+    super();
+    this.guard(() => Object.entries(named).forEach(([name, child]) => Object.assign(this, { [name]: this.registerModule(name, child) })));
+  }
+}
+
+/** `named` grouped under one module, each child reachable by its name. */
+function children<C extends Record<string, Module>>(named: C): Module & Readonly<C> {
+  return new Children(named) as Module & Readonly<C>;
+}
 
 /** Inputs of {@link BertModel.forward}: `[B, T]` each, as nested arrays or int32 tensors. */
 export interface BertInputs {
@@ -32,65 +156,49 @@ export interface BertOutputs {
   readonly attentions?: Tensor[];
 }
 
-let instances = 0;
-
 /**
- * A BERT encoder equal to Hugging Face's `BertModel` (post-LN, exact GELU), built from
- * `@attnkit/attention`. Weights keep their checkpoint names (see `bertWeightTable`).
+ * A BERT encoder equal to Hugging Face's `BertModel` (post-LN, any `hidden_act`), composed of
+ * `@attnkit/nn` layers in HF's module tree: `namedParameters()` are the checkpoint keys, so
+ * `stateDict()` / `loadStateDict()` speak `model.safetensors`. Built without a checkpoint, it is
+ * initialised as HF does (`N(0, initializer_range)`, zero biases, unit LayerNorms) for training.
  *
  * @example
  * const model = await loadBert('path/to/bert-folder');
  * const { lastHiddenState, poolerOutput } = model.forward({ inputIds, attentionMask, tokenTypeIds });
  */
-export class BertModel {
+export class BertModel extends Module {
   readonly config: BertConfig;
-  #weights: Map<string, Variable> | undefined = new Map();
-  #attention: MultiHeadAttention[] = [];
+  readonly embeddings: BertEmbeddings;
+  readonly encoder: Module & { readonly layer: ModuleList<BertLayer> };
+  readonly pooler: Module & { readonly dense: Linear };
 
-  /** `checkpoint`: tensors by Hugging Face name (no `bert.` prefix), checked against the table. */
-  constructor(config: BertConfig, checkpoint: ReadonlyMap<string, Tensor>) {
+  /** `checkpoint`: tensors by checkpoint key (no `bert.` prefix), loaded strictly; without it, HF's random initialisation (`seed` makes it reproducible). */
+  constructor(config: BertConfig, checkpoint?: StateDictSource, options: { readonly seed?: number } = {}) {
+    super();
     this.config = config;
-    instances += 1; // variable names must be unique per engine
-    const table = bertWeightTable(config);
-    const problems = [
-      ...table.filter((r) => !checkpoint.has(r.checkpoint)).map((r) => `missing ${r.checkpoint} ${formatShape(r.shape)}`),
-      ...table.filter((r) => checkpoint.has(r.checkpoint) && formatShape(checkpoint.get(r.checkpoint)!.shape) !== formatShape(r.shape))
-        .map((r) => `${r.checkpoint} is ${formatShape(checkpoint.get(r.checkpoint)!.shape)}, expected ${formatShape(r.shape)}`),
-    ];
-    if (problems.length > 0) {
-      throw new InvalidArgumentError({ caller: 'BertModel', argument: 'checkpoint', expected: `the weights of this config (${table.length} tensors)`, received: problems.join('; ') });
-    }
-    for (let n = 0; n < config.numHiddenLayers; n++) {
-      // query, key and value stacked into one in_proj (the table's only transform): one matMul per layer
-      const part = (kind: 'weight' | 'bias') =>
-        tidy(() => concat(['query', 'key', 'value'].map((q) => checkpoint.get(`encoder.layer.${n}.attention.self.${q}.${kind}`)!)));
-      const [inProjWeight, inProjBias] = [part('weight'), part('bias')];
-      this.#attention.push(new MultiHeadAttention({
-        embedDim: config.hiddenSize,
-        numHeads: config.numAttentionHeads,
-        dropout: config.attentionProbsDropoutProb,
-        weights: {
-          in_proj_weight: inProjWeight,
-          in_proj_bias: inProjBias,
-          'out_proj.weight': checkpoint.get(`encoder.layer.${n}.attention.output.dense.weight`)!,
-          'out_proj.bias': checkpoint.get(`encoder.layer.${n}.attention.output.dense.bias`)!,
-        },
-      }));
-      inProjWeight.dispose();
-      inProjBias.dispose();
-    }
-    for (const row of table) {
-      if (row.module.endsWith('.attention')) continue; // held by the MultiHeadAttention above
-      this.#weights!.set(row.checkpoint, variable(checkpoint.get(row.checkpoint)!, false, `bert${instances}/${row.checkpoint}`));
-    }
+    [this.embeddings, this.encoder, this.pooler] = this.guard(() => {
+      const build = () => [
+        this.registerModule('embeddings', new BertEmbeddings(config)),
+        this.registerModule('encoder', children({ layer: new ModuleList(Array.from({ length: config.numHiddenLayers }, () => new BertLayer(config))) })),
+        this.registerModule('pooler', children({ dense: new Linear(config.hiddenSize, config.hiddenSize) })),
+      ] as const;
+      if (checkpoint === undefined) {
+        const parts = build();
+        this.#initialise(options.seed);
+        return parts;
+      }
+      const parts = skipInitialization(build); // no random draw for weights about to be loaded
+      this.loadStateDict(checkpoint);
+      return parts;
+    });
   }
 
   /** Runs the encoder. Outputs are new tensors; dispose them. */
   forward(inputs: BertInputs): BertOutputs {
     const caller = 'BertModel.forward';
-    const w = this.#live(caller);
+    this.assertLive(caller);
     assertBackendReady(caller);
-    const { vocabSize, typeVocabSize, layerNormEps: eps, numHiddenLayers } = this.config;
+    const { vocabSize, typeVocabSize } = this.config;
     const owned: Tensor[] = [];
     const take = ({ ids, created }: { ids: Tensor; created: boolean }): Tensor => (created && owned.push(ids), ids);
     try {
@@ -100,39 +208,23 @@ export class BertModel {
       const attentionMask = inputs.attentionMask === undefined ? undefined : take(checkIds(caller, 'attentionMask', inputs.attentionMask, 2, [batch, length]));
       const tokenTypeIds = inputs.tokenTypeIds === undefined ? undefined : take(checkIds(caller, 'tokenTypeIds', inputs.tokenTypeIds, typeVocabSize, [batch, length]));
       return tidy(() => {
-        const p = (name: string) => w.get(name) as Tensor;
-
-        // 1. Embeddings: word + position + token type, then LayerNorm (dropout: training only)
-        const words = gather(p('embeddings.word_embeddings.weight'), inputIds); // [B, T, E]
-        const positions = gather(p('embeddings.position_embeddings.weight'), range(0, length, 1, 'int32')); // [T, E]
-        const types = tokenTypeIds === undefined
-          ? slice(p('embeddings.token_type_embeddings.weight'), [0, 0], [1, -1]) // [1, E]: every token in segment 0
-          : gather(p('embeddings.token_type_embeddings.weight'), tokenTypeIds); // [B, T, E]
-        let hidden = layerNorm(add(add(words, positions), types), p('embeddings.LayerNorm.weight'), p('embeddings.LayerNorm.bias'), eps);
-
-        // 2. The key padding mask, built once: [B, T] 0/1 -> bool [B, 1, 1, T] (true = may attend)
+        // 1. Embeddings; 2. the key padding mask, built once: [B, T] 0/1 -> bool [B, 1, 1, T] (true = may attend)
+        let hidden = this.embeddings.forward(inputIds, tokenTypeIds); // [B, T, E]
         const mask = attentionMask === undefined ? undefined : reshape(notEqual(attentionMask, 0), [batch, 1, 1, length]);
 
-        // 3. N layers: self-attention, residual + LayerNorm, feed-forward (exact GELU), residual + LayerNorm
+        // 3. N layers
         const hiddenStates: Tensor[] = [hidden];
         const attentions: Tensor[] = [];
-        for (let n = 0; n < numHiddenLayers; n++) {
-          const at = `encoder.layer.${n}`;
-          const attended = this.#attention[n]!.call(hidden, hidden, hidden, {
-            attentionMask: mask,
-            returnWeights: inputs.outputAttentions === true ? 'per-head' : 'none',
-          }); // [B, T, E], attention.output.dense included (out_proj)
-          if (attended.attentionWeights !== undefined) attentions.push(attended.attentionWeights); // [B, H, T, T]
-          const afterAttention = layerNorm(add(attended.output, hidden), p(`${at}.attention.output.LayerNorm.weight`), p(`${at}.attention.output.LayerNorm.bias`), eps);
-          const intermediate = gelu(linear(afterAttention, p(`${at}.intermediate.dense.weight`), p(`${at}.intermediate.dense.bias`))); // [B, T, I]
-          const output = linear(intermediate, p(`${at}.output.dense.weight`), p(`${at}.output.dense.bias`)); // [B, T, E]
-          hidden = layerNorm(add(output, afterAttention), p(`${at}.output.LayerNorm.weight`), p(`${at}.output.LayerNorm.bias`), eps);
+        for (const layer of this.encoder.layer) {
+          const out = layer.forward(hidden, mask);
+          hidden = out.hidden;
           hiddenStates.push(hidden);
+          attentions.push(out.weights); // [B, H, T, T]
         }
 
         // 4. Pooler: tanh(dense(h[:, 0]))
-        const first = squeeze(slice(hidden, [0, 0, 0], [batch, 1, -1]), [1]); // [B, E]
-        const poolerOutput = tanh(linear(first, p('pooler.dense.weight'), p('pooler.dense.bias')));
+        const first = squeeze(slice(hidden, [0, 0, 0], [batch, 1, -1]), [1]); // [B, 1, E] -> [B, E]
+        const poolerOutput = tanh(this.pooler.dense.forward(first));
 
         return {
           lastHiddenState: hidden,
@@ -146,17 +238,18 @@ export class BertModel {
     }
   }
 
-  /** Frees every weight. Later calls (and a second dispose) throw `UseAfterDisposeError`. */
-  dispose(): void {
-    const weights = this.#live('BertModel.dispose');
-    weights.forEach((v) => v.dispose());
-    this.#attention.forEach((a) => a.dispose());
-    this.#attention = [];
-    this.#weights = undefined;
-  }
-
-  #live(caller: string): Map<string, Variable> {
-    if (this.#weights === undefined) throw new UseAfterDisposeError(caller);
-    return this.#weights;
+  /** Hugging Face's `_init_weights`: weights `N(0, initializer_range)`, biases 0, LayerNorm 1 / 0, padding row 0. */
+  #initialise(seed: number | undefined): void {
+    const std = this.config.initializerRange;
+    const pad = `embeddings.word_embeddings.weight`;
+    this.namedParameters().forEach(([name, parameter], i) => {
+      const norm = name.includes('LayerNorm.');
+      const init = name.endsWith('.bias') ? { constant: 0 } : norm ? { constant: 1 } : { normal: std };
+      tidy(() => {
+        const values = initialValues(parameter.shape, init, seed === undefined ? undefined : seed + i);
+        const padding = () => reshape(equal(range(0, parameter.shape[0] as number, 1, 'int32'), this.config.padTokenId), [-1, 1]); // [V, 1]
+        parameter.assign(name === pad ? where(padding(), zerosLike(values), values) : values);
+      });
+    });
   }
 }

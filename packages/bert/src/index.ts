@@ -1,6 +1,5 @@
 export { parseBertConfig, type BertConfig } from './bert-config.js';
-export { BertModel, type BertInputs, type BertOutputs } from './bert-model.js';
-export { bertWeightTable, type BertWeightRow } from './bert-weight-table.js';
+export { BertModel, BertEmbeddings, BertSelfAttention, BertResidualOutput, BertLayer, type BertInputs, type BertOutputs } from './bert-model.js';
 export { loadBert, type LoadBertOptions } from './load-bert.js';
 export { modelFiles, type ModelSource, type LoadProgress, type FileReader } from './model-files.js';
 export { BertLoadError } from './bert-load-error.js';
@@ -9,6 +8,5 @@ export { loadTokenizer } from './load-tokenizer.js';
 export { tokenizerJsonFromVocab, type WordPieceOptions } from './vocab-tokenizer-json.js';
 export { meanPooling, clsPooling, l2Normalize, cosineSimilarity } from './sentence-embedding.js';
 export { embedSentences, type EmbedSentencesOptions } from './embed-sentences.js';
-export { gelu } from './gelu.js';
-export { layerNorm } from './layer-norm.js';
 export type { IdsInput } from './check-bert-inputs.js';
+export { bertCheckpointKeys, type BertCheckpointKeys } from './bert-checkpoint-keys.js';

@@ -49,14 +49,16 @@ describe('loadBert', () => {
   it.each<[string, () => Parameters<typeof loadBert>[0], RegExp]>([
     ['a folder that does not exist', () => '/nonexistent/attnkit-model', /^loadBert: config\.json is missing in \/nonexistent\/attnkit-model; a Hugging Face BERT folder has config\.json and model\.safetensors\.$/],
     ['malformed config.json', () => folderWith({ 'config.json': '{"vocab_size": 5,', 'model.safetensors': weights }), /^loadBert: config\.json in .* is not valid JSON \(/],
-    ['an unsupported config', () => folderWith({ 'config.json': config.replace('"gelu"', '"gelu_new"'), 'model.safetensors': weights }), /^loadBert: config\.json in .* is not a supported BERT config: parseBertConfig: 'hidden_act' must be "gelu"/],
+    ['an unsupported config', () => folderWith({ 'config.json': config.replace('"gelu"', '"gelu_exact"'), 'model.safetensors': weights }), /^loadBert: config\.json in .* is not a supported BERT config: parseBertConfig: 'hidden_act' must be one of "gelu", /],
     ['no weights, only pytorch_model.bin', () => folderWith({ 'config.json': config, 'pytorch_model.bin': 'x' }), /^loadBert: model\.safetensors is missing in .* \(it has pytorch_model\.bin: convert it/],
     ['truncated safetensors', () => folderWith({ 'config.json': config, 'model.safetensors': weights.subarray(0, weights.length - 100) }), /^loadBert: model\.safetensors in .*: safetensors: tensor '.*' ends at byte \d+ but the data section has \d+ bytes\.$/],
     ['a lying header size', () => { const w = new Uint8Array(weights); new DataView(w.buffer).setBigUint64(0, 10n ** 12n, true); return folderWith({ 'config.json': config, 'model.safetensors': w }); }, /safetensors: the header claims 1000000000000 bytes, more than the 100000000 allowed\.$/],
     ['a mis-shaped and a missing weight', () => folderWith({ 'config.json': config, 'model.safetensors': reweighted((t) => { t['pooler.dense.bias'] = { shape: [23], values: new Float32Array(23) }; delete t['embeddings.LayerNorm.weight']; }) }),
-      /does not match config\.json: BertModel: 'checkpoint' must be the weights of this config \(\d+ tensors\); received missing embeddings\.LayerNorm\.weight \[24\]; pooler\.dense\.bias is \[23\], expected \[24\]\.$/],
+      /does not match config\.json: BertModel\.loadStateDict: the state dict does not fit the module\. 1 missing: embeddings\.LayerNorm\.weight\. 1 mis-shaped: pooler\.dense\.bias \(expected \[24\] float32, received \[23\] float32\)\.$/],
     ['tensors a BertModel does not have', () => folderWith({ 'config.json': config, 'model.safetensors': reweighted((t) => { t['encoder.layer.9.output.dense.weight'] = { shape: [1], values: new Float32Array(1) }; }) }),
-      /has tensors a BertModel does not: encoder\.layer\.9\.output\.dense\.weight\.$/],
+      /does not match config\.json: BertModel\.loadStateDict: the state dict does not fit the module\. 1 unexpected: encoder\.layer\.9\.output\.dense\.weight\.$/],
+    ['two tensors for one weight', () => folderWith({ 'config.json': config, 'model.safetensors': reweighted((t) => { t['bert.pooler.dense.bias'] = t['pooler.dense.bias']!; }) }),
+      /^loadBert: model\.safetensors in .* has several tensors for one weight: bert\.pooler\.dense\.bias and pooler\.dense\.bias \(both pooler\.dense\.bias\)\. Keep one of each\.$/],
     ['config.json that is a list', () => ({ files: { 'config.json': '[1, 2]', 'model.safetensors': weights } }), /^loadBert: config\.json in the given files is not a supported BERT config: parseBertConfig: 'config' must be a JSON object/],
   ])('rejects %s with a BertLoadError naming the file', async (_, source, message) => {
     const before = memory().numTensors;

@@ -4,7 +4,7 @@ import { readSafetensors } from '@attnkit/nn';
 import { parseBertConfig, type BertConfig } from './bert-config.js';
 import { BertLoadError } from './bert-load-error.js';
 import { BertModel } from './bert-model.js';
-import { bertWeightTable } from './bert-weight-table.js';
+import { bertCheckpointKeys } from './bert-checkpoint-keys.js';
 import { modelFiles, type LoadProgress, type ModelSource } from './model-files.js';
 
 /** Options of {@link loadBert}. */
@@ -14,14 +14,13 @@ export interface LoadBertOptions {
   readonly onNotice?: (message: string) => void;
 }
 
-/** Buffers some checkpoints carry that are not weights. */
-const BUFFERS = new Set(['embeddings.position_ids', 'embeddings.token_type_ids']);
-
 /**
  * Loads a Hugging Face BERT folder — `config.json` and `model.safetensors` (F32, F16 or BF16) —
  * from a local folder (Node), a URL, or a set of files (browser uploads). Names with or without
- * the `bert.` prefix are accepted; pre-training heads (`cls.*`) are skipped with a notice; missing,
- * unexpected or mis-shaped tensors give one {@link BertLoadError} listing all of them.
+ * the `bert.` prefix and legacy `LayerNorm.gamma` / `LayerNorm.beta` names are accepted (see
+ * `bertCheckpointKeys`); heads (`cls.*`, `classifier.*`) are skipped with a notice; missing,
+ * unexpected or mis-shaped tensors give one {@link BertLoadError} listing all of them, and two
+ * tensors for one weight are an error.
  *
  * @example
  * const model = await loadBert('./models/attnkit-tiny-bert', { onProgress: (p) => console.log(p) });
@@ -49,25 +48,18 @@ export async function loadBert(source: ModelSource, options: LoadBertOptions = {
   } catch (error) {
     throw new BertLoadError('model.safetensors', `model.safetensors in ${where}: ${(error as Error).message}`, error);
   }
-  const expected = new Set(bertWeightTable(config).map((r) => r.checkpoint));
-  const prefixed = [...file.tensors.keys()].some((name) => name.startsWith('bert.'));
+  const { keys, skipped, duplicates } = bertCheckpointKeys(file.tensors.keys());
+  if (duplicates.length > 0) {
+    const listed = duplicates.slice(0, 5).map(([key, stored]) => `${stored.join(' and ')} (both ${key})`).join('; ');
+    throw new BertLoadError('model.safetensors', `model.safetensors in ${where} has several tensors for one weight: ${listed}${duplicates.length > 5 ? `, and ${duplicates.length - 5} more` : ''}. Keep one of each.`);
+  }
   const checkpoint = new Map<string, Tensor>();
-  const skipped: string[] = [];
-  const unexpected: string[] = [];
   try {
-    for (const [stored, entry] of file.tensors) {
-      const name = prefixed && stored.startsWith('bert.') ? stored.slice(5) : stored;
-      if (BUFFERS.has(name)) continue;
-      if (!expected.has(name)) {
-        (stored.startsWith('cls.') ? skipped : unexpected).push(stored);
-        continue;
-      }
-      checkpoint.set(name, tensor(entry.values, entry.shape as number[], 'float32'));
+    for (const [stored, key] of keys) {
+      const entry = file.tensors.get(stored)!;
+      checkpoint.set(key, tensor(entry.values, entry.shape as number[], entry.values instanceof Int32Array ? 'int32' : 'float32'));
     }
-    if (unexpected.length > 0) {
-      throw new BertLoadError('model.safetensors', `model.safetensors in ${where} has tensors a BertModel does not: ${unexpected.slice(0, 10).join(', ')}${unexpected.length > 10 ? ` and ${unexpected.length - 10} more` : ''}.`);
-    }
-    if (skipped.length > 0) options.onNotice?.(`loadBert: skipped ${skipped.length} tensors of pre-training heads (${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', ...' : ''}); the encoder does not use them.`);
+    if (skipped.length > 0) options.onNotice?.(`loadBert: skipped ${skipped.length} tensors of heads a BertModel does not have (${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', ...' : ''}); the encoder does not use them.`);
     try {
       return new BertModel(config, checkpoint);
     } catch (error) {

@@ -7,7 +7,7 @@ export { Embedding, type EmbeddingOptions } from './layers/embedding.js';
 export { LayerNorm, type LayerNormOptions } from './layers/layer-norm-layer.js';
 export { Dropout } from './layers/dropout.js';
 export { FeedForward, type FeedForwardConfig } from './layers/feed-forward.js';
-export { initialValues } from './layers/init.js';
+export { initialValues, skipInitialization } from './layers/init.js';
 export { checkWidth } from './layers/check-width.js';
 export { linear } from './ops/linear.js';
 export { gelu } from './ops/gelu.js';
