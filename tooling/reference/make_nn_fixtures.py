@@ -2,7 +2,7 @@
 
 Run from the repository root with the reference virtual environment (torch, transformers, safetensors):
 
-    cd /work/main && .venv-ref/bin/python tooling/reference/make_nn_fixtures.py
+    .venv-ref/bin/python tooling/reference/make_nn_fixtures.py
 
 It writes, under tooling/reference/fixtures/: nn-layers.json, transformer-encoder.json,
 attention-bias.json, bert-grad.json and the model folders bert-grad/, bert-grad-b/, bert-legacy/.

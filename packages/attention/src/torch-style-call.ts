@@ -1,8 +1,14 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError } from '@attnkit/backends';
 import { fromTorchMasks, type TorchMasks } from './from-torch-masks.js';
-import type { MultiHeadAttentionResult } from './multi-head-attention-forward.js';
-import type { MultiHeadAttention } from './multi-head-attention.js';
+import type { AttentionCallOptions, MultiHeadAttentionResult } from './multi-head-attention-forward.js';
+import type { ResolvedAttentionConfig } from './multi-head-attention-config.js';
+
+/** What {@link torchStyleCall} needs of a `MultiHeadAttention`. */
+export interface AttentionCallable {
+  readonly config: ResolvedAttentionConfig;
+  call(query: Tensor, key: Tensor, value: Tensor, options: AttentionCallOptions): MultiHeadAttentionResult;
+}
 
 /** PyTorch's `nn.MultiheadAttention.forward` options, in camelCase. */
 export interface TorchCallOptions extends TorchMasks {
@@ -21,7 +27,7 @@ export interface TorchCallOptions extends TorchMasks {
  * @example
  * const { output, attentionWeights } = mha.callTorch(x, x, x, { keyPaddingMask, needWeights: true });
  */
-export function torchStyleCall(mha: MultiHeadAttention, query: Tensor, key: Tensor, value: Tensor, options: TorchCallOptions = {}): MultiHeadAttentionResult {
+export function torchStyleCall(mha: AttentionCallable, query: Tensor, key: Tensor, value: Tensor, options: TorchCallOptions = {}): MultiHeadAttentionResult {
   const caller = 'MultiHeadAttention.callTorch';
   if (mha.config.layout !== 'batch-first') {
     throw new InvalidArgumentError({ caller, argument: 'layout', expected: "a 'batch-first' layer (PyTorch batch_first=True)", received: `'${mha.config.layout}'`, hint: 'Use call() with seq-first masks [T, S, B] instead.' });

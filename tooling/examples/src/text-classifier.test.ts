@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { losses, memory, oneHot, tensor2d, tidy, train, type Scalar } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
-import { TextClassifier } from '../../../docs/examples/text-classifier.js';
+import { TextClassifier } from './text-classifier.js';
 
-const EXAMPLE = new URL('../../../docs/examples/text-classifier.ts', import.meta.url);
+const EXAMPLE = new URL('./text-classifier.ts', import.meta.url);
 const DOC = new URL('../../../docs/nn.md', import.meta.url);
 
 /** Padded token sequences (ids 1..9, 0 = padding) and whether each contains token 7. */
