@@ -4,7 +4,9 @@
                          vocab 30522, 512 positions), fixed seed, as config.json + model.safetensors
                          + model.onnx (torch.onnx.export from the same weights, dynamic batch and length)
   models/attnkit-tiny-bert.onnx  the embedded model, exported the same way
-Needs Debian's python3-torch: /usr/bin/python3 tooling/bench/scripts/make_bench_models.py"""
+Needs torch: Debian's python3-torch (/usr/bin/python3 tooling/bench/scripts/make_bench_models.py) or the
+reference venv (.venv-ref/bin/python tooling/bench/scripts/make_bench_models.py; see the README)."""
+import inspect
 import json
 import sys
 from pathlib import Path
@@ -35,7 +37,9 @@ def export(model, path):
                       input_names=["input_ids", "attention_mask", "token_type_ids"],
                       output_names=["last_hidden_state", "pooler_output"],
                       dynamic_axes={n: {0: "batch", 1: "sequence"} for n in ["input_ids", "attention_mask", "token_type_ids", "last_hidden_state"]} | {"pooler_output": {0: "batch"}},
-                      opset_version=14, do_constant_folding=True)
+                      opset_version=14, do_constant_folding=True,
+                      # torch >= 2.9 defaults to the dynamo exporter (external weight files, opset 18): keep one self-contained file
+                      **({"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}))
 
 
 def load_reference(folder):
