@@ -31,7 +31,7 @@ export class BertEmbeddings extends Module {
     return tidy(() => {
       const length = inputIds.shape[1] as number;
       const words = this.wordEmbeddings.forward(inputIds); // [B, T, E]
-      const positions = this.positionEmbeddings.forward(range(0, length, 1, 'int32')); // [T, E]
+      const positions = slice(this.positionEmbeddings.weight, [0, 0], [length, -1]); // [T, E]: positions 0..T-1 (T ≤ max positions, checked)
       const types = tokenTypeIds === undefined
         ? slice(this.tokenTypeEmbeddings.weight, [0, 0], [1, -1]) // [1, E]: every token in segment 0
         : this.tokenTypeEmbeddings.forward(tokenTypeIds); // [B, T, E]
