@@ -1,5 +1,6 @@
 import { env } from '@tensorflow/tfjs-core';
-import { AttnkitError, availableBackends, detectEnvironment } from '@attnkit/backends';
+import { availableBackends, detectEnvironment } from '@attnkit/backends';
+import { AttnkitError } from '@attnkit/errors';
 import { backendReport } from './backend-report.js';
 import { DEMO_USAGE, formatDemoReport, parseDemoArgs, runDemo } from './demo-command.js';
 import { ENCODE_USAGE, parseEncodeArgs, runEncode } from './encode-command.js';

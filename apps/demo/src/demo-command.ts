@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 
-import { InvalidArgumentError, maxDifference, useBackend, type BackendCapabilities } from '@attnkit/backends';
+import { maxDifference, useBackend, type BackendCapabilities } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { cosineSimilarity, l2Normalize, loadBert, loadTokenizer, meanPooling, type LoadProgress } from '@attnkit/bert';
 import { tensor2d, tidy } from '@tensorflow/tfjs-core';
 import { embeddedModelFolder } from './embedded-model.js';

@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, useBackend } from '@attnkit/backends';
+import { useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { loadBert, loadTokenizer, meanPooling } from '@attnkit/bert';
 import { embeddedModelFolder } from './embedded-model.js';
 

@@ -1,5 +1,5 @@
 import { reshape, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/backends';
+import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
 
 /** The scores an attention bias is added to: `[B, H, T, S]`. */
 export interface BiasTarget {

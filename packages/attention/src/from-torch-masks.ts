@@ -1,5 +1,5 @@
 import { add, reshape, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/backends';
+import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
 import { fromTorchBoolMask, mergeMasks, splitAdditiveMask } from '@attnkit/masks';
 
 /** PyTorch's two attention masks, as `nn.MultiheadAttention` and `nn.TransformerEncoderLayer` take them. */

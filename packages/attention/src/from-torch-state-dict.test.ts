@@ -1,6 +1,7 @@
 import { randomNormal, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, maxDifference, useBackend } from '@attnkit/backends';
+import { maxDifference, useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { MultiHeadAttention } from './multi-head-attention.js';
 import { SafetensorsError, writeSafetensors } from '@attnkit/nn';

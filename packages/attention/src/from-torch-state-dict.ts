@@ -1,5 +1,5 @@
 import { tensor, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, formatShape, isTensorLike } from '@attnkit/backends';
+import { InvalidArgumentError, formatShape, isTensorLike } from '@attnkit/errors';
 import { attentionWeightShapes } from './attention-weight-shapes.js';
 import type { MultiHeadAttentionConfig } from './multi-head-attention-config.js';
 import { resolveAttentionConfig } from './resolve-attention-config.js';

@@ -1,6 +1,7 @@
 import { matMul, tensor, transpose, zeros, add, reshape } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, UseAfterDisposeError, maxDifference, useBackend } from '@attnkit/backends';
+import { maxDifference, useBackend } from '@attnkit/backends';
+import { InvalidArgumentError, UseAfterDisposeError } from '@attnkit/errors';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { HeadProjection } from './head-projection.js';
 

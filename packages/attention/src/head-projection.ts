@@ -1,5 +1,5 @@
 import { reshape, tidy, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { checkInteger, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/backends';
+import { checkInteger, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { linear } from '@attnkit/nn';
 import { WeightedModule, weightVariable } from '@attnkit/scorers';
 

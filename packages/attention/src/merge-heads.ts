@@ -1,5 +1,5 @@
 import { reshape, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
-import { checkTensor } from '@attnkit/backends';
+import { checkTensor } from '@attnkit/errors';
 
 /**
  * Concatenates the heads back into the model dimension: `[B, H, T, D] → [B, T, H·D]`.

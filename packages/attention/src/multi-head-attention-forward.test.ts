@@ -1,6 +1,7 @@
 import { ones, zeros } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, useBackend } from '@attnkit/backends';
+import { useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { thrown } from '@attnkit/test-utils';
 import { MultiHeadAttention } from './multi-head-attention.js';
 

@@ -1,5 +1,6 @@
 import { mean, reshape, slice, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, assertBackendReady, checkTensor, formatShape } from '@attnkit/backends';
+import { assertBackendReady } from '@attnkit/backends';
+import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
 import { validateMask } from '@attnkit/masks';
 import { linear } from '@attnkit/nn';
 import type { Scorer } from '@attnkit/scorers';

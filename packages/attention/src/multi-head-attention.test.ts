@@ -1,6 +1,7 @@
 import { div, memory, randomNormal, reshape, sum, tidy, transpose, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, maxDifference, useBackend } from '@attnkit/backends';
+import { maxDifference, useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { causalMask, mergeMasks, paddingMask } from '@attnkit/masks';
 import { AdditiveScorer } from '@attnkit/scorers';
 import { leaksOf, thrown } from '@attnkit/test-utils';

@@ -1,5 +1,5 @@
 import type { Tensor, Variable } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { WeightedModule, weightVariable, type Scorer } from '@attnkit/scorers';
 import { attentionWeightShapes } from './attention-weight-shapes.js';
 import { multiHeadAttentionForward, type AttentionCallOptions, type MultiHeadAttentionResult } from './multi-head-attention-forward.js';

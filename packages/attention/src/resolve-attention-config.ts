@@ -1,4 +1,4 @@
-import { InvalidArgumentError, checkInteger } from '@attnkit/backends';
+import { InvalidArgumentError, checkInteger } from '@attnkit/errors';
 import type { MultiHeadAttentionConfig, ResolvedAttentionConfig } from './multi-head-attention-config.js';
 
 /**

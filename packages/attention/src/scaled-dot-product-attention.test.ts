@@ -1,6 +1,7 @@
 import { ones, zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, compareBackends, useBackend } from '@attnkit/backends';
+import { compareBackends, useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { fixtureTensor, fixtureValues, leaksOf, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/sdpa.json' with { type: 'json' };
 import { scaledDotProductAttention } from './scaled-dot-product-attention.js';

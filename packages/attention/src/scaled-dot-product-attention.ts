@@ -1,5 +1,6 @@
 import { add, dropout as applyDropout, matMul, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, assertBackendReady, checkTensor, formatShape } from '@attnkit/backends';
+import { assertBackendReady } from '@attnkit/backends';
+import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
 import { maskedSoftmax, validateMask } from '@attnkit/masks';
 import { scaledDotProductScorer, type Scorer } from '@attnkit/scorers';
 import { checkAttentionBias } from './check-attention-bias.js';

@@ -1,6 +1,7 @@
 import { range, reshape, zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, useBackend } from '@attnkit/backends';
+import { useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { mergeHeads } from './merge-heads.js';
 import { splitHeads } from './split-heads.js';

@@ -1,5 +1,5 @@
 import { reshape, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkInteger, checkTensor, formatShape } from '@attnkit/backends';
+import { InvalidArgumentError, checkInteger, checkTensor, formatShape } from '@attnkit/errors';
 
 /**
  * Splits the model dimension into heads: `[B, T, E] → [B, H, T, D]` with `D = E / H`.

@@ -1,6 +1,7 @@
 import { ones, randomNormal, tensor2d, zeros } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, maxDifference, useBackend } from '@attnkit/backends';
+import { maxDifference, useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { thrown } from '@attnkit/test-utils';
 import { MultiHeadAttention } from './multi-head-attention.js';
 

@@ -1,5 +1,5 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { fromTorchMasks, type TorchMasks } from './from-torch-masks.js';
 import type { AttentionCallOptions, MultiHeadAttentionResult } from './multi-head-attention-forward.js';
 import type { ResolvedAttentionConfig } from './multi-head-attention-config.js';

@@ -1,5 +1,5 @@
 import { add, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkInteger, checkTensor, formatShape } from '@attnkit/backends';
+import { InvalidArgumentError, checkInteger, checkTensor, formatShape } from '@attnkit/errors';
 import { Dropout, LayerNorm, Linear, Module, activationByName, type ActivationFunction } from '@attnkit/nn';
 import { fromTorchMasks, type TorchMasks } from './from-torch-masks.js';
 import { MultiHeadAttention } from './multi-head-attention.js';

@@ -1,5 +1,5 @@
 import { tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkInteger, checkTensor } from '@attnkit/backends';
+import { InvalidArgumentError, checkInteger, checkTensor } from '@attnkit/errors';
 import { LayerNorm, Module, ModuleList } from '@attnkit/nn';
 import { fromTorchMasks } from './from-torch-masks.js';
 import { TransformerEncoderLayer, type EncoderLayerCallOptions, type TorchEncoderCallOptions } from './transformer-encoder-layer.js';

@@ -2,7 +2,7 @@ import { add, engine, matMul, softmax, tensor } from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { leaksOf } from '@attnkit/test-utils';
 import { compareBackends } from './compare-backends.js';
-import { InvalidArgumentError } from './errors/invalid-argument-error.js';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { UnknownBackendError } from './errors/unknown-backend-error.js';
 import { useBackend } from './use-backend.js';
 

@@ -1,6 +1,6 @@
 import { tidy } from '@tensorflow/tfjs-core';
 import { parseBackendName, type BackendName } from './backend-name.js';
-import { InvalidArgumentError } from './errors/invalid-argument-error.js';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { maxDifference } from './max-difference.js';
 import { namedOutputs, type TensorOutputs } from './named-outputs.js';
 import { withBackend } from './with-backend.js';

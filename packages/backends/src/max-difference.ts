@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from './errors/invalid-argument-error.js';
+import { InvalidArgumentError } from '@attnkit/errors';
 
 /** How far `actual` is from `expected`, element by element. */
 export interface Difference {

@@ -6,7 +6,7 @@ import { BackendPackageMissingError } from './errors/backend-package-missing-err
 import { BackendUnavailableError } from './errors/backend-unavailable-error.js';
 import { UnknownBackendError } from './errors/unknown-backend-error.js';
 import { WasmBinariesMissingError } from './errors/wasm-binaries-missing-error.js';
-import { InvalidArgumentError } from './errors/invalid-argument-error.js';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { useBackend } from './use-backend.js';
 
 afterEach(() => vi.restoreAllMocks());

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { ACTIVATIONS } from '@attnkit/nn';
 
 /** A BERT configuration, read from a Hugging Face `config.json` (camelCase here). */

@@ -1,4 +1,4 @@
-import { AttnkitError } from '@attnkit/backends';
+import { AttnkitError } from '@attnkit/errors';
 
 /**
  * A model folder (or URL, or set of files) that cannot be loaded: a missing or malformed file,

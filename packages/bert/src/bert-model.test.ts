@@ -1,6 +1,7 @@
 import { memory, tensor2d } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, UseAfterDisposeError, useBackend } from '@attnkit/backends';
+import { useBackend } from '@attnkit/backends';
+import { InvalidArgumentError, UseAfterDisposeError } from '@attnkit/errors';
 import { thrown } from '@attnkit/test-utils';
 import type { BertModel } from './bert-model.js';
 import { loadBert } from './load-bert.js';

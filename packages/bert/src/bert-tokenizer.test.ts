@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { thrown } from '@attnkit/test-utils';
 import corpus from '@attnkit/reference/fixtures/tokenizer-corpus.json' with { type: 'json' };
 import { BertTokenizer } from './bert-tokenizer.js';

@@ -1,5 +1,5 @@
 import { Tokenizer } from '@huggingface/tokenizers';
-import { InvalidArgumentError, checkInteger } from '@attnkit/backends';
+import { InvalidArgumentError, checkInteger } from '@attnkit/errors';
 
 /** Options of {@link BertTokenizer.encode}. */
 export interface EncodeOptions {

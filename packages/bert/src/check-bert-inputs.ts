@@ -1,5 +1,5 @@
 import { tensor2d, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor, describeValue, formatShape } from '@attnkit/backends';
+import { InvalidArgumentError, checkTensor, describeValue, formatShape } from '@attnkit/errors';
 import type { BertConfig } from './bert-config.js';
 
 /** Token ids, 0/1 attention mask or token types: `[B, T]` nested arrays or an int32 tensor. */

@@ -1,6 +1,7 @@
 import { tensor2d, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, maxDifference, useBackend } from '@attnkit/backends';
+import { maxDifference, useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf } from '@attnkit/test-utils';
 import type { BertModel } from './bert-model.js';
 import type { BertTokenizer } from './bert-tokenizer.js';

@@ -1,5 +1,5 @@
 import { concat, gather, tensor1d, tensor2d, tidy, zeros, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkInteger } from '@attnkit/backends';
+import { InvalidArgumentError, checkInteger } from '@attnkit/errors';
 import type { BertModel } from './bert-model.js';
 import type { BertTokenizer } from './bert-tokenizer.js';
 import { clsPooling, l2Normalize, meanPooling } from './sentence-embedding.js';

@@ -1,5 +1,5 @@
 import { tensor, type Tensor } from '@tensorflow/tfjs-core';
-import { AttnkitError } from '@attnkit/backends';
+import { AttnkitError } from '@attnkit/errors';
 import { readSafetensors } from '@attnkit/nn';
 import { parseBertConfig, type BertConfig } from './bert-config.js';
 import { BertLoadError } from './bert-load-error.js';

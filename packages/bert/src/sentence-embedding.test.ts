@@ -1,6 +1,7 @@
 import { tensor, tensor2d, tensor3d } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, maxDifference, useBackend } from '@attnkit/backends';
+import { maxDifference, useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { clsPooling, cosineSimilarity, l2Normalize, meanPooling } from './sentence-embedding.js';
 

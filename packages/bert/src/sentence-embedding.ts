@@ -1,5 +1,5 @@
 import { cast, div, expandDims, matMul, maximum, mul, norm, slice, squeeze, sum, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/backends';
+import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
 
 /**
  * Mask-aware mean of the token vectors: padding does not count. A sequence with no token gives

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 
 /** The options of a `tokenizer_config.json` that shape a BERT tokenizer. */
 export interface WordPieceOptions {

@@ -1,5 +1,5 @@
 import { tensor, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor } from '@attnkit/backends';
+import { InvalidArgumentError, checkTensor } from '@attnkit/errors';
 
 /**
  * Converts an additive float mask (0 = attend; a large negative value such as `-inf`, `-1e9` or

@@ -1,5 +1,5 @@
 import { tensor4d, type Tensor4D } from '@tensorflow/tfjs-core';
-import { checkInteger } from '@attnkit/backends';
+import { checkInteger } from '@attnkit/errors';
 
 /** Options of {@link causalMask}. */
 export interface CausalMaskOptions {

@@ -1,5 +1,5 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
-import { checkTensor } from '@attnkit/backends';
+import { checkTensor } from '@attnkit/errors';
 
 const DTYPE_HINT =
   'attnkit masks are bool, true = may attend. Convert PyTorch bool masks (True = blocked) with ' +

@@ -1,5 +1,5 @@
 import { scalar, tidy, where, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, describeValue } from '@attnkit/backends';
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 import { checkBoolMask } from './check-bool-mask.js';
 import { maskedFillValue } from './masked-fill-value.js';
 

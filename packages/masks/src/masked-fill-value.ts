@@ -1,5 +1,5 @@
 import { env, getBackend } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 
 /** The fill for half-float storage: finite, and |fill| + |scores| stays below 65504. */
 const HALF_FLOAT_FILL = -3e4;

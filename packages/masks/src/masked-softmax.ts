@@ -1,5 +1,6 @@
 import { cast, engine, getBackend, getKernel, mul, softmax, tidy, where, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, MASKED_SOFTMAX_KERNEL, assertBackendReady, broadcastShapes, checkTensor, formatShape } from '@attnkit/backends';
+import { MASKED_SOFTMAX_KERNEL, assertBackendReady } from '@attnkit/backends';
+import { InvalidArgumentError, broadcastShapes, checkTensor, formatShape } from '@attnkit/errors';
 import { checkBoolMask } from './check-bool-mask.js';
 import { maskedFillValue } from './masked-fill-value.js';
 

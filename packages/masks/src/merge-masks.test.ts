@@ -1,6 +1,7 @@
 import { ones, tensor } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, compareBackends, useBackend } from '@attnkit/backends';
+import { compareBackends, useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { fixtureTensor, leaksOf, fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/masks.json' with { type: 'json' };
 import { mergeMasks } from './merge-masks.js';

@@ -1,5 +1,5 @@
 import { clone, logicalAnd, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { broadcastShapes } from '@attnkit/backends';
+import { broadcastShapes } from '@attnkit/errors';
 import { checkBoolMask } from './check-bool-mask.js';
 
 /**

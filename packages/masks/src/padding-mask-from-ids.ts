@@ -1,5 +1,5 @@
 import { tensor4d, type Tensor2D, type Tensor4D } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor, describeValue } from '@attnkit/backends';
+import { InvalidArgumentError, checkTensor, describeValue } from '@attnkit/errors';
 
 /**
  * Padding mask from a Hugging Face style `attention_mask` (1 = real token, 0 = padding).

@@ -1,5 +1,5 @@
 import { tensor4d, type Tensor1D, type Tensor4D } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkInteger, checkTensor, describeValue } from '@attnkit/backends';
+import { InvalidArgumentError, checkInteger, checkTensor, describeValue } from '@attnkit/errors';
 
 /**
  * Padding mask from sequence lengths (seed 003's `arange(S) < lengths`): key position `s` of

@@ -1,6 +1,7 @@
 import { tensor } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, useBackend } from '@attnkit/backends';
+import { useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { splitAdditiveMask } from './split-additive-mask.js';
 

@@ -1,5 +1,5 @@
 import { maximum, notEqual, tidy, where, type Tensor } from '@tensorflow/tfjs-core';
-import { checkTensor } from '@attnkit/backends';
+import { checkTensor } from '@attnkit/errors';
 import { maskedFillValue } from './masked-fill-value.js';
 
 /** What {@link splitAdditiveMask} returns: the attnkit mask and bias that together act as the float mask. */

@@ -1,5 +1,5 @@
 import { reshape, tidy, transpose, type Tensor, type Tensor4D } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkInteger, formatShape } from '@attnkit/backends';
+import { InvalidArgumentError, checkInteger, formatShape } from '@attnkit/errors';
 import { checkBoolMask } from './check-bool-mask.js';
 
 /** The attention a mask must fit: scores are `[B, H, T, S]`. */

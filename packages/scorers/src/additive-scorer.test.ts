@@ -2,7 +2,8 @@
 import '@tensorflow/tfjs';
 import { abs, square, sum, variableGrads, zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, UseAfterDisposeError, compareBackends, useBackend } from '@attnkit/backends';
+import { compareBackends, useBackend } from '@attnkit/backends';
+import { InvalidArgumentError, UseAfterDisposeError } from '@attnkit/errors';
 import { fixtureTensor, leaksOf, fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/scorers.json' with { type: 'json' };
 import { AdditiveScorer } from './additive-scorer.js';

@@ -1,5 +1,5 @@
 import { add, expandDims, reshape, tanh, tidy, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { checkInteger } from '@attnkit/backends';
+import { checkInteger } from '@attnkit/errors';
 import { checkQueryKey } from './check-query-key.js';
 import { linear } from '@attnkit/nn';
 import type { Scorer } from './scorer.js';

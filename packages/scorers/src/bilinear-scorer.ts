@@ -1,5 +1,5 @@
 import { matMul, reshape, tidy, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { checkInteger } from '@attnkit/backends';
+import { checkInteger } from '@attnkit/errors';
 import { checkQueryKey } from './check-query-key.js';
 import type { Scorer } from './scorer.js';
 import { WeightedModule } from './weighted-module.js';

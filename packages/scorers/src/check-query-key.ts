@@ -1,5 +1,6 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, assertBackendReady, checkTensor, formatShape } from '@attnkit/backends';
+import { assertBackendReady } from '@attnkit/backends';
+import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
 
 /** What {@link checkQueryKey} found: the leading (batch) shape and the last dims. */
 export interface QueryKeyShapes {

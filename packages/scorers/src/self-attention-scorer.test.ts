@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, compareBackends, useBackend } from '@attnkit/backends';
+import { compareBackends, useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { fixtureTensor, leaksOf, fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/scorers.json' with { type: 'json' };
 import { SelfAttentionScorer } from './self-attention-scorer.js';

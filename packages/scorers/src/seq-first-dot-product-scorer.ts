@@ -1,5 +1,6 @@
 import { matMul, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, assertBackendReady, checkTensor, formatShape } from '@attnkit/backends';
+import { assertBackendReady } from '@attnkit/backends';
+import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
 import type { Scorer } from './scorer.js';
 
 /**

@@ -1,5 +1,5 @@
 import { clone, randomUniform, tidy, variable, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/backends';
+import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
 
 /** How {@link weightVariable} creates one weight. */
 export interface WeightSpec {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { UseAfterDisposeError, useBackend } from '@attnkit/backends';
+import { useBackend } from '@attnkit/backends';
+import { UseAfterDisposeError } from '@attnkit/errors';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { AdditiveScorer } from './additive-scorer.js';
 import { BilinearScorer } from './bilinear-scorer.js';

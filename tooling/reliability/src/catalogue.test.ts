@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { memory } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AttnkitError, useBackend } from '@attnkit/backends';
+import { useBackend } from '@attnkit/backends';
+import { AttnkitError } from '@attnkit/errors';
 import { attentionCases } from './catalogue/attention-cases.js';
 import { backendsCases } from './catalogue/backends-cases.js';
 import { bertCases } from './catalogue/bert-cases.js';

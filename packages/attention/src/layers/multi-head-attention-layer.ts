@@ -1,6 +1,6 @@
 import { serialization, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { initializers, layers, type LayerVariable } from '@tensorflow/tfjs-layers';
-import { InvalidArgumentError } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { causalMask } from '@attnkit/masks';
 import { attentionWeightShapes } from '../attention-weight-shapes.js';
 import { multiHeadAttentionForward } from '../multi-head-attention-forward.js';

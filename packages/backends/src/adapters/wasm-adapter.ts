@@ -1,6 +1,6 @@
 import { engine, env } from '@tensorflow/tfjs-core';
 import { detectEnvironment } from '../environment.js';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
+import { InvalidArgumentError } from '@attnkit/errors';
 import type { UseBackendOptions } from '../use-backend-options.js';
 import type { BackendAdapter } from './backend-adapter.js';
 import { nodeBuiltin } from '../node-builtin.js';

@@ -1,4 +1,4 @@
-import { AttnkitError } from './attnkit-error.js';
+import { AttnkitError } from '@attnkit/errors';
 
 /**
  * The environment offers the backend, but tfjs failed to initialise it (for example the wasm

@@ -1,4 +1,4 @@
-import { AttnkitError } from './attnkit-error.js';
+import { AttnkitError } from '@attnkit/errors';
 
 /**
  * A block was called before any backend finished initialising. attnkit does not let tfjs pick a

@@ -1,4 +1,4 @@
-import { AttnkitError } from './attnkit-error.js';
+import { AttnkitError } from '@attnkit/errors';
 
 /** The structured parts of a {@link BackendPackageMissingError} message. */
 export interface BackendPackageMissingDetails {

@@ -1,4 +1,4 @@
-import { AttnkitError } from './attnkit-error.js';
+import { AttnkitError } from '@attnkit/errors';
 
 /**
  * The backend exists but this environment cannot run it (webgl in Node, webgpu without an adapter).

@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { AttnkitError } from './attnkit-error.js';
+import { AttnkitError } from '@attnkit/errors';
 import { BackendInitError } from './backend-init-error.js';
 import { BackendNotReadyError } from './backend-not-ready-error.js';
 import { BackendPackageMissingError } from './backend-package-missing-error.js';
 import { BackendUnavailableError } from './backend-unavailable-error.js';
-import { InvalidArgumentError } from './invalid-argument-error.js';
 import { UnknownBackendError } from './unknown-backend-error.js';
-import { UseAfterDisposeError } from './use-after-dispose-error.js';
 import { WasmBinariesMissingError } from './wasm-binaries-missing-error.js';
 
 describe('typed errors', () => {
-  it('InvalidArgumentError says what was expected, what was received and how to fix it', () => {
-    const e = new InvalidArgumentError({ caller: 'paddingMask', argument: 'lengths', expected: 'a rank-1 tensor [B]', received: 'rank 2 [2, 3]', hint: 'Flatten it.' });
-    expect(e.message).toBe("paddingMask: 'lengths' must be a rank-1 tensor [B]; received rank 2 [2, 3]. Flatten it.");
-    expect(e).toMatchObject({ name: 'InvalidArgumentError', code: 'ATTNKIT_INVALID_ARGUMENT', caller: 'paddingMask', argument: 'lengths' });
-    expect(e).toBeInstanceOf(AttnkitError);
-    expect(e).toBeInstanceOf(Error);
-  });
   it('each class has its own stable code and name', () => {
     const errors = [
       new UnknownBackendError('x', ['cpu']),
@@ -24,7 +15,6 @@ describe('typed errors', () => {
       new WasmBinariesMissingError(['/a.wasm'], 'HTTP 404'),
       new BackendNotReadyError('f', 'none'),
       new BackendInitError('wasm', 'aborted', new Error('inner')),
-      new UseAfterDisposeError('AdditiveScorer.score'),
       new BackendPackageMissingError({ caller: 'useBackend', backend: 'wasm', packageName: '@tensorflow/tfjs-backend-wasm', versionRange: '^4.22.0' }),
     ];
     expect(errors.map((e) => [e.name, e.code])).toEqual([
@@ -33,10 +23,9 @@ describe('typed errors', () => {
       ['WasmBinariesMissingError', 'ATTNKIT_WASM_BINARIES_MISSING'],
       ['BackendNotReadyError', 'ATTNKIT_BACKEND_NOT_READY'],
       ['BackendInitError', 'ATTNKIT_BACKEND_INIT_FAILED'],
-      ['UseAfterDisposeError', 'ATTNKIT_USE_AFTER_DISPOSE'],
       ['BackendPackageMissingError', 'ATTNKIT_BACKEND_PACKAGE_MISSING'],
     ]);
-    expect(errors[5]?.message).toBe('AdditiveScorer.score: called after dispose() freed its weights. Create a new instance instead.');
+    expect(errors.every((e) => e instanceof AttnkitError)).toBe(true);
     expect(errors[1]?.message).toBe("backend 'webgl' is not available in node: no GL. Available here: none.");
     expect(errors[4]?.message).toBe("backend 'wasm' failed to initialise: aborted.");
     expect((errors[4]?.cause as Error).message).toBe('inner');

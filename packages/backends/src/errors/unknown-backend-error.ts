@@ -1,4 +1,4 @@
-import { AttnkitError } from './attnkit-error.js';
+import { AttnkitError } from '@attnkit/errors';
 
 /**
  * A backend name that attnkit does not know (a typo, or a backend it has no adapter for).

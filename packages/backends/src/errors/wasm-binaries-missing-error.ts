@@ -1,4 +1,4 @@
-import { AttnkitError } from './attnkit-error.js';
+import { AttnkitError } from '@attnkit/errors';
 
 /**
  * The tfjs wasm binaries could not be found where attnkit looked for them. attnkit never loads

@@ -1,5 +1,5 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/backends';
+import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
 
 /**
  * Checks a layer input: a live float32 tensor of rank ≥ 1 whose last axis is `width`

@@ -1,5 +1,5 @@
 import { dropout, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor, describeValue } from '@attnkit/backends';
+import { InvalidArgumentError, checkTensor, describeValue } from '@attnkit/errors';
 import { Module } from '../module/module.js';
 
 /**

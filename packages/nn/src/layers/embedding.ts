@@ -1,5 +1,5 @@
 import { cast, customGrad, gather, mul, oneHot, reshape, scalar, sub, tidy, where, zerosLike, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkInteger, checkTensor } from '@attnkit/backends';
+import { InvalidArgumentError, checkInteger, checkTensor } from '@attnkit/errors';
 import { Module } from '../module/module.js';
 import { initialValues } from './init.js';
 

@@ -1,5 +1,5 @@
 import { tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { checkInteger } from '@attnkit/backends';
+import { checkInteger } from '@attnkit/errors';
 import { Module } from '../module/module.js';
 import { activationByName, type ActivationFunction } from '../ops/activation-by-name.js';
 import { Dropout } from './dropout.js';

@@ -1,5 +1,5 @@
 import type { Tensor, Variable } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkInteger, describeValue } from '@attnkit/backends';
+import { InvalidArgumentError, checkInteger, describeValue } from '@attnkit/errors';
 import { Module } from '../module/module.js';
 import { layerNorm } from '../ops/layer-norm.js';
 import { checkWidth } from './check-width.js';

@@ -1,5 +1,5 @@
 import type { Tensor, Variable } from '@tensorflow/tfjs-core';
-import { checkInteger } from '@attnkit/backends';
+import { checkInteger } from '@attnkit/errors';
 import { Module } from '../module/module.js';
 import { linear } from '../ops/linear.js';
 import { checkWidth } from './check-width.js';

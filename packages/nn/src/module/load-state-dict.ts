@@ -1,5 +1,5 @@
 import { cast, tidy, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, describeValue, formatShape, isTensorLike } from '@attnkit/backends';
+import { InvalidArgumentError, describeValue, formatShape, isTensorLike } from '@attnkit/errors';
 import { StateDictError, type MismatchedKey } from './state-dict-error.js';
 
 /** Tensors by checkpoint key: a `Map` (as `stateDict()` returns) or a plain record. */

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { Module } from './module.js';
 
 /**

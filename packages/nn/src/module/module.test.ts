@@ -1,6 +1,7 @@
 import { memory, ones, tensor, tidy, zeros, type Tensor, type Variable } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, UseAfterDisposeError, useBackend } from '@attnkit/backends';
+import { useBackend } from '@attnkit/backends';
+import { InvalidArgumentError, UseAfterDisposeError } from '@attnkit/errors';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { Dropout } from '../layers/dropout.js';
 import { LayerNorm } from '../layers/layer-norm-layer.js';

@@ -1,5 +1,5 @@
 import { Variable, variable, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, UseAfterDisposeError } from '@attnkit/backends';
+import { InvalidArgumentError, UseAfterDisposeError } from '@attnkit/errors';
 import { loadStateDict, type LoadStateDictOptions, type LoadStateDictResult, type StateDictSource } from './load-state-dict.js';
 
 let variableCounter = 0;

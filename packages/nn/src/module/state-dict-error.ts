@@ -1,4 +1,4 @@
-import { AttnkitError } from '@attnkit/backends';
+import { AttnkitError } from '@attnkit/errors';
 
 /** A key whose tensor does not fit its parameter. */
 export interface MismatchedKey {

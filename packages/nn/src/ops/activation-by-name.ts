@@ -1,5 +1,5 @@
 import { add, clipByValue, erf, leakyRelu, mul, relu, sigmoid, softplus, square, tanh, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, describeValue } from '@attnkit/backends';
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 import { gelu } from './gelu.js';
 import { geluTanh } from './gelu-tanh.js';
 import { relu6 } from './relu6.js';

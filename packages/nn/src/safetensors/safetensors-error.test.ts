@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AttnkitError } from '@attnkit/backends';
+import { AttnkitError } from '@attnkit/errors';
 import { SafetensorsError } from './safetensors-error.js';
 
 describe('SafetensorsError', () => {

@@ -1,4 +1,4 @@
-import { AttnkitError } from '@attnkit/backends';
+import { AttnkitError } from '@attnkit/errors';
 
 /**
  * A `.safetensors` file that is malformed, lies about its contents, or uses what attnkit does not

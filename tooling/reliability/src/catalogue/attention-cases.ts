@@ -1,5 +1,5 @@
 import { ones, tensor, tidy, zeros } from '@tensorflow/tfjs-core';
-import { assertFinite } from '@attnkit/backends';
+import { assertFinite } from '@attnkit/errors';
 import { MultiHeadAttention, scaledDotProductAttention } from '@attnkit/attention';
 import { attempt, rejects, safely, type CatalogueCase } from './catalogue-case.js';
 

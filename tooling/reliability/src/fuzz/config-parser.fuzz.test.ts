@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { parseBertConfig, type BertConfig } from '@attnkit/bert';
 import { FUZZ_RUNS } from '../fuzz-budget.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { AttnkitError } from '@attnkit/backends';
+import { AttnkitError } from '@attnkit/errors';
 import { loadTokenizer } from '@attnkit/bert';
 import { FUZZ_RUNS } from '../fuzz-budget.js';
 

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
+import { InvalidArgumentError } from '../invalid-argument-error.js';
 import { formatShape } from './describe-value.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
+import { InvalidArgumentError } from '../invalid-argument-error.js';
 import { checkTensor } from './check-tensor.js';
 
 /**

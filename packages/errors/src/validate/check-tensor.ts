@@ -1,5 +1,5 @@
 import type { DataType, Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
+import { InvalidArgumentError } from '../invalid-argument-error.js';
 import { describeValue, isTensorLike } from './describe-value.js';
 
 /** What {@link checkTensor} requires of a tensor argument. */

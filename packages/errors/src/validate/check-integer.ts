@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
+import { InvalidArgumentError } from '../invalid-argument-error.js';
 import { describeValue } from './describe-value.js';
 
 /**

@@ -1,3 +1,4 @@
+import '@tensorflow/tfjs-backend-cpu'; // a backend for the tensors these tests make
 import { zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '../use-backend.js';

@@ -1,6 +1,7 @@
+import '@tensorflow/tfjs-backend-cpu'; // a backend for the tensors these tests make
 import { tensor } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
+import { InvalidArgumentError } from '../invalid-argument-error.js';
 import { useBackend } from '../use-backend.js';
 import { assertFinite } from './assert-finite.js';
 
