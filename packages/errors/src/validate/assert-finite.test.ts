@@ -1,11 +1,10 @@
 import '@tensorflow/tfjs-backend-cpu'; // a backend for the tensors these tests make
-import { tensor } from '@tensorflow/tfjs-core';
+import { tensor, setBackend } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../invalid-argument-error.js';
-import { useBackend } from '../use-backend.js';
 import { assertFinite } from './assert-finite.js';
 
-beforeAll(() => useBackend('cpu'));
+beforeAll(() => setBackend('cpu'));
 
 describe('assertFinite', () => {
   it('passes finite tensors and names the count and first position of NaN or infinities', async () => {

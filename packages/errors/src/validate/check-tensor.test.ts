@@ -1,11 +1,10 @@
 import '@tensorflow/tfjs-backend-cpu'; // a backend for the tensors these tests make
-import { ones, tensor, zeros } from '@tensorflow/tfjs-core';
+import { ones, tensor, zeros, setBackend } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../invalid-argument-error.js';
-import { useBackend } from '../use-backend.js';
 import { checkTensor } from './check-tensor.js';
 
-beforeAll(() => useBackend('cpu'));
+beforeAll(() => setBackend('cpu'));
 
 const requirement = { caller: 'f', argument: 'query', dtype: 'float32', rank: [3, 4], shape: '[B, H, T, D]' } as const;
 

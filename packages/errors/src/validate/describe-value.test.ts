@@ -1,10 +1,9 @@
 import '@tensorflow/tfjs-backend-cpu'; // a backend for the tensors these tests make
-import { zeros } from '@tensorflow/tfjs-core';
+import { zeros, setBackend } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useBackend } from '../use-backend.js';
 import { describeValue, formatShape } from './describe-value.js';
 
-beforeAll(() => useBackend('cpu'));
+beforeAll(() => setBackend('cpu'));
 
 describe('describeValue / formatShape', () => {
   it('describes tensors by dtype, rank and shape, other values by type', () => {
