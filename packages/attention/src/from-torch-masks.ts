@@ -1,6 +1,6 @@
-import { add, reshape, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { add, maximum, reshape, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
-import { fromTorchBoolMask, mergeMasks, splitAdditiveMask } from '@attnkit/masks';
+import { fromTorchBoolMask, maskedFillValue, mergeMasks, splitAdditiveMask } from '@attnkit/masks';
 
 /** PyTorch's two attention masks, as `nn.MultiheadAttention` and `nn.TransformerEncoderLayer` take them. */
 export interface TorchMasks {
@@ -53,7 +53,7 @@ export function fromTorchMasks(
     const bools = [padding === undefined ? undefined : reshape(padding.mask, paddingShape), attn === undefined ? undefined : toHeads(attn.mask)];
     const biases = [padding?.bias === undefined ? undefined : reshape(padding.bias, paddingShape), attn?.bias === undefined ? undefined : toHeads(attn.bias)].filter((b) => b !== undefined);
     const merged = mergeMasks(...bools);
-    const summed = biases.length === 0 ? undefined : biases.length === 1 ? biases[0]! : add(biases[0]!, biases[1]!);
+    const summed = biases.length === 0 ? undefined : biases.length === 1 ? biases[0]! : maximum(add(biases[0]!, biases[1]!), maskedFillValue()); // two large negatives must not sum past half-float range
     const rank4 = summed !== undefined && summed.rank === 2 ? reshape(summed, [1, 1, queryLength, keyLength]) : summed; // [T, S] -> [1, 1, T, S]
     return { mask: merged, bias: rank4 };
   });

@@ -8,12 +8,16 @@ import { mergeHeads } from './merge-heads.js';
 import type { ResolvedAttentionConfig } from './multi-head-attention-config.js';
 import { scaledDotProductAttention } from './scaled-dot-product-attention.js';
 import { splitHeads } from './split-heads.js';
+import { checkAttentionBias } from './check-attention-bias.js';
 
 /** Options of a multi-head attention call. */
 export interface AttentionCallOptions {
   /** Bool, `true` = may attend, broadcastable to `[B, H, T, S]` (seq-first layout: `[T, S, B]`). */
   readonly attentionMask?: Tensor | undefined;
-  /** Float32 added to the scores: `[T, S]` or rank 4 broadcastable to `[B, H, T, S]` (ALiBi, relative positions, PyTorch float masks). */
+  /**
+   * Float32 added to the scores: `[T, S]` or rank 4 broadcastable to `[B, H, T, S]` (ALiBi, relative
+   * positions, PyTorch float masks). Scores are `[B, H, T, S]` in either layout, so is the bias.
+   */
   readonly attentionBias?: Tensor | undefined;
   /** `'none'` (default), `'per-head'` `[B, H, T, S]`, or `'averaged'` over heads `[B, T, S]`. */
   readonly returnWeights?: 'none' | 'per-head' | 'averaged';
@@ -89,10 +93,14 @@ export function multiHeadAttentionForward(
   const [batch, queryLength] = seqFirst ? [query.shape[1] as number, query.shape[0] as number] : [query.shape[0] as number, query.shape[1] as number];
   const keyLength = key.shape[seqFirst ? 0 : 1] as number;
   const { embedDim: e, numHeads: h, headDim: d } = config;
-  const mask =
-    options.attentionMask === undefined
-      ? undefined
-      : validateMask(options.attentionMask, { batch, heads: h, queryLength, keyLength, layout: config.layout, caller, argument: 'attentionMask' });
+  const scoreBias = options.attentionBias === undefined ? undefined : checkAttentionBias(options.attentionBias, { batch, heads: h, queryLength, keyLength }, caller, 'attentionBias');
+  let mask: Tensor | undefined;
+  try {
+    mask = options.attentionMask === undefined ? undefined : validateMask(options.attentionMask, { batch, heads: h, queryLength, keyLength, layout: config.layout, caller, argument: 'attentionMask' });
+  } catch (error) {
+    if (scoreBias !== options.attentionBias) scoreBias?.dispose();
+    throw error;
+  }
   try {
     return tidy(() => {
       const toBatchFirst = (x: Tensor): Tensor => (seqFirst ? transpose(x, [1, 0, 2]) : x); // [T, B, E] -> [B, T, E]
@@ -113,7 +121,7 @@ export function multiHeadAttentionForward(
       const [q, k, v] = heads as [Tensor, Tensor, Tensor];
       const attended = scaledDotProductAttention(q, k, v, {
         mask,
-        bias: options.attentionBias,
+        bias: scoreBias,
         ...(scorer === undefined ? {} : { scorer }),
         dropout: config.dropout,
         training: options.training === true,
@@ -126,5 +134,6 @@ export function multiHeadAttentionForward(
     });
   } finally {
     mask?.dispose();
+    if (scoreBias !== options.attentionBias) scoreBias?.dispose();
   }
 }

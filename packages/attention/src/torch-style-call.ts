@@ -1,5 +1,5 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError } from '@attnkit/errors';
+import { InvalidArgumentError, checkTensor } from '@attnkit/errors';
 import { fromTorchMasks, type TorchMasks } from './from-torch-masks.js';
 import type { AttentionCallOptions, MultiHeadAttentionResult } from './multi-head-attention-forward.js';
 import type { ResolvedAttentionConfig } from './multi-head-attention-config.js';
@@ -32,6 +32,8 @@ export function torchStyleCall(mha: AttentionCallable, query: Tensor, key: Tenso
   if (mha.config.layout !== 'batch-first') {
     throw new InvalidArgumentError({ caller, argument: 'layout', expected: "a 'batch-first' layer (PyTorch batch_first=True)", received: `'${mha.config.layout}'`, hint: 'Use call() with seq-first masks [T, S, B] instead.' });
   }
+  checkTensor(query, { caller, argument: 'query', dtype: 'float32', rank: 3, shape: '[B, T, E]' });
+  checkTensor(key, { caller, argument: 'key', dtype: 'float32', rank: 3, shape: '[B, S, keyDim]' });
   const { numHeads } = mha.config;
   const [batch = 0, queryLength = 0] = query.shape;
   const keyLength = key.shape[1] as number;

@@ -118,7 +118,9 @@ export class TransformerEncoderLayer extends Module {
    */
   forwardTorch(src: Tensor, options: TorchEncoderCallOptions = {}): Tensor {
     const caller = 'TransformerEncoderLayer.forwardTorch';
+    this.assertLive(caller);
     const batchFirst = options.batchFirst ?? true;
+    if (typeof batchFirst !== 'boolean') throw new InvalidArgumentError({ caller, argument: 'batchFirst', expected: 'a boolean', received: String(batchFirst) });
     checkTensor(src, { caller, argument: 'src', dtype: 'float32', rank: 3, shape: batchFirst ? '[B, T, E]' : '[T, B, E]' });
     const x = batchFirst ? src : transpose(src, [1, 0, 2]); // [T, B, E] -> [B, T, E]
     const [batch = 0, length = 0] = x.shape;

@@ -15,7 +15,11 @@ export interface TransformerEncoderConfig extends TransformerEncoderLayerConfig 
 
 /** Options of {@link TransformerEncoder.forward}. */
 export interface EncoderCallOptions extends Omit<EncoderLayerCallOptions, 'outputAttentions'> {
-  /** Return the input and every layer's output (N + 1 tensors `[B, T, E]`, before the final norm). */
+  /**
+   * Return the input and every layer's output (N + 1 tensors `[B, T, E]`, before the final norm).
+   * Without a final norm the last of them is the same tensor as `lastHiddenState` (as in PyTorch and
+   * Hugging Face): dispose each tensor once.
+   */
   readonly outputHiddenStates?: boolean;
   /** Return every layer's attention weights (N tensors `[B, H, T, T]`). */
   readonly outputAttentions?: boolean;
@@ -91,6 +95,7 @@ export class TransformerEncoder extends Module {
     const caller = 'TransformerEncoder.forwardTorch';
     this.assertLive(caller);
     const batchFirst = options.batchFirst ?? true;
+    if (typeof batchFirst !== 'boolean') throw new InvalidArgumentError({ caller, argument: 'batchFirst', expected: 'a boolean', received: String(batchFirst) });
     checkTensor(src, { caller, argument: 'src', dtype: 'float32', rank: 3, shape: batchFirst ? '[B, T, E]' : '[T, B, E]' });
     return tidy(() => {
       const x = batchFirst ? src : transpose(src, [1, 0, 2]); // [T, B, E] -> [B, T, E]

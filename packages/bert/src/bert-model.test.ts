@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError, UseAfterDisposeError } from '@attnkit/errors';
 import { thrown } from '@attnkit/test-utils';
-import type { BertModel } from './bert-model.js';
+import { BertModel } from './bert-model.js';
 import { loadBert } from './load-bert.js';
 
 let model: BertModel;
@@ -70,5 +70,27 @@ describe('BertModel.forward', () => {
     expect(memory().numTensors).toBe(before);
     expect(thrown(() => other.forward({ inputIds: [[1]] }))).toBeInstanceOf(UseAfterDisposeError);
     expect(thrown(() => other.dispose()).message).toBe('BertModel.dispose: called after dispose() freed its weights. Create a new instance instead.');
+  });
+});
+
+describe('BertModel without a checkpoint', () => {
+  const config = { vocabSize: 40, hiddenSize: 16, numHiddenLayers: 2, numAttentionHeads: 4, intermediateSize: 32, maxPositionEmbeddings: 10, typeVocabSize: 2, layerNormEps: 1e-12, hiddenDropoutProb: 0.1, attentionProbsDropoutProb: 0.1, padTokenId: 1, hiddenAct: 'gelu', initializerRange: 0.05 };
+
+  it("is initialised as Hugging Face's _init_weights: N(0, initializer_range), zero biases, unit LayerNorms, a zero padding row; seeded", async () => {
+    const before = memory().numTensors;
+    const [a, b] = [new BertModel(config, undefined, { seed: 7 }), new BertModel(config, undefined, { seed: 7 })];
+    const values = async (m: BertModel, key: string) => Array.from(await m.stateDict().get(key)!.data());
+    const words = await values(a, 'embeddings.word_embeddings.weight');
+    const rows = Array.from({ length: 40 }, (_, r) => words.slice(r * 16, (r + 1) * 16));
+    expect(rows[1]!.every((v) => v === 0)).toBe(true); // padTokenId 1
+    const std = Math.sqrt(rows.filter((_, r) => r !== 1).flat().reduce((s, v) => s + v * v, 0) / (39 * 16));
+    expect(std).toBeGreaterThan(0.04);
+    expect(std).toBeLessThan(0.06);
+    expect((await values(a, 'encoder.layer.1.output.LayerNorm.weight')).every((v) => v === 1)).toBe(true);
+    expect((await values(a, 'encoder.layer.0.attention.self.query.bias')).every((v) => v === 0)).toBe(true);
+    expect(await values(b, 'pooler.dense.weight')).toEqual(await values(a, 'pooler.dense.weight'));
+    expect(a.training).toBe(false);
+    [a, b].forEach((m) => m.dispose());
+    expect(memory().numTensors).toBe(before);
   });
 });

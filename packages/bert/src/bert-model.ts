@@ -8,7 +8,13 @@ import { checkIds, checkSequenceLength, type IdsInput } from './check-bert-input
 // The module tree mirrors Hugging Face's modeling_bert, so a parameter's dotted path is its
 // checkpoint key (`encoder.layer.0.attention.self.query.weight`): loading is `loadStateDict`.
 
-/** `embeddings`: word + position + token type, then LayerNorm and dropout. `ids [B, T]` → `[B, T, E]`. */
+/**
+ * `embeddings`: word + position + token type, then LayerNorm and dropout. `ids [B, T]` → `[B, T, E]`
+ * (ids already checked by `BertModel.forward`; T ≤ max positions).
+ *
+ * @example
+ * const x = model.embeddings.forward(inputIds, tokenTypeIds); // [B, T] int32 -> [B, T, E]
+ */
 export class BertEmbeddings extends Module {
   readonly wordEmbeddings: Embedding;
   readonly positionEmbeddings: Embedding;
@@ -28,6 +34,7 @@ export class BertEmbeddings extends Module {
   }
 
   forward(inputIds: Tensor, tokenTypeIds: Tensor | undefined): Tensor {
+    this.assertLive('BertEmbeddings.forward');
     return tidy(() => {
       const length = inputIds.shape[1] as number;
       const words = this.wordEmbeddings.forward(inputIds); // [B, T, E]
@@ -40,7 +47,12 @@ export class BertEmbeddings extends Module {
   }
 }
 
-/** `attention.self`: query, key and value projections, then scaled dot-product attention over H heads. */
+/**
+ * `attention.self`: query, key and value projections, then scaled dot-product attention over H heads.
+ *
+ * @example
+ * const { context, weights } = layer.attention.self.forward(hidden, mask); // [B, T, E], [B, H, T, T]
+ */
 export class BertSelfAttention extends Module {
   readonly numHeads: number;
   readonly query: Linear;
@@ -61,6 +73,7 @@ export class BertSelfAttention extends Module {
 
   /** `hidden [B, T, E]`, `mask` bool `[B, 1, 1, T]` → `{ context [B, T, E], weights [B, H, T, T] }`. */
   forward(hidden: Tensor, mask: Tensor | undefined): { context: Tensor; weights: Tensor } {
+    this.assertLive('BertSelfAttention.forward');
     return tidy(() => {
       const heads = (projection: Linear) => splitHeads(projection.forward(hidden), this.numHeads); // [B, T, E] -> [B, H, T, D]
       const { output, attentionWeights } = scaledDotProductAttention(heads(this.query), heads(this.key), heads(this.value), {
@@ -73,7 +86,12 @@ export class BertSelfAttention extends Module {
   }
 }
 
-/** `attention.output` and `output`: dense, dropout, residual, LayerNorm. `[B, T, in]` → `[B, T, E]`. */
+/**
+ * `attention.output` and `output`: dense, dropout, residual, LayerNorm. `[B, T, in]` → `[B, T, E]`.
+ *
+ * @example
+ * const attended = layer.attention.output.forward(context, hidden); // LN(dense(context) + hidden)
+ */
 export class BertResidualOutput extends Module {
   readonly dense: Linear;
   readonly layerNorm: LayerNorm;
@@ -89,11 +107,17 @@ export class BertResidualOutput extends Module {
   }
 
   forward(x: Tensor, residual: Tensor): Tensor {
+    this.assertLive('BertResidualOutput.forward');
     return tidy(() => this.layerNorm.forward(add(this.dropout.forward(this.dense.forward(x)), residual)));
   }
 }
 
-/** `encoder.layer.N`: self-attention and a feed-forward block, each post-LN. `[B, T, E]` → `[B, T, E]`. */
+/**
+ * `encoder.layer.N`: self-attention and a feed-forward block, each post-LN. `[B, T, E]` → `[B, T, E]`.
+ *
+ * @example
+ * const { hidden, weights } = model.encoder.layer.at(0).forward(x, mask); // mask bool [B, 1, 1, T]
+ */
 export class BertLayer extends Module {
   readonly attention: Module & { readonly self: BertSelfAttention; readonly output: BertResidualOutput };
   readonly intermediate: Module & { readonly dense: Linear };
@@ -111,6 +135,7 @@ export class BertLayer extends Module {
   }
 
   forward(hidden: Tensor, mask: Tensor | undefined): { hidden: Tensor; weights: Tensor } {
+    this.assertLive('BertLayer.forward');
     return tidy(() => {
       const { context, weights } = this.attention.self.forward(hidden, mask); // [B, T, E]
       const attended = this.attention.output.forward(context, hidden); // LN(dense(context) + hidden)
@@ -152,6 +177,7 @@ export interface BertOutputs {
   readonly lastHiddenState: Tensor;
   /** `[B, E]`: `tanh(dense(h[:, 0]))`. */
   readonly poolerOutput: Tensor;
+  /** The embeddings and every layer's output; the last is the same tensor as `lastHiddenState` (dispose each once). */
   readonly hiddenStates?: Tensor[];
   readonly attentions?: Tensor[];
 }
@@ -172,25 +198,47 @@ export class BertModel extends Module {
   readonly encoder: Module & { readonly layer: ModuleList<BertLayer> };
   readonly pooler: Module & { readonly dense: Linear };
 
-  /** `checkpoint`: tensors by checkpoint key (no `bert.` prefix), loaded strictly; without it, HF's random initialisation (`seed` makes it reproducible). */
+  /**
+   * Parameters not in the checkpoint, initialised instead: the pooler of a checkpoint saved without
+   * one (Hugging Face's `add_pooling_layer=False`: token-classification, question-answering and
+   * masked-LM models), as transformers does; empty otherwise.
+   */
+  readonly initialisedKeys: readonly string[];
+
+  /**
+   * `checkpoint`: values by checkpoint key (no `bert.` prefix; tensors or `{ shape, values }` as
+   * `readSafetensors` gives them), loaded strictly — except a pooler the checkpoint does not have at
+   * all, which is initialised (see `initialisedKeys`). Without a checkpoint: Hugging Face's random
+   * initialisation (`seed` makes it reproducible).
+   */
   constructor(config: BertConfig, checkpoint?: StateDictSource, options: { readonly seed?: number } = {}) {
     super();
     this.config = config;
+    let initialised: string[] = [];
     [this.embeddings, this.encoder, this.pooler] = this.guard(() => {
-      const build = () => [
+      const parts = skipInitialization(() => [ // no random draw: the values come next
         this.registerModule('embeddings', new BertEmbeddings(config)),
         this.registerModule('encoder', children({ layer: new ModuleList(Array.from({ length: config.numHiddenLayers }, () => new BertLayer(config))) })),
         this.registerModule('pooler', children({ dense: new Linear(config.hiddenSize, config.hiddenSize) })),
-      ] as const;
+      ] as const);
       if (checkpoint === undefined) {
-        const parts = build();
-        this.#initialise(options.seed);
+        this.#initialise(options.seed, () => true);
         return parts;
       }
-      const parts = skipInitialization(build); // no random draw for weights about to be loaded
-      this.loadStateDict(checkpoint);
+      const pooler = ['pooler.dense.weight', 'pooler.dense.bias'];
+      const has = (key: string) => (checkpoint instanceof Map ? checkpoint.has(key) : typeof checkpoint === 'object' && checkpoint !== null && Object.hasOwn(checkpoint, key));
+      if (pooler.every((key) => !has(key))) {
+        initialised = pooler;
+        this.#initialise(options.seed, (name) => pooler.includes(name));
+        const own = new Map(this.namedParameters());
+        const entries = checkpoint instanceof Map ? [...checkpoint] : Object.entries(checkpoint);
+        this.loadStateDict(new Map([...entries, ...pooler.map((key) => [key, own.get(key)!] as const)])); // strict for everything else
+      } else {
+        this.loadStateDict(checkpoint);
+      }
       return parts;
     });
+    this.initialisedKeys = initialised;
   }
 
   /** Runs the encoder. Outputs are new tensors; dispose them. */
@@ -238,11 +286,12 @@ export class BertModel extends Module {
     }
   }
 
-  /** Hugging Face's `_init_weights`: weights `N(0, initializer_range)`, biases 0, LayerNorm 1 / 0, padding row 0. */
-  #initialise(seed: number | undefined): void {
+  /** Hugging Face's `_init_weights` on the parameters `which` selects: weights `N(0, initializer_range)`, biases 0, LayerNorm 1 / 0, padding row 0. */
+  #initialise(seed: number | undefined, which: (name: string) => boolean): void {
     const std = this.config.initializerRange;
     const pad = `embeddings.word_embeddings.weight`;
     this.namedParameters().forEach(([name, parameter], i) => {
+      if (!which(name)) return;
       const norm = name.includes('LayerNorm.');
       const init = name.endsWith('.bias') ? { constant: 0 } : norm ? { constant: 1 } : { normal: std };
       tidy(() => {

@@ -40,6 +40,27 @@ describe('loadBert', () => {
     expect(memory().numTensors).toBe(before);
   });
 
+  it('loads a checkpoint saved without a pooler (add_pooling_layer=False): same encoder, pooler initialised, a notice says so', async () => {
+    const notices: string[] = [];
+    const full = await loadBert(fixture);
+    const noPooler = await loadBert(folderWith({ 'config.json': config, 'model.safetensors': reweighted((t) => { delete t['pooler.dense.weight']; delete t['pooler.dense.bias']; }) }), { onNotice: (m) => notices.push(m) });
+    expect(noPooler.initialisedKeys).toEqual(['pooler.dense.weight', 'pooler.dense.bias']);
+    expect(full.initialisedKeys).toEqual([]);
+    expect(notices).toEqual([expect.stringMatching(/has no pooler \(a checkpoint saved without one\); pooler\.dense\.weight and pooler\.dense\.bias are initialised randomly, as transformers does/)]);
+    const inputs = { inputIds: [[2, 5, 7, 3]] };
+    const [a, b] = [full.forward(inputs), noPooler.forward(inputs)];
+    expect(Array.from(await b.lastHiddenState.data())).toEqual(Array.from(await a.lastHiddenState.data()));
+    expect(Array.from(await noPooler.pooler.dense.bias!.data()).every((v) => v === 0)).toBe(true); // Hugging Face's init: zero bias
+    [a.lastHiddenState, a.poolerOutput, b.lastHiddenState, b.poolerOutput].forEach((t) => t.dispose());
+    full.dispose();
+    noPooler.dispose();
+  });
+
+  it('a checkpoint with only half a pooler is an error, not a silent initialisation', async () => {
+    const half = folderWith({ 'config.json': config, 'model.safetensors': reweighted((t) => { delete t['pooler.dense.bias']; }) });
+    expect((await loadError(half)).message).toMatch(/1 missing: pooler\.dense\.bias\.$/);
+  });
+
   it('reports progress per file', async () => {
     const seen: string[] = [];
     (await loadBert(fixture, { onProgress: (p) => seen.push(`${p.file}:${p.loaded === p.total ? 'done' : 'start'}`) })).dispose();

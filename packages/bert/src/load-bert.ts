@@ -1,4 +1,3 @@
-import { tensor, type Tensor } from '@tensorflow/tfjs-core';
 import { AttnkitError } from '@attnkit/errors';
 import { readSafetensors } from '@attnkit/nn';
 import { parseBertConfig, type BertConfig } from './bert-config.js';
@@ -53,20 +52,17 @@ export async function loadBert(source: ModelSource, options: LoadBertOptions = {
     const listed = duplicates.slice(0, 5).map(([key, stored]) => `${stored.join(' and ')} (both ${key})`).join('; ');
     throw new BertLoadError('model.safetensors', `model.safetensors in ${where} has several tensors for one weight: ${listed}${duplicates.length > 5 ? `, and ${duplicates.length - 5} more` : ''}. Keep one of each.`);
   }
-  const checkpoint = new Map<string, Tensor>();
+  // The file's values as they are: each becomes a tensor only when its parameter is assigned, so the
+  // weights never sit on the backend twice.
+  const checkpoint = new Map([...keys].map(([stored, key]) => [key, file.tensors.get(stored)!] as const));
+  if (skipped.length > 0) options.onNotice?.(`loadBert: skipped ${skipped.length} tensors of heads a BertModel does not have (${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', ...' : ''}); the encoder does not use them.`);
+  let model: BertModel;
   try {
-    for (const [stored, key] of keys) {
-      const entry = file.tensors.get(stored)!;
-      checkpoint.set(key, tensor(entry.values, entry.shape as number[], entry.values instanceof Int32Array ? 'int32' : 'float32'));
-    }
-    if (skipped.length > 0) options.onNotice?.(`loadBert: skipped ${skipped.length} tensors of heads a BertModel does not have (${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', ...' : ''}); the encoder does not use them.`);
-    try {
-      return new BertModel(config, checkpoint);
-    } catch (error) {
-      if (error instanceof AttnkitError) throw new BertLoadError('model.safetensors', `model.safetensors in ${where} does not match config.json: ${error.message}`, error);
-      throw error;
-    }
-  } finally {
-    checkpoint.forEach((t) => t.dispose()); // the model holds its own variables
+    model = new BertModel(config, checkpoint);
+  } catch (error) {
+    if (error instanceof AttnkitError) throw new BertLoadError('model.safetensors', `model.safetensors in ${where} does not match config.json: ${error.message}`, error);
+    throw error;
   }
+  if (model.initialisedKeys.length > 0) options.onNotice?.(`loadBert: ${where} has no pooler (a checkpoint saved without one); ${model.initialisedKeys.join(' and ')} are initialised randomly, as transformers does: poolerOutput is not meaningful until trained.`);
+  return model;
 }

@@ -1,10 +1,10 @@
 export { Module } from './module/module.js';
 export { ModuleList } from './module/module-list.js';
 export { StateDictError, type MismatchedKey } from './module/state-dict-error.js';
-export type { StateDictSource, LoadStateDictOptions, LoadStateDictResult } from './module/load-state-dict.js';
+export type { StateDictSource, TensorData, LoadStateDictOptions, LoadStateDictResult } from './module/load-state-dict.js';
 export { Linear, type LinearOptions } from './layers/linear.js';
 export { Embedding, type EmbeddingOptions } from './layers/embedding.js';
-export { LayerNorm, type LayerNormOptions } from './layers/layer-norm-layer.js';
+export { LayerNorm, type LayerNormOptions } from './layers/layer-norm.js';
 export { Dropout } from './layers/dropout.js';
 export { FeedForward, type FeedForwardConfig } from './layers/feed-forward.js';
 export { initialValues, skipInitialization } from './layers/init.js';

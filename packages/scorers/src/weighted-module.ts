@@ -6,13 +6,13 @@ import { Module } from '@attnkit/nn';
  * `MultiHeadAttention`): a {@link Module} whose parameters are registered under their checkpoint
  * names (`'W_q.weight'`, `'out_proj.bias'`), so `namedParameters()`, `stateDict()`,
  * `loadStateDict()`, `train()`/`eval()` and `dispose()` work as on any module. `variables` and
- * `namedWeights` are the same parameters under their older names.
+ * `namedWeights` give the same parameters as a list and as a map.
  */
 export abstract class WeightedModule extends Module {
   abstract readonly name: string;
 
   override get className(): string {
-    return this.name;
+    return this.name ?? super.className; // `name` is set once the subclass's fields are (after super())
   }
 
   protected constructor(weights: Map<string, Variable>) {

@@ -4,7 +4,7 @@ import { Module } from '../module/module.js';
 
 /**
  * `nn.Dropout(p)`: in training mode zeroes each element with probability `p` and scales the rest
- * by `1 / (1 - p)`; in eval mode (the default) returns the input unchanged.
+ * by `1 / (1 - p)`; in eval mode (the default) returns the values unchanged.
  *
  * `x [...]` → same shape.
  *
@@ -23,11 +23,11 @@ export class Dropout extends Module {
     this.p = p;
   }
 
-  /** `x` with dropout applied when training; `x` itself otherwise. `seed` makes the mask reproducible. */
+  /** `x` with dropout applied when training; a copy of `x` otherwise (yours to dispose). `seed` makes the mask reproducible. */
   forward(x: Tensor, options: { readonly seed?: number } = {}): Tensor {
     const caller = 'Dropout.forward';
     this.assertLive(caller);
     checkTensor(x, { caller, argument: 'x', dtype: 'float32' });
-    return this.training && this.p > 0 ? dropout(x, this.p, undefined, options.seed) : x;
+    return this.training && this.p > 0 ? dropout(x, this.p, undefined, options.seed) : x.clone(); // a clone shares the data: cheap
   }
 }

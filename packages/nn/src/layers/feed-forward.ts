@@ -9,8 +9,8 @@ import { Linear } from './linear.js';
 export interface FeedForwardConfig {
   /** E, the input and output width. */
   readonly embedDim: number;
-  /** The hidden width (PyTorch `dim_feedforward`, Hugging Face `intermediate_size`). */
-  readonly hiddenDim: number;
+  /** The hidden width (PyTorch `dim_feedforward`, Hugging Face `intermediate_size`), as `TransformerEncoderLayer` names it. */
+  readonly feedForwardDim: number;
   /** A Hugging Face `hidden_act` name or a function (default `'gelu'`, exact). */
   readonly activation?: string | ActivationFunction;
   /** Dropout after the activation, in training mode (default 0). */
@@ -26,7 +26,7 @@ export interface FeedForwardConfig {
  * `x [..., E]` → `[..., E]`.
  *
  * @example
- * const ffn = new FeedForward({ embedDim: 384, hiddenDim: 1536, activation: 'gelu' });
+ * const ffn = new FeedForward({ embedDim: 384, feedForwardDim: 1536, activation: 'gelu' });
  * const y = ffn.forward(x); // [B, T, 384]
  */
 export class FeedForward extends Module {
@@ -39,13 +39,13 @@ export class FeedForward extends Module {
     super();
     const caller = 'FeedForward';
     const embedDim = checkInteger(config.embedDim, { caller, argument: 'embedDim', min: 1 });
-    const hiddenDim = checkInteger(config.hiddenDim, { caller, argument: 'hiddenDim', min: 1 });
+    const feedForwardDim = checkInteger(config.feedForwardDim, { caller, argument: 'feedForwardDim', min: 1 });
     this.activation = activationByName(config.activation ?? 'gelu', caller);
     const { seed } = config;
     [this.linear1, this.dropout, this.linear2] = this.guard(() => [
-      this.registerModule('linear1', new Linear(embedDim, hiddenDim, seed === undefined ? {} : { seed })),
+      this.registerModule('linear1', new Linear(embedDim, feedForwardDim, seed === undefined ? {} : { seed })),
       this.registerModule('dropout', new Dropout(config.dropout ?? 0)),
-      this.registerModule('linear2', new Linear(hiddenDim, embedDim, seed === undefined ? {} : { seed: seed + 2 })),
+      this.registerModule('linear2', new Linear(feedForwardDim, embedDim, seed === undefined ? {} : { seed: seed + 2 })),
     ] as const);
   }
 

@@ -7,7 +7,7 @@ import type { Module } from '../module/module.js';
 import { activationByName } from '../ops/activation-by-name.js';
 import { Embedding } from './embedding.js';
 import { FeedForward } from './feed-forward.js';
-import { LayerNorm } from './layer-norm-layer.js';
+import { LayerNorm } from './layer-norm.js';
 import { Linear } from './linear.js';
 
 // Node: cpu and wasm; Chromium: cpu, wasm, webgl and webgpu (this file runs in both).
@@ -77,7 +77,7 @@ describe('nn layers equal PyTorch (float64 reference) in values and gradients', 
   });
 
   it.each(['feed_forward relu 8->16->8', 'feed_forward gelu 8->16->8'])('FeedForward: %s', async (name) => {
-    const block = new FeedForward({ embedDim: 8, hiddenDim: 16, activation: String(CASES[name]!.inputs['activation']) });
+    const block = new FeedForward({ embedDim: 8, feedForwardDim: 16, activation: String(CASES[name]!.inputs['activation']) });
     await check(name, block, 'x', (x) => block.forward(x));
   });
 });

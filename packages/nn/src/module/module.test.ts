@@ -4,7 +4,7 @@ import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError, UseAfterDisposeError } from '@attnkit/errors';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { Dropout } from '../layers/dropout.js';
-import { LayerNorm } from '../layers/layer-norm-layer.js';
+import { LayerNorm } from '../layers/layer-norm.js';
 import { Linear } from '../layers/linear.js';
 import { Module } from './module.js';
 import { StateDictError } from './state-dict-error.js';
@@ -82,19 +82,59 @@ describe('Module', () => {
     stack.dispose();
   });
 
-  it('non-strict loading returns what it left out, but still refuses wrong shapes, dtypes and disposed tensors', () => {
+  it('non-strict loading returns what it left out, but still refuses wrong shapes, dtypes, disposed tensors and non-tensors', () => {
     const norm = new LayerNorm(2);
-    const extra = tensor([1]);
-    expect(norm.loadStateDict({ weight: tensor([2, 2]), extra }, { strict: false })).toEqual({ missingKeys: ['bias'], unexpectedKeys: ['extra'] });
-    const disposed = tensor([1, 1]);
+    const [weight, extra, bool, disposed] = [tensor([2, 2]), tensor([1]), tensor([true, false], undefined, 'bool'), tensor([1, 1])];
+    expect(norm.loadStateDict({ weight, extra }, { strict: false })).toEqual({ missingKeys: ['bias'], unexpectedKeys: ['extra'] });
     disposed.dispose();
-    const error = thrown(() => norm.loadStateDict({ weight: tensor([true, false], undefined, 'bool'), bias: disposed }, { strict: false })) as StateDictError;
+    const error = thrown(() => norm.loadStateDict({ weight: bool, bias: disposed }, { strict: false })) as StateDictError;
     expect(error.mismatchedKeys).toEqual([
       { key: 'weight', expected: '[2] float32', received: '[2] bool' },
       { key: 'bias', expected: '[2] float32', received: 'a disposed tensor' },
     ]);
+    const notTensors = thrown(() => norm.loadStateDict({ weight: [1, 2] as never, bias: { shape: [2], values: [0, 1] } as never })) as StateDictError;
+    expect(notTensors.mismatchedKeys.map((m) => m.key)).toEqual(['weight', 'bias']);
     expect(thrown(() => norm.loadStateDict([] as never)).message).toMatch(/^LayerNorm.loadStateDict: 'stateDict' must be a Map or record of tensors by checkpoint key; received/);
+    expect(thrown(() => norm.loadStateDict({}, null as never)).message).toMatch(/^LayerNorm.loadStateDict: 'options' must be an object/);
+    [weight, extra, bool].forEach((t) => t.dispose());
     norm.dispose();
+  });
+
+  it('takes values not yet on a backend (shape + typed array, as readSafetensors gives them) and makes each tensor only to assign it', async () => {
+    const norm = new LayerNorm(3);
+    const before = memory().numTensors;
+    norm.loadStateDict(new Map([['weight', { shape: [3], values: Float32Array.of(1, 2, 3) }], ['bias', { shape: [3], values: Int32Array.of(4, 5, 6) }]]));
+    expect(memory().numTensors).toBe(before); // no tensor besides the parameters' own
+    expect(Array.from(await norm.weight!.data())).toEqual([1, 2, 3]);
+    expect(Array.from(await norm.bias!.data())).toEqual([4, 5, 6]);
+    const wrong = thrown(() => norm.loadStateDict({ weight: { shape: [2], values: Float32Array.of(1, 2) }, bias: { shape: [3], values: Float32Array.of(0, 0, 0) } })) as StateDictError;
+    expect(wrong.mismatchedKeys).toEqual([{ key: 'weight', expected: '[3] float32', received: '[2] float32' }]);
+    norm.dispose();
+  });
+
+  it("reads '__proto__' and 'constructor' keys of a record as plain (unexpected) keys", () => {
+    const norm = new LayerNorm(2);
+    const state = JSON.parse('{"__proto__": 1, "constructor": 2}') as Record<string, never>;
+    const error = thrown(() => norm.loadStateDict(state)) as StateDictError;
+    expect(error.unexpectedKeys).toEqual(['__proto__', 'constructor']);
+    expect(error.missingKeys).toEqual(['weight', 'bias']);
+    norm.dispose();
+  });
+
+  it('refuses a disposed child, a cycle, and a train() mode that is not a boolean', () => {
+    class Holder extends Module {
+      hold<M extends Module>(name: string, child: M): M { return this.registerModule(name, child); }
+    }
+    const disposed = new Linear(2, 2);
+    disposed.dispose();
+    expect(thrown(() => new Holder().hold('a', disposed)).message).toBe("Holder.registerModule: 'module' must be a live Module; received a disposed Linear.");
+    const outer = new Holder();
+    const inner = outer.hold('inner', new Holder());
+    expect(thrown(() => inner.hold('outer', outer)).message).toBe("Holder.registerModule: 'module' must be a module that does not contain this one (a tree, not a cycle); received a Holder containing this Holder.");
+    expect(thrown(() => new Holder().hold('x', {} as never)).message).toMatch(/^Holder\.registerModule: 'module' must be a Module; received /);
+    const live = new Linear(2, 2);
+    expect(thrown(() => live.train('false' as never)).message).toBe("Linear.train: 'mode' must be a boolean; received string 'false'.");
+    live.dispose();
   });
 
   it('keeps a 10 000-key error readable: the first keys of each kind, then a count', () => {
@@ -160,7 +200,7 @@ describe('Module', () => {
       expect(error, name).toBeInstanceOf(InvalidArgumentError);
       expect(error.message, name).toMatch(/^Clashing\.register(Parameter|Module): 'name' must be/);
     }
-    expect(memory().numTensors - before).toBe(5 * 2); // only each out_proj Linear, registered before the failing name (these constructors use no guard)
+    expect(memory().numTensors).toBe(before); // a failed registration disposes what the module held, guard or not
   });
 });
 

@@ -1,8 +1,6 @@
 import { Variable, variable, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, UseAfterDisposeError } from '@attnkit/errors';
+import { InvalidArgumentError, UseAfterDisposeError, describeValue } from '@attnkit/errors';
 import { loadStateDict, type LoadStateDictOptions, type LoadStateDictResult, type StateDictSource } from './load-state-dict.js';
-
-let variableCounter = 0;
 
 /**
  * The base of every layer and model, in the spirit of `torch.nn.Module`: a tree of named child
@@ -55,14 +53,14 @@ export abstract class Module {
       this.#checkName(name, 'registerParameter');
     } catch (error) {
       initial.dispose(); // ownership was handed over
+      this.#disposeTree(); // and what this module holds: a failed constructor leaks nothing
       throw error;
     }
     let parameter: Variable;
     if (initial instanceof Variable) {
       parameter = initial;
     } else {
-      variableCounter += 1;
-      parameter = variable(initial, options.trainable !== false, `${this.className}_${variableCounter}/${name}`);
+      parameter = variable(initial, options.trainable !== false); // tfjs names it uniquely per engine
       initial.dispose();
     }
     this.#parameters.set(name, parameter);
@@ -74,14 +72,16 @@ export abstract class Module {
    * `name.<their path>`. The module takes ownership (a rejected child is disposed). Returns it.
    */
   protected registerModule<M extends Module>(name: string, module: M): M {
-    if (!(module instanceof Module)) {
-      throw new InvalidArgumentError({ caller: `${this.className}.registerModule`, argument: name, expected: 'a Module', received: typeof module });
-    }
+    const caller = `${this.className}.registerModule`;
     try {
+      if (!(module instanceof Module)) throw new InvalidArgumentError({ caller, argument: 'module', expected: 'a Module', received: describeValue(module) });
+      if (module.#disposed) throw new InvalidArgumentError({ caller, argument: 'module', expected: 'a live Module', received: `a disposed ${module.className}` });
+      if (module.namedModules().some(([, m]) => m === this)) throw new InvalidArgumentError({ caller, argument: 'module', expected: 'a module that does not contain this one (a tree, not a cycle)', received: `a ${module.className} containing this ${this.className}` });
       this.#checkName(name, 'registerModule');
-      if (name.includes('.')) throw new InvalidArgumentError({ caller: `${this.className}.registerModule`, argument: 'name', expected: 'one path segment (no dots)', received: JSON.stringify(name) });
+      if (name.includes('.')) throw new InvalidArgumentError({ caller, argument: 'name', expected: 'one path segment (no dots)', received: JSON.stringify(name) });
     } catch (error) {
-      if (!module.#disposed) module.#disposeTree(); // ownership was handed over
+      if (module instanceof Module && !module.#disposed && (module as Module) !== this && !module.namedModules().some(([, m]) => m === this)) module.#disposeTree(); // ownership was handed over
+      this.#disposeTree(); // and what this module holds: a failed constructor leaks nothing
       throw error;
     }
     module.#training = this.#training;
@@ -159,6 +159,7 @@ export abstract class Module {
   /** Sets training mode on the whole tree (dropout active). Returns `this`. */
   train(mode = true): this {
     this.assertLive(`${this.className}.train`);
+    if (typeof mode !== 'boolean') throw new InvalidArgumentError({ caller: `${this.className}.train`, argument: 'mode', expected: 'a boolean', received: describeValue(mode) });
     for (const [, module] of this.namedModules()) module.#training = mode;
     return this;
   }
@@ -181,7 +182,7 @@ export abstract class Module {
 
   #disposeTree(): void {
     for (const child of this.#children.values()) if (!child.#disposed) child.#disposeTree();
-    for (const parameter of this.#parameters.values()) parameter.dispose();
+    for (const parameter of this.#parameters.values()) if (!parameter.isDisposed) parameter.dispose();
     this.#disposed = true;
   }
 

@@ -4,7 +4,7 @@ import { LAYER_NORM_KERNEL } from '@attnkit/backends';
 /**
  * Layer normalisation over the last axis, as `nn.LayerNorm` (biased variance, `eps` inside the
  * square root). `x [..., E]`, `weight [E]`, `bias [E]` → `[..., E]`; without `weight` and `bias`
-(PyTorch `elementwise_affine=False`) it only normalises. On wasm it is one fused SIMD
+ * (PyTorch `elementwise_affine=False`) it only normalises. On wasm it is one fused SIMD
  * kernel (`LAYER_NORM_KERNEL` from `@attnkit/backends`) instead of nine tfjs ops; elsewhere, and for
  * weights that only broadcast to `[E]`, it is composed from tfjs ops. Both are differentiable.
  *

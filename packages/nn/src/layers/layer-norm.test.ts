@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { thrown } from '@attnkit/test-utils';
-import { LayerNorm } from './layer-norm-layer.js';
+import { LayerNorm } from './layer-norm.js';
 
 beforeAll(() => useBackend('cpu'));
 

@@ -1,0 +1,40 @@
+import { fill, tensor, zeros } from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
+import { leaksOf, thrown } from '@attnkit/test-utils';
+import { fromTorchMasks } from './from-torch-masks.js';
+
+beforeAll(() => useBackend('cpu'));
+const sizes = { batch: 2, numHeads: 2, queryLength: 2, keyLength: 3 };
+
+describe('fromTorchMasks', () => {
+  it('turns a bool key padding mask (true = padding) and a soft float attn_mask into a mask and a bias', async () => {
+    const keyPaddingMask = tensor([[false, false, true], [false, false, false]], undefined, 'bool');
+    const attnMask = tensor([[0, -0.5, 0], [-Infinity, 0, 0.25]]);
+    const { mask, bias } = fromTorchMasks('f', { keyPaddingMask, attnMask }, sizes);
+    expect(mask!.shape).toEqual([2, 1, 2, 3]);
+    expect(await mask!.array()).toEqual([[[[1, 1, 0], [0, 1, 0]]], [[[1, 1, 1], [0, 1, 1]]]]);
+    expect(bias!.shape).toEqual([1, 1, 2, 3]);
+    expect(Array.from(await bias!.data())).toEqual([0, -0.5, 0, 0, 0, 0.25]);
+    expect(await leaksOf(() => Object.values(fromTorchMasks('f', { keyPaddingMask, attnMask }, sizes)).forEach((t) => t?.dispose()))).toEqual({ tensors: 0, bytes: 0 });
+    [keyPaddingMask, attnMask, mask!, bias!].forEach((t) => t.dispose());
+  });
+
+  it('keeps the sum of two large negative float masks at the fill value (never past half-float range)', async () => {
+    const keyPaddingMask = fill([2, 3], -3.4e38);
+    const attnMask = fill([2, 3], -3.4e38);
+    const { mask, bias } = fromTorchMasks('f', { keyPaddingMask, attnMask }, sizes);
+    expect(Math.min(...Array.from(await bias!.data()))).toBe(-1e9);
+    [keyPaddingMask, attnMask, mask!, bias!].forEach((t) => t.dispose());
+  });
+
+  it('names the wrong shape', () => {
+    const wrong = zeros([3, 2]);
+    const error = thrown(() => fromTorchMasks('f', { attnMask: wrong }, sizes));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toBe("f: 'attnMask' must be [T, S] = [2, 3]; received [3, 2].");
+    expect(thrown(() => fromTorchMasks('f', { keyPaddingMask: wrong }, sizes)).message).toBe("f: 'keyPaddingMask' must be [B, S] = [2, 3]; received [3, 2].");
+    wrong.dispose();
+  });
+});
