@@ -2,7 +2,8 @@ import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 // Relative source import: Vite bundles this config before any export condition applies, and a
-// fresh clone has no build of @attnkit/backends (same reason as tooling/vitest-config).
+// fresh clone has no build of @attnkit/backends (same reason as tooling/vitest-config). The plugin's
+// one workspace import, @attnkit/errors, is loaded from its build: the scripts build it first.
 import { attnkitWasm } from '../../packages/backends/src/vite/index.js';
 import { embeddedModelFolder } from './src/embedded-model.js';
 

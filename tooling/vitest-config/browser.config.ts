@@ -1,7 +1,8 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 // Relative source import: the config is bundled before any export condition applies, and the
-// plugin must not need a build of @attnkit/backends.
+// plugin must not need a build of @attnkit/backends. Its one workspace import, @attnkit/errors, is
+// loaded from its build (turbo builds dependencies before test:browser).
 import { attnkitWasm } from '../../packages/backends/src/vite/index.js';
 import { browserTestPlan } from '../test-utils/src/browser-test-plan.js';
 import { findChromium } from '../test-utils/src/find-chromium.js';
