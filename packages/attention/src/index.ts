@@ -13,5 +13,6 @@ export { fromTorchStateDict, type TorchStateDict, type FromTorchOptions } from '
 export { checkAttentionBias, type BiasTarget } from './check-attention-bias.js';
 export { fromTorchMasks, type TorchMasks } from './from-torch-masks.js';
 export type { TransformerEncoderLayerConfig } from './transformer-encoder-layer-config.js';
-export { TransformerEncoderLayer, type EncoderLayerCallOptions, type EncoderLayerResult, type TorchEncoderCallOptions } from './transformer-encoder-layer.js';
+export { TransformerEncoderLayer, type EncoderLayerCallOptions, type EncoderLayerResult } from './transformer-encoder-layer.js';
+export { callWithTorchMasks, type TorchEncoderCallOptions } from './call-with-torch-masks.js';
 export { TransformerEncoder, type TransformerEncoderConfig, type EncoderCallOptions, type EncoderResult } from './transformer-encoder.js';

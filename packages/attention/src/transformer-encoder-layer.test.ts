@@ -53,7 +53,7 @@ describe('TransformerEncoderLayer', () => {
     const [narrow, flat] = [zeros([2, 5, 6]), zeros([10, 8])];
     expect(thrown(() => layer.forward(narrow)).message).toBe("TransformerEncoderLayer.forward: 'x' must be [B, T, E] with E = embedDim = 8; received [2, 5, 6].");
     expect(thrown(() => layer.forward(flat)).message).toMatch(/^TransformerEncoderLayer\.forward: 'x' must be a float32 tensor of rank 3 \[B, T, E\]; received float32 tensor of rank 2/);
-    expect(thrown(() => layer.forwardTorch(narrow, { batchFirst: 'yes' as never })).message).toBe("TransformerEncoderLayer.forwardTorch: 'batchFirst' must be a boolean; received yes.");
+    expect(thrown(() => layer.forwardTorch(narrow, { batchFirst: 'yes' as never })).message).toBe("TransformerEncoderLayer.forwardTorch: 'batchFirst' must be a boolean; received string 'yes'.");
     const bias = zeros([3, 5, 5]);
     const x = zeros([2, 5, 8]);
     expect(thrown(() => layer.forward(x, { attentionBias: bias })).message).toMatch(/^MultiHeadAttention\.call: 'attentionBias' must be a float32 tensor of rank 2 or 4/);

@@ -1,7 +1,7 @@
-import { add, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
+import { add, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, checkInteger, checkTensor, formatShape } from '@attnkit/errors';
 import { Dropout, LayerNorm, Linear, Module, activationByName, type ActivationFunction } from '@attnkit/nn';
-import { fromTorchMasks, type TorchMasks } from './from-torch-masks.js';
+import { callWithTorchMasks, type TorchEncoderCallOptions } from './call-with-torch-masks.js';
 import { MultiHeadAttention } from './multi-head-attention.js';
 import type { TransformerEncoderLayerConfig } from './transformer-encoder-layer-config.js';
 
@@ -21,16 +21,6 @@ export interface EncoderLayerResult {
   readonly output: Tensor;
   /** `[B, H, T, T]`, when asked for. */
   readonly attentionWeights?: Tensor;
-}
-
-/** Options of {@link TransformerEncoderLayer.forwardTorch}: PyTorch's `src_mask` and `src_key_padding_mask`. */
-export interface TorchEncoderCallOptions {
-  /** `[T, T]` or `[B·H, T, T]`: bool `true` = blocked, or float added to the scores (PyTorch `mask` / `src_mask`). */
-  readonly mask?: Tensor | undefined;
-  /** `[B, T]`: bool `true` = padding, or float added to the scores (PyTorch `src_key_padding_mask`). */
-  readonly srcKeyPaddingMask?: Tensor | undefined;
-  /** The layout of `src`: `[B, T, E]` (default, PyTorch `batch_first=True`) or `[T, B, E]`. */
-  readonly batchFirst?: boolean;
 }
 
 /**
@@ -119,24 +109,6 @@ export class TransformerEncoderLayer extends Module {
   forwardTorch(src: Tensor, options: TorchEncoderCallOptions = {}): Tensor {
     const caller = 'TransformerEncoderLayer.forwardTorch';
     this.assertLive(caller);
-    const batchFirst = options.batchFirst ?? true;
-    if (typeof batchFirst !== 'boolean') throw new InvalidArgumentError({ caller, argument: 'batchFirst', expected: 'a boolean', received: String(batchFirst) });
-    checkTensor(src, { caller, argument: 'src', dtype: 'float32', rank: 3, shape: batchFirst ? '[B, T, E]' : '[T, B, E]' });
-    const x = batchFirst ? src : transpose(src, [1, 0, 2]); // [T, B, E] -> [B, T, E]
-    const [batch = 0, length = 0] = x.shape;
-    const masks: TorchMasks = { attnMask: options.mask, keyPaddingMask: options.srcKeyPaddingMask };
-    let converted: { mask: Tensor | undefined; bias: Tensor | undefined } = { mask: undefined, bias: undefined };
-    try {
-      converted = fromTorchMasks(caller, masks, { batch, numHeads: this.selfAttn.config.numHeads, queryLength: length, keyLength: length });
-      const { output } = this.forward(x, { attentionMask: converted.mask, attentionBias: converted.bias });
-      if (batchFirst) return output;
-      const back = transpose(output, [1, 0, 2]); // [B, T, E] -> [T, B, E]
-      output.dispose();
-      return back;
-    } finally {
-      converted.mask?.dispose();
-      converted.bias?.dispose();
-      if (x !== src) x.dispose();
-    }
+    return callWithTorchMasks(caller, src, options, this.selfAttn.config.numHeads, (x, mask, bias) => this.forward(x, { attentionMask: mask, attentionBias: bias }).output);
   }
 }

@@ -1,8 +1,8 @@
-import { tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkInteger, checkTensor } from '@attnkit/errors';
+import { tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, checkInteger } from '@attnkit/errors';
 import { LayerNorm, Module, ModuleList } from '@attnkit/nn';
-import { fromTorchMasks } from './from-torch-masks.js';
-import { TransformerEncoderLayer, type EncoderLayerCallOptions, type TorchEncoderCallOptions } from './transformer-encoder-layer.js';
+import { TransformerEncoderLayer, type EncoderLayerCallOptions } from './transformer-encoder-layer.js';
+import { callWithTorchMasks, type TorchEncoderCallOptions } from './call-with-torch-masks.js';
 import type { TransformerEncoderLayerConfig } from './transformer-encoder-layer-config.js';
 
 /** Configuration of {@link TransformerEncoder}: the layer's config, the depth, and an optional final norm. */
@@ -94,16 +94,6 @@ export class TransformerEncoder extends Module {
   forwardTorch(src: Tensor, options: TorchEncoderCallOptions = {}): Tensor {
     const caller = 'TransformerEncoder.forwardTorch';
     this.assertLive(caller);
-    const batchFirst = options.batchFirst ?? true;
-    if (typeof batchFirst !== 'boolean') throw new InvalidArgumentError({ caller, argument: 'batchFirst', expected: 'a boolean', received: String(batchFirst) });
-    checkTensor(src, { caller, argument: 'src', dtype: 'float32', rank: 3, shape: batchFirst ? '[B, T, E]' : '[T, B, E]' });
-    return tidy(() => {
-      const x = batchFirst ? src : transpose(src, [1, 0, 2]); // [T, B, E] -> [B, T, E]
-      const [batch = 0, length = 0] = x.shape;
-      const numHeads = this.layers.at(0).selfAttn.config.numHeads;
-      const { mask, bias } = fromTorchMasks(caller, { attnMask: options.mask, keyPaddingMask: options.srcKeyPaddingMask }, { batch, numHeads, queryLength: length, keyLength: length });
-      const { lastHiddenState } = this.forward(x, { attentionMask: mask, attentionBias: bias });
-      return batchFirst ? lastHiddenState : transpose(lastHiddenState, [1, 0, 2]); // [B, T, E] -> [T, B, E]
-    });
+    return callWithTorchMasks(caller, src, options, this.layers.at(0).selfAttn.config.numHeads, (x, mask, bias) => this.forward(x, { attentionMask: mask, attentionBias: bias }).lastHiddenState);
   }
 }

@@ -1,0 +1,43 @@
+import { tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, checkTensor, describeValue } from '@attnkit/errors';
+import { fromTorchMasks } from './from-torch-masks.js';
+
+/** PyTorch's encoder call options: `src_mask`, `src_key_padding_mask` and the layout of `src`. */
+export interface TorchEncoderCallOptions {
+  /** `[T, T]` or `[B·H, T, T]`: bool `true` = blocked, or float added to the scores (PyTorch `mask` / `src_mask`). */
+  readonly mask?: Tensor | undefined;
+  /** `[B, T]`: bool `true` = padding, or float added to the scores (PyTorch `src_key_padding_mask`). */
+  readonly srcKeyPaddingMask?: Tensor | undefined;
+  /** The layout of `src`: `[B, T, E]` (default, PyTorch `batch_first=True`) or `[T, B, E]`. */
+  readonly batchFirst?: boolean;
+}
+
+/**
+ * Calls an attnkit encoder the way `torch.nn.TransformerEncoderLayer` / `TransformerEncoder` are
+ * called: `src` in PyTorch's layout, PyTorch's masks converted (once, by `fromTorchMasks`) to an
+ * attnkit mask and bias, and the output returned in the layout of `src`. Used by both modules'
+ * `forwardTorch`.
+ *
+ * `src [B, T, E]` (or `[T, B, E]`) → the same shape.
+ *
+ * @example
+ * callWithTorchMasks('MyEncoder.forwardTorch', src, { srcKeyPaddingMask }, numHeads, (x, mask, bias) => encoder.forward(x, { attentionMask: mask, attentionBias: bias }).lastHiddenState);
+ */
+export function callWithTorchMasks(
+  caller: string,
+  src: Tensor,
+  options: TorchEncoderCallOptions,
+  numHeads: number,
+  forward: (x: Tensor, mask: Tensor | undefined, bias: Tensor | undefined) => Tensor,
+): Tensor {
+  const batchFirst = options.batchFirst ?? true;
+  if (typeof batchFirst !== 'boolean') throw new InvalidArgumentError({ caller, argument: 'batchFirst', expected: 'a boolean', received: describeValue(batchFirst) });
+  checkTensor(src, { caller, argument: 'src', dtype: 'float32', rank: 3, shape: batchFirst ? '[B, T, E]' : '[T, B, E]' });
+  return tidy(() => {
+    const x = batchFirst ? src : transpose(src, [1, 0, 2]); // [T, B, E] -> [B, T, E]
+    const [batch = 0, length = 0] = x.shape;
+    const { mask, bias } = fromTorchMasks(caller, { attnMask: options.mask, keyPaddingMask: options.srcKeyPaddingMask }, { batch, numHeads, queryLength: length, keyLength: length });
+    const output = forward(x, mask, bias); // [B, T, E]
+    return batchFirst ? output : transpose(output, [1, 0, 2]); // -> [T, B, E]
+  });
+}
