@@ -10,7 +10,7 @@ import { checkIds, checkSequenceLength, type IdsInput } from './check-bert-input
 
 /**
  * `embeddings`: word + position + token type, then LayerNorm and dropout. `ids [B, T]` → `[B, T, E]`
- * (ids already checked by `BertModel.forward`; T ≤ max positions).
+ * (ids already checked by `BertModel.forward`, so not read back again; T ≤ max positions).
  *
  * @example
  * const x = model.embeddings.forward(inputIds, tokenTypeIds); // [B, T] int32 -> [B, T, E]
@@ -37,11 +37,11 @@ export class BertEmbeddings extends Module {
     this.assertLive('BertEmbeddings.forward');
     return tidy(() => {
       const length = inputIds.shape[1] as number;
-      const words = this.wordEmbeddings.forward(inputIds); // [B, T, E]
+      const words = this.wordEmbeddings.forward(inputIds, { idsChecked: true }); // [B, T, E] (BertModel.forward checked the ids)
       const positions = slice(this.positionEmbeddings.weight, [0, 0], [length, -1]); // [T, E]: positions 0..T-1 (T ≤ max positions, checked)
       const types = tokenTypeIds === undefined
         ? slice(this.tokenTypeEmbeddings.weight, [0, 0], [1, -1]) // [1, E]: every token in segment 0
-        : this.tokenTypeEmbeddings.forward(tokenTypeIds); // [B, T, E]
+        : this.tokenTypeEmbeddings.forward(tokenTypeIds, { idsChecked: true }); // [B, T, E]
       return this.dropout.forward(this.layerNorm.forward(add(add(words, positions), types)));
     });
   }

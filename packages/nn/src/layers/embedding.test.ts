@@ -17,6 +17,9 @@ describe('Embedding', () => {
     expect(rows[2]).toEqual([0, 0, 0]);
     expect((await out.array()) as number[][][]).toEqual([[rows[2], rows[4]], [rows[0], rows[2]]]);
     expect(await leaksOf(() => table.forward(ids).dispose())).toEqual({ tensors: 0, bytes: 0 });
+    const trusted = table.forward(ids, { idsChecked: true }); // no read-back, same rows
+    expect(await trusted.array()).toEqual(await out.array());
+    trusted.dispose();
     [ids, out].forEach((t) => t.dispose());
     table.dispose();
   });

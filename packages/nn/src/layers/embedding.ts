@@ -51,12 +51,16 @@ export class Embedding extends Module {
     }));
   }
 
-  /** `ids` int32 `[...]` → `[..., E]`. */
-  forward(ids: Tensor): Tensor {
+  /**
+   * `ids` int32 `[...]` → `[..., E]`. The ids are read back and checked to lie in `[0, N)`; a caller
+   * that has already checked them (as `BertModel.forward` does) passes `{ idsChecked: true }` to skip
+   * that read.
+   */
+  forward(ids: Tensor, options: { readonly idsChecked?: boolean } = {}): Tensor {
     const caller = 'Embedding.forward';
     this.assertLive(caller);
     checkTensor(ids, { caller, argument: 'ids', dtype: 'int32', shape: '[...] of ids' });
-    const values = ids.dataSync();
+    const values = options.idsChecked === true ? [] : ids.dataSync();
     for (let i = 0; i < values.length; i++) {
       const id = values[i] as number;
       if (id < 0 || id >= this.numEmbeddings) {
