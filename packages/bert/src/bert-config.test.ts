@@ -27,7 +27,7 @@ describe('parseBertConfig', () => {
     ['a zero initializer_range', { ...base, initializer_range: 0 }, "parseBertConfig: 'initializer_range' must be a number in (0, 10); received 0."],
     ['relative positions', { ...base, position_embedding_type: 'relative_key' }, 'parseBertConfig: \'position_embedding_type\' must be "absolute" (relative position embeddings are not implemented); received "relative_key".'],
     ['a decoder', { ...base, is_decoder: true }, "parseBertConfig: 'is_decoder' must be false: attnkit implements the encoder; received true."],
-    ['another architecture', { ...base, model_type: 'roberta' }, 'parseBertConfig: \'model_type\' must be "bert"; received "roberta". Other architectures need their own model file.'],
+    ['another architecture', { ...base, model_type: 'roberta' }, 'parseBertConfig: \'model_type\' must be "bert"; received "roberta". Other families load with loadEncoder (parseEncoderConfig).'],
     ['a negative eps', { ...base, layer_norm_eps: -1 }, "parseBertConfig: 'layer_norm_eps' must be a number in (0, 1); received -1."],
     ['a dropout of 1', { ...base, hidden_dropout_prob: 1 }, "parseBertConfig: 'hidden_dropout_prob' must be a probability in [0, 1); received 1."],
     ['a pad id outside the vocabulary', { ...base, pad_token_id: 100 }, "parseBertConfig: 'pad_token_id' must be an id in [0, vocab_size = 100); received 100."],

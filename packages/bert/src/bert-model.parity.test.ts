@@ -60,7 +60,7 @@ describe('BertModel equals the PyTorch BERT reference (HF modeling_bert layout)'
         const tolerance = (o: string) => (o === 'poolerOutput' ? POOLER : HIDDEN)[backend as keyof typeof HIDDEN];
         for (const o of outputs) expect(o.maxAbsDiff, `${backend} ${o.output}`).toBeLessThanOrEqual(tolerance(o.output));
       }
-      if (name.startsWith('bert-a')) expect(notices).toEqual(['loadBert: skipped 2 tensors of heads a BertModel does not have (cls.predictions.bias, cls.predictions.transform.dense.weight); the encoder does not use them.']);
+      if (name.startsWith('bert-a')) expect(notices).toEqual(['loadBert: skipped 2 tensors of heads the encoder does not have (cls.predictions.bias, cls.predictions.transform.dense.weight); it does not use them.']);
       model.dispose();
     }, 60_000);
   }

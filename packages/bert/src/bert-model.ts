@@ -1,16 +1,22 @@
-import { add, equal, notEqual, range, reshape, slice, squeeze, tanh, tidy, where, zerosLike, type Tensor } from '@tensorflow/tfjs-core';
-import { assertBackendReady } from '@attnkit/backends';
+import { add, slice, squeeze, tanh, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { mergeHeads, scaledDotProductAttention, splitHeads } from '@attnkit/attention';
-import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, initialValues, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
+import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
 import type { BertConfig } from './bert-config.js';
-import { checkIds, checkSequenceLength, type IdsInput } from './check-bert-inputs.js';
+import type { Encoder, EncoderInputs, EncoderOutputs } from './encoder.js';
+import type { EncoderConfig, ModelType } from './encoder-config.js';
+import { encoderForward } from './encoder-forward.js';
+import { initialiseLikeHuggingFace } from './initialise-like-hugging-face.js';
+import { loadCheckpoint } from './load-checkpoint.js';
+import { toEncoderConfig } from './to-encoder-config.js';
 
 // The module tree mirrors Hugging Face's modeling_bert, so a parameter's dotted path is its
 // checkpoint key (`encoder.layer.0.attention.self.query.weight`): loading is `loadStateDict`.
 
 /**
- * `embeddings`: word + position + token type, then LayerNorm and dropout. `ids [B, T]` → `[B, T, E]`
- * (ids already checked by `BertModel.forward`, so not read back again; T ≤ max positions).
+ * `embeddings`: word + position + token type (when the family has token types), then LayerNorm
+ * and dropout. `ids [B, T]` → `[B, T, E]` (ids already checked by the model's `forward`, so not
+ * read back again; T ≤ max positions).
  *
  * @example
  * const x = model.embeddings.forward(inputIds, tokenTypeIds); // [B, T] int32 -> [B, T, E]
@@ -18,7 +24,8 @@ import { checkIds, checkSequenceLength, type IdsInput } from './check-bert-input
 export class BertEmbeddings extends Module {
   readonly wordEmbeddings: Embedding;
   readonly positionEmbeddings: Embedding;
-  readonly tokenTypeEmbeddings: Embedding;
+  /** Absent for families without token types (`typeVocabSize` 0: MPNet). */
+  readonly tokenTypeEmbeddings: Embedding | undefined;
   readonly layerNorm: LayerNorm;
   readonly dropout: Dropout;
 
@@ -27,7 +34,7 @@ export class BertEmbeddings extends Module {
     [this.wordEmbeddings, this.positionEmbeddings, this.tokenTypeEmbeddings, this.layerNorm, this.dropout] = this.guard(() => [
       this.registerModule('word_embeddings', new Embedding(c.vocabSize, c.hiddenSize, { paddingIdx: c.padTokenId })),
       this.registerModule('position_embeddings', new Embedding(c.maxPositionEmbeddings, c.hiddenSize)),
-      this.registerModule('token_type_embeddings', new Embedding(c.typeVocabSize, c.hiddenSize)),
+      c.typeVocabSize === 0 ? undefined : this.registerModule('token_type_embeddings', new Embedding(c.typeVocabSize, c.hiddenSize)),
       this.registerModule('LayerNorm', new LayerNorm(c.hiddenSize, { eps: c.layerNormEps })),
       this.registerModule('dropout', new Dropout(c.hiddenDropoutProb)),
     ] as const);
@@ -37,13 +44,21 @@ export class BertEmbeddings extends Module {
     this.assertLive('BertEmbeddings.forward');
     return tidy(() => {
       const length = inputIds.shape[1] as number;
-      const words = this.wordEmbeddings.forward(inputIds, { idsChecked: true }); // [B, T, E] (BertModel.forward checked the ids)
-      const positions = slice(this.positionEmbeddings.weight, [0, 0], [length, -1]); // [T, E]: positions 0..T-1 (T ≤ max positions, checked)
-      const types = tokenTypeIds === undefined
-        ? slice(this.tokenTypeEmbeddings.weight, [0, 0], [1, -1]) // [1, E]: every token in segment 0
-        : this.tokenTypeEmbeddings.forward(tokenTypeIds, { idsChecked: true }); // [B, T, E]
-      return this.dropout.forward(this.layerNorm.forward(add(add(words, positions), types)));
+      const words = this.wordEmbeddings.forward(inputIds, { idsChecked: true }); // [B, T, E] (the model's forward checked the ids)
+      const embedded = add(words, this.positionVectors(inputIds, length)); // + [T, E] or [B, T, E]
+      const types = this.tokenTypeEmbeddings;
+      const typed = types === undefined
+        ? embedded
+        : add(embedded, tokenTypeIds === undefined
+          ? slice(types.weight, [0, 0], [1, -1]) // [1, E]: every token in segment 0
+          : types.forward(tokenTypeIds, { idsChecked: true })); // [B, T, E]
+      return this.dropout.forward(this.layerNorm.forward(typed));
     });
+  }
+
+  /** Position vectors of `T` tokens: positions 0..T-1 (T ≤ max positions, checked) → `[T, E]`. Families that count positions otherwise override this. */
+  protected positionVectors(_inputIds: Tensor, length: number): Tensor {
+    return slice(this.positionEmbeddings.weight, [0, 0], [length, -1]); // [T, E]
   }
 }
 
@@ -71,13 +86,14 @@ export class BertSelfAttention extends Module {
     ] as const);
   }
 
-  /** `hidden [B, T, E]`, `mask` bool `[B, 1, 1, T]` → `{ context [B, T, E], weights [B, H, T, T] }`. */
-  forward(hidden: Tensor, mask: Tensor | undefined): { context: Tensor; weights: Tensor } {
+  /** `hidden [B, T, E]`, `mask` bool `[B, 1, 1, T]`, `bias` `[1, H, T, T]` added to the scores → `{ context [B, T, E], weights [B, H, T, T] }`. */
+  forward(hidden: Tensor, mask: Tensor | undefined, bias?: Tensor): { context: Tensor; weights: Tensor } {
     this.assertLive('BertSelfAttention.forward');
     return tidy(() => {
       const heads = (projection: Linear) => splitHeads(projection.forward(hidden), this.numHeads); // [B, T, E] -> [B, H, T, D]
       const { output, attentionWeights } = scaledDotProductAttention(heads(this.query), heads(this.key), heads(this.value), {
         mask,
+        ...(bias === undefined ? {} : { bias }),
         dropout: this.dropoutRate,
         training: this.training,
       }); // [B, H, T, D]
@@ -134,10 +150,10 @@ export class BertLayer extends Module {
     ] as const);
   }
 
-  forward(hidden: Tensor, mask: Tensor | undefined): { hidden: Tensor; weights: Tensor } {
+  forward(hidden: Tensor, mask: Tensor | undefined, bias?: Tensor): { hidden: Tensor; weights: Tensor } {
     this.assertLive('BertLayer.forward');
     return tidy(() => {
-      const { context, weights } = this.attention.self.forward(hidden, mask); // [B, T, E]
+      const { context, weights } = this.attention.self.forward(hidden, mask, bias); // [B, T, E]
       const attended = this.attention.output.forward(context, hidden); // LN(dense(context) + hidden)
       const intermediate = this.activation(this.intermediate.dense.forward(attended)); // [B, T, I]
       return { hidden: this.output.forward(intermediate, attended), weights }; // LN(dense(intermediate) + attended)
@@ -146,7 +162,7 @@ export class BertLayer extends Module {
 }
 
 /** A module that only groups named children (Hugging Face's `BertAttention`, `BertIntermediate`, `BertPooler` wrappers). */
-class Children extends Module {
+export class Children extends Module {
   constructor(named: Record<string, Module>) {
     super();
     this.guard(() => Object.entries(named).forEach(([name, child]) => Object.assign(this, { [name]: this.registerModule(name, child) })));
@@ -154,32 +170,17 @@ class Children extends Module {
 }
 
 /** `named` grouped under one module, each child reachable by its name. */
-function children<C extends Record<string, Module>>(named: C): Module & Readonly<C> {
+export function children<C extends Record<string, Module>>(named: C): Module & Readonly<C> {
   return new Children(named) as Module & Readonly<C>;
 }
 
-/** Inputs of {@link BertModel.forward}: `[B, T]` each, as nested arrays or int32 tensors. */
-export interface BertInputs {
-  readonly inputIds: IdsInput;
-  /** 1 = token, 0 = padding (Hugging Face `attention_mask`). Default: all ones. */
-  readonly attentionMask?: IdsInput;
-  /** Segment ids (0 for the first sentence, 1 for the second). Default: all zeros. */
-  readonly tokenTypeIds?: IdsInput;
-  /** Return every layer's attention weights `[B, H, T, T]`. */
-  readonly outputAttentions?: boolean;
-  /** Return the embeddings and every layer's output `[B, T, E]` (L + 1 tensors). */
-  readonly outputHiddenStates?: boolean;
-}
+/** Inputs of {@link BertModel.forward} (those of every encoder). */
+export type BertInputs = EncoderInputs;
 
 /** Named outputs of {@link BertModel.forward}; the caller disposes them. */
-export interface BertOutputs {
-  /** `[B, T, E]`. */
-  readonly lastHiddenState: Tensor;
+export interface BertOutputs extends EncoderOutputs {
   /** `[B, E]`: `tanh(dense(h[:, 0]))`. */
   readonly poolerOutput: Tensor;
-  /** The embeddings and every layer's output; the last is the same tensor as `lastHiddenState` (dispose each once). */
-  readonly hiddenStates?: Tensor[];
-  readonly attentions?: Tensor[];
 }
 
 /**
@@ -187,22 +188,19 @@ export interface BertOutputs {
  * `@attnkit/nn` layers in HF's module tree: `namedParameters()` are the checkpoint keys, so
  * `stateDict()` / `loadStateDict()` speak `model.safetensors`. Built without a checkpoint, it is
  * initialised as HF does (`N(0, initializer_range)`, zero biases, unit LayerNorms) for training.
+ * RoBERTa and XLM-R are this model with their own position ids (`RobertaModel`).
  *
  * @example
  * const model = await loadBert('path/to/bert-folder');
  * const { lastHiddenState, poolerOutput } = model.forward({ inputIds, attentionMask, tokenTypeIds });
  */
-export class BertModel extends Module {
-  readonly config: BertConfig;
+export class BertModel extends Module implements Encoder {
+  /** The `model_type`s this class builds. */
+  static readonly modelTypes: readonly ModelType[] = ['bert'];
+  readonly config: EncoderConfig;
   readonly embeddings: BertEmbeddings;
   readonly encoder: Module & { readonly layer: ModuleList<BertLayer> };
   readonly pooler: Module & { readonly dense: Linear };
-
-  /**
-   * Parameters not in the checkpoint, initialised instead: the pooler of a checkpoint saved without
-   * one (Hugging Face's `add_pooling_layer=False`: token-classification, question-answering and
-   * masked-LM models), as transformers does; empty otherwise.
-   */
   readonly initialisedKeys: readonly string[];
 
   /**
@@ -211,94 +209,43 @@ export class BertModel extends Module {
    * all, which is initialised (see `initialisedKeys`). Without a checkpoint: Hugging Face's random
    * initialisation (`seed` makes it reproducible).
    */
-  constructor(config: BertConfig, checkpoint?: StateDictSource, options: { readonly seed?: number } = {}) {
+  constructor(config: BertConfig | EncoderConfig, checkpoint?: StateDictSource, options: { readonly seed?: number } = {}) {
     super();
-    this.config = config;
+    const c = toEncoderConfig(config, 'bert');
+    const expected = (new.target as typeof BertModel).modelTypes;
+    if (!expected.includes(c.modelType)) throw new InvalidArgumentError({ caller: new.target.name, argument: 'config.modelType', expected: expected.map((t) => `"${t}"`).join(' or '), received: JSON.stringify(c.modelType), hint: 'loadEncoder picks the model class from config.json.' });
+    this.config = c;
     let initialised: string[] = [];
     [this.embeddings, this.encoder, this.pooler] = this.guard(() => {
       const parts = skipInitialization(() => [ // no random draw: the values come next
-        this.registerModule('embeddings', new BertEmbeddings(config)),
-        this.registerModule('encoder', children({ layer: new ModuleList(Array.from({ length: config.numHiddenLayers }, () => new BertLayer(config))) })),
-        this.registerModule('pooler', children({ dense: new Linear(config.hiddenSize, config.hiddenSize) })),
+        this.registerModule('embeddings', this.createEmbeddings(c)),
+        this.registerModule('encoder', children({ layer: new ModuleList(Array.from({ length: c.numHiddenLayers }, () => new BertLayer(c))) })),
+        this.registerModule('pooler', children({ dense: new Linear(c.hiddenSize, c.hiddenSize) })),
       ] as const);
-      if (checkpoint === undefined) {
-        this.#initialise(options.seed, () => true);
-        return parts;
-      }
-      const pooler = ['pooler.dense.weight', 'pooler.dense.bias'];
-      const has = (key: string) => (checkpoint instanceof Map ? checkpoint.has(key) : typeof checkpoint === 'object' && checkpoint !== null && Object.hasOwn(checkpoint, key));
-      if (pooler.every((key) => !has(key))) {
-        initialised = pooler;
-        this.#initialise(options.seed, (name) => pooler.includes(name));
-        const own = new Map(this.namedParameters());
-        const entries = checkpoint instanceof Map ? [...checkpoint] : Object.entries(checkpoint);
-        this.loadStateDict(new Map([...entries, ...pooler.map((key) => [key, own.get(key)!] as const)])); // strict for everything else
-      } else {
-        this.loadStateDict(checkpoint);
-      }
+      const initialise = (keys?: readonly string[]) => initialiseLikeHuggingFace(this, c.initializerRange, options.seed, keys === undefined ? undefined : (name) => keys.includes(name));
+      if (checkpoint === undefined) initialise();
+      else initialised = loadCheckpoint(this, checkpoint, ['pooler.dense.weight', 'pooler.dense.bias'], initialise);
       return parts;
     });
     this.initialisedKeys = initialised;
   }
 
-  /** Runs the encoder. Outputs are new tensors; dispose them. */
-  forward(inputs: BertInputs): BertOutputs {
-    const caller = 'BertModel.forward';
-    this.assertLive(caller);
-    assertBackendReady(caller);
-    const { vocabSize, typeVocabSize } = this.config;
-    const owned: Tensor[] = [];
-    const take = ({ ids, created }: { ids: Tensor; created: boolean }): Tensor => (created && owned.push(ids), ids);
-    try {
-      const inputIds = take(checkIds(caller, 'inputIds', inputs.inputIds, vocabSize));
-      const [batch = 0, length = 0] = inputIds.shape;
-      checkSequenceLength(caller, this.config, length);
-      const attentionMask = inputs.attentionMask === undefined ? undefined : take(checkIds(caller, 'attentionMask', inputs.attentionMask, 2, [batch, length]));
-      const tokenTypeIds = inputs.tokenTypeIds === undefined ? undefined : take(checkIds(caller, 'tokenTypeIds', inputs.tokenTypeIds, typeVocabSize, [batch, length]));
-      return tidy(() => {
-        // 1. Embeddings; 2. the key padding mask, built once: [B, T] 0/1 -> bool [B, 1, 1, T] (true = may attend)
-        let hidden = this.embeddings.forward(inputIds, tokenTypeIds); // [B, T, E]
-        const mask = attentionMask === undefined ? undefined : reshape(notEqual(attentionMask, 0), [batch, 1, 1, length]);
-
-        // 3. N layers
-        const hiddenStates: Tensor[] = [hidden];
-        const attentions: Tensor[] = [];
-        for (const layer of this.encoder.layer) {
-          const out = layer.forward(hidden, mask);
-          hidden = out.hidden;
-          hiddenStates.push(hidden);
-          attentions.push(out.weights); // [B, H, T, T]
-        }
-
-        // 4. Pooler: tanh(dense(h[:, 0]))
-        const first = squeeze(slice(hidden, [0, 0, 0], [batch, 1, -1]), [1]); // [B, 1, E] -> [B, E]
-        const poolerOutput = tanh(this.pooler.dense.forward(first));
-
-        return {
-          lastHiddenState: hidden,
-          poolerOutput,
-          ...(inputs.outputHiddenStates === true ? { hiddenStates } : {}),
-          ...(inputs.outputAttentions === true ? { attentions } : {}),
-        };
-      });
-    } finally {
-      owned.forEach((t) => t.dispose());
-    }
+  /** The embeddings module; RoBERTa's counts positions from the padding id. */
+  protected createEmbeddings(config: EncoderConfig): BertEmbeddings {
+    return new BertEmbeddings(config);
   }
 
-  /** Hugging Face's `_init_weights` on the parameters `which` selects: weights `N(0, initializer_range)`, biases 0, LayerNorm 1 / 0, padding row 0. */
-  #initialise(seed: number | undefined, which: (name: string) => boolean): void {
-    const std = this.config.initializerRange;
-    const pad = `embeddings.word_embeddings.weight`;
-    this.namedParameters().forEach(([name, parameter], i) => {
-      if (!which(name)) return;
-      const norm = name.includes('LayerNorm.');
-      const init = name.endsWith('.bias') ? { constant: 0 } : norm ? { constant: 1 } : { normal: std };
-      tidy(() => {
-        const values = initialValues(parameter.shape, init, seed === undefined ? undefined : seed + i);
-        const padding = () => reshape(equal(range(0, parameter.shape[0] as number, 1, 'int32'), this.config.padTokenId), [-1, 1]); // [V, 1]
-        parameter.assign(name === pad ? where(padding(), zerosLike(values), values) : values);
-      });
-    });
+  /** Runs the encoder. Outputs are new tensors; dispose them. */
+  forward(inputs: BertInputs): BertOutputs {
+    const caller = `${this.className}.forward`;
+    this.assertLive(caller);
+    return encoderForward(caller, this.config, {
+      embed: (ids, types) => this.embeddings.forward(ids, types),
+      layers: this.encoder.layer,
+      pool: (hidden) => {
+        const first = squeeze(slice(hidden, [0, 0, 0], [-1, 1, -1]), [1]); // [B, 1, E] -> [B, E]
+        return tanh(this.pooler.dense.forward(first)); // tanh(dense(h[:, 0]))
+      },
+    }, inputs) as BertOutputs;
   }
 }

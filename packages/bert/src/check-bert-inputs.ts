@@ -1,6 +1,6 @@
 import { tensor2d, type Tensor } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, checkTensor, describeValue, formatShape } from '@attnkit/errors';
-import type { BertConfig } from './bert-config.js';
+import type { EncoderConfig } from './encoder-config.js';
 
 /** Token ids, 0/1 attention mask or token types: `[B, T]` nested arrays or an int32 tensor. */
 export type IdsInput = Tensor | readonly (readonly number[])[];
@@ -57,13 +57,15 @@ export function checkIds(caller: string, argument: string, input: IdsInput, limi
   return { ids, created };
 }
 
-/** The `[B, T]` sequence limits a BERT config puts on its inputs. */
-export function checkSequenceLength(caller: string, config: BertConfig, length: number): void {
-  if (length > config.maxPositionEmbeddings) {
+/** The `[B, T]` sequence limit an encoder's position table puts on its inputs. */
+export function checkSequenceLength(caller: string, config: EncoderConfig, length: number): void {
+  if (length > config.maxSequenceLength) {
     throw new InvalidArgumentError({
       caller,
       argument: 'inputIds',
-      expected: `at most max_position_embeddings = ${config.maxPositionEmbeddings} tokens per sequence`,
+      expected: config.positionOffset === 0
+        ? `at most max_position_embeddings = ${config.maxPositionEmbeddings} tokens per sequence`
+        : `at most max_position_embeddings - (pad_token_id + 1) = ${config.maxSequenceLength} tokens per sequence`,
       received: `${length} tokens`,
       hint: 'Truncate when tokenizing (truncation: true, maxLength).',
     });

@@ -5,7 +5,7 @@ import { memory } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { writeSafetensors, readSafetensors } from '@attnkit/nn';
-import { BertLoadError } from './bert-load-error.js';
+import { ModelLoadError } from './model-load-error.js';
 import { loadBert } from './load-bert.js';
 
 const fixture = decodeURIComponent(new URL('../../../tooling/reference/fixtures/bert-b/', import.meta.url).pathname);
@@ -18,10 +18,10 @@ function folderWith(files: Record<string, string | Uint8Array>): string {
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   return dir;
 }
-async function loadError(source: Parameters<typeof loadBert>[0]): Promise<BertLoadError> {
+async function loadError(source: Parameters<typeof loadBert>[0]): Promise<ModelLoadError> {
   const error = await loadBert(source).then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(BertLoadError);
-  return error as BertLoadError;
+  expect(error).toBeInstanceOf(ModelLoadError);
+  return error as ModelLoadError;
 }
 function reweighted(change: (tensors: Record<string, { shape: number[]; values: Float32Array }>) => void): Uint8Array {
   const tensors = Object.fromEntries([...readSafetensors(weights).tensors].map(([n, e]) => [n, { shape: [...e.shape], values: e.values as Float32Array }]));
@@ -68,9 +68,9 @@ describe('loadBert', () => {
   });
 
   it.each<[string, () => Parameters<typeof loadBert>[0], RegExp]>([
-    ['a folder that does not exist', () => '/nonexistent/attnkit-model', /^loadBert: config\.json is missing in \/nonexistent\/attnkit-model; a Hugging Face BERT folder has config\.json and model\.safetensors\.$/],
+    ['a folder that does not exist', () => '/nonexistent/attnkit-model', /^loadBert: config\.json is missing in \/nonexistent\/attnkit-model; a Hugging Face model folder has config\.json and model\.safetensors\.$/],
     ['malformed config.json', () => folderWith({ 'config.json': '{"vocab_size": 5,', 'model.safetensors': weights }), /^loadBert: config\.json in .* is not valid JSON \(/],
-    ['an unsupported config', () => folderWith({ 'config.json': config.replace('"gelu"', '"gelu_exact"'), 'model.safetensors': weights }), /^loadBert: config\.json in .* is not a supported BERT config: parseBertConfig: 'hidden_act' must be one of "gelu", /],
+    ['an unsupported config', () => folderWith({ 'config.json': config.replace('"gelu"', '"gelu_exact"'), 'model.safetensors': weights }), /^loadBert: config\.json in .* is not a supported encoder config: parseBertConfig: 'hidden_act' must be one of "gelu", /],
     ['no weights, only pytorch_model.bin', () => folderWith({ 'config.json': config, 'pytorch_model.bin': 'x' }), /^loadBert: model\.safetensors is missing in .* \(it has pytorch_model\.bin: convert it/],
     ['truncated safetensors', () => folderWith({ 'config.json': config, 'model.safetensors': weights.subarray(0, weights.length - 100) }), /^loadBert: model\.safetensors in .*: safetensors: tensor '.*' ends at byte \d+ but the data section has \d+ bytes\.$/],
     ['a lying header size', () => { const w = new Uint8Array(weights); new DataView(w.buffer).setBigUint64(0, 10n ** 12n, true); return folderWith({ 'config.json': config, 'model.safetensors': w }); }, /safetensors: the header claims 1000000000000 bytes, more than the 100000000 allowed\.$/],
@@ -80,8 +80,8 @@ describe('loadBert', () => {
       /does not match config\.json: BertModel\.loadStateDict: the state dict does not fit the module\. 1 unexpected: encoder\.layer\.9\.output\.dense\.weight\.$/],
     ['two tensors for one weight', () => folderWith({ 'config.json': config, 'model.safetensors': reweighted((t) => { t['bert.pooler.dense.bias'] = t['pooler.dense.bias']!; }) }),
       /^loadBert: model\.safetensors in .* has several tensors for one weight: bert\.pooler\.dense\.bias and pooler\.dense\.bias \(both pooler\.dense\.bias\)\. Keep one of each\.$/],
-    ['config.json that is a list', () => ({ files: { 'config.json': '[1, 2]', 'model.safetensors': weights } }), /^loadBert: config\.json in the given files is not a supported BERT config: parseBertConfig: 'config' must be a JSON object/],
-  ])('rejects %s with a BertLoadError naming the file', async (_, source, message) => {
+    ['config.json that is a list', () => ({ files: { 'config.json': '[1, 2]', 'model.safetensors': weights } }), /^loadBert: config\.json in the given files is not a supported encoder config: parseBertConfig: 'config' must be a JSON object/],
+  ])('rejects %s with a ModelLoadError naming the file', async (_, source, message) => {
     const before = memory().numTensors;
     expect((await loadError(source())).message).toMatch(message);
     expect(memory().numTensors).toBe(before); // nothing decoded is left behind

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BertLoadError } from './bert-load-error.js';
+import { ModelLoadError } from './model-load-error.js';
 import { modelFiles } from './model-files.js';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -25,6 +25,6 @@ describe('modelFiles', () => {
     expect(fetch.mock.calls[0]?.[0].href).toBe('https://models.example/tiny/config.json');
     expect(progress.at(-1)).toBe(7);
     expect(await read('vocab.txt')).toBeUndefined();
-    await expect(read('broken.bin')).rejects.toThrow(BertLoadError);
+    await expect(read('broken.bin')).rejects.toThrow(ModelLoadError);
   });
 });

@@ -1,5 +1,5 @@
 import { nodeBuiltin } from '@attnkit/backends';
-import { BertLoadError } from './bert-load-error.js';
+import { ModelLoadError } from './model-load-error.js';
 
 /** Where a Hugging Face model folder comes from: a local folder (Node), a URL, or its files. */
 export type ModelSource = string | URL | { readonly files: Readonly<Record<string, ArrayBuffer | Uint8Array | string | Blob>> };
@@ -41,7 +41,7 @@ export function modelFiles(source: ModelSource, onProgress?: (progress: LoadProg
     return async (name) => {
       const response = await fetch(new URL(name, base));
       if (response.status === 404) return undefined;
-      if (!response.ok || response.body === null) throw new BertLoadError(name, `${name}: HTTP ${response.status} from ${new URL(name, base).href}.`);
+      if (!response.ok || response.body === null) throw new ModelLoadError(name, `${name}: HTTP ${response.status} from ${new URL(name, base).href}.`);
       const total = Number(response.headers.get('content-length')) || undefined;
       const chunks: Uint8Array[] = [];
       let loaded = 0;
@@ -70,7 +70,30 @@ export function modelFiles(source: ModelSource, onProgress?: (progress: LoadProg
       return bytes;
     } catch (error) {
       if ((error as { code?: string }).code === 'ENOENT') return undefined;
-      throw new BertLoadError(name, `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}.`, error);
+      throw new ModelLoadError(name, `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}.`, error);
     }
   };
+}
+
+/**
+ * The source of a folder inside `source` (a sentence-transformers module folder such as
+ * `1_Pooling`, or a Transformer saved in `0_Transformer`). `path` is relative and stays inside:
+ * no `..`, `.`, empty or absolute segments, no scheme; anything else is a `ModelLoadError`.
+ *
+ * @example
+ * const pooling = modelFiles(subfolderSource('./all-MiniLM-L6-v2', '1_Pooling'));
+ */
+export function subfolderSource(source: ModelSource, path: string): ModelSource {
+  const segments = path.split('/').filter((s, i, all) => !(s === '' && i === all.length - 1)); // a trailing slash is fine
+  if (path === '' || segments.length === 0) return source;
+  if (segments.some((s) => !/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(s) || s === '..')) {
+    throw new ModelLoadError('modules.json', `module path ${JSON.stringify(path)} must be a relative folder inside the model folder (letters, digits, _ . -; no "..", absolute paths or schemes).`, undefined, 'subfolderSource');
+  }
+  const relative = segments.join('/');
+  if (typeof source === 'object' && !(source instanceof URL)) {
+    const prefix = `${relative}/`;
+    return { files: Object.fromEntries(Object.entries(source.files).filter(([name]) => name.startsWith(prefix)).map(([name, file]) => [name.slice(prefix.length), file])) };
+  }
+  if (source instanceof URL || isUrl(source)) return new URL(`${relative}/`, new URL(String(source).replace(/\/?$/, '/'), typeof location === 'undefined' ? undefined : location.href));
+  return `${String(source).replace(/[\\/]+$/, '')}/${relative}`;
 }

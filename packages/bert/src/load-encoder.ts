@@ -1,0 +1,103 @@
+import { AttnkitError } from '@attnkit/errors';
+import { readSafetensors, type StateDictSource } from '@attnkit/nn';
+import { BertModel } from './bert-model.js';
+import { checkpointKeys } from './checkpoint-keys.js';
+import { DistilBertModel } from './distilbert/distilbert-model.js';
+import { ElectraModel } from './electra/electra-model.js';
+import type { Encoder } from './encoder.js';
+import { parseEncoderConfig, type EncoderConfig, type ModelType } from './encoder-config.js';
+import { modelFiles, type LoadProgress, type ModelSource } from './model-files.js';
+import { ModelLoadError } from './model-load-error.js';
+import { MPNetModel } from './mpnet/mpnet-model.js';
+import { RobertaModel } from './roberta/roberta-model.js';
+
+/** Options of {@link loadEncoder}. */
+export interface LoadEncoderOptions {
+  readonly onProgress?: (progress: LoadProgress) => void;
+  /** Told about tensors that are skipped on purpose (pre-training heads such as `cls.*`, `lm_head.*`). */
+  readonly onNotice?: (message: string) => void;
+}
+
+/** The model class of each `model_type`. */
+const FAMILIES: Record<ModelType, (config: EncoderConfig, checkpoint: StateDictSource) => Encoder> = {
+  bert: (c, w) => new BertModel(c, w),
+  roberta: (c, w) => new RobertaModel(c, w),
+  'xlm-roberta': (c, w) => new RobertaModel(c, w),
+  distilbert: (c, w) => new DistilBertModel(c, w),
+  electra: (c, w) => new ElectraModel(c, w),
+  mpnet: (c, w) => new MPNetModel(c, w),
+};
+
+/** Where a source is, for messages. */
+export function describeSource(source: ModelSource): string {
+  return typeof source === 'object' && !(source instanceof URL) ? 'the given files' : String(source);
+}
+
+/** Loads a folder's encoder, accepting the `model_type`s in `accept` (all when undefined); `caller` names the loader in errors. */
+export async function loadEncoderAs(source: ModelSource, options: LoadEncoderOptions, caller: string, accept?: readonly ModelType[]): Promise<Encoder> {
+  const read = modelFiles(source, options.onProgress);
+  const where = describeSource(source);
+  const fail = (file: string, message: string, cause?: unknown): never => {
+    throw new ModelLoadError(file, message, cause, caller);
+  };
+  const configBytes = await read('config.json');
+  if (configBytes === undefined) fail('config.json', `config.json is missing in ${where}; a Hugging Face model folder has config.json and model.safetensors.`);
+  let config: EncoderConfig | undefined;
+  try {
+    config = parseEncoderConfig(JSON.parse(new TextDecoder().decode(configBytes)), accept?.length === 1 && accept[0] === 'bert' ? 'parseBertConfig' : 'parseEncoderConfig');
+  } catch (error) {
+    const detail = error instanceof SyntaxError ? `is not valid JSON (${error.message})` : `is not a supported encoder config: ${(error as Error).message}`;
+    fail('config.json', `config.json in ${where} ${detail}`, error);
+  }
+  const c = config as EncoderConfig;
+  if (accept !== undefined && !accept.includes(c.modelType)) fail('config.json', `config.json in ${where} has model_type "${c.modelType}"; ${caller} loads ${accept.map((t) => `"${t}"`).join(', ')}. loadEncoder loads every supported family.`);
+  const weightBytes = await read('model.safetensors');
+  if (weightBytes === undefined) {
+    const legacy = (await read('pytorch_model.bin')) !== undefined;
+    fail('model.safetensors', `model.safetensors is missing in ${where}${legacy ? ' (it has pytorch_model.bin: convert it with safetensors\' convert script or save_pretrained(safe_serialization=True))' : ''}.`);
+  }
+  let file: ReturnType<typeof readSafetensors> | undefined;
+  try {
+    file = readSafetensors(weightBytes as Uint8Array);
+  } catch (error) {
+    fail('model.safetensors', `model.safetensors in ${where}: ${(error as Error).message}`, error);
+  }
+  const tensors = (file as ReturnType<typeof readSafetensors>).tensors;
+  const { keys, skipped, duplicates } = checkpointKeys(tensors.keys(), c.modelType);
+  if (duplicates.length > 0) {
+    const listed = duplicates.slice(0, 5).map(([key, stored]) => `${stored.join(' and ')} (both ${key})`).join('; ');
+    fail('model.safetensors', `model.safetensors in ${where} has several tensors for one weight: ${listed}${duplicates.length > 5 ? `, and ${duplicates.length - 5} more` : ''}. Keep one of each.`);
+  }
+  // The file's values as they are: each becomes a tensor only when its parameter is assigned, so the
+  // weights never sit on the backend twice.
+  const checkpoint = new Map([...keys].map(([stored, key]) => [key, tensors.get(stored)!] as const));
+  if (skipped.length > 0) options.onNotice?.(`${caller}: skipped ${skipped.length} tensors of heads the encoder does not have (${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', ...' : ''}); it does not use them.`);
+  let model: Encoder | undefined;
+  try {
+    model = FAMILIES[c.modelType](c, checkpoint);
+  } catch (error) {
+    if (error instanceof AttnkitError) fail('model.safetensors', `model.safetensors in ${where} does not match config.json: ${error.message}`, error);
+    throw error;
+  }
+  const m = model as Encoder;
+  if (m.initialisedKeys.length > 0) options.onNotice?.(`${caller}: ${where} has no pooler (a checkpoint saved without one); ${m.initialisedKeys.join(' and ')} are initialised randomly, as transformers does: poolerOutput is not meaningful until trained.`);
+  return m;
+}
+
+/**
+ * Loads a Hugging Face encoder folder — `config.json` and `model.safetensors` (F32, F16 or BF16) —
+ * from a local folder (Node), a URL, or a set of files (browser uploads), building the model class
+ * of its `model_type`: `bert` ({@link BertModel}), `roberta` and `xlm-roberta` ({@link RobertaModel}),
+ * `distilbert` ({@link DistilBertModel}), `electra` ({@link ElectraModel}), `mpnet`
+ * ({@link MPNetModel}). Names with or without the family's prefix (`bert.`, `roberta.`, ...) and
+ * legacy `gamma` / `beta` are accepted (see `checkpointKeys`); heads are skipped with a notice;
+ * missing, unexpected or mis-shaped tensors give one {@link ModelLoadError} listing all of them;
+ * an unknown `model_type` is an error naming the supported ones.
+ *
+ * @example
+ * const encoder = await loadEncoder('./paraphrase-multilingual-MiniLM-L12-v2');
+ * const { lastHiddenState } = encoder.forward(tokenizer.encode(['Hallo Welt'])); // [1, T, E]
+ */
+export function loadEncoder(source: ModelSource, options: LoadEncoderOptions = {}): Promise<Encoder> {
+  return loadEncoderAs(source, options, 'loadEncoder');
+}

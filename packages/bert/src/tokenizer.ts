@@ -1,0 +1,170 @@
+import { Tokenizer as HfTokenizer } from '@huggingface/tokenizers';
+import { InvalidArgumentError, checkInteger, describeValue } from '@attnkit/errors';
+
+/** Options of {@link Tokenizer.encode}. */
+export interface EncodeOptions {
+  /** `'longest'` (default): pad to the longest sequence; `'max_length'`: to `maxLength`; `false`: no padding (then all must have equal length). */
+  readonly padding?: 'longest' | 'max_length' | false;
+  /**
+   * Default true: cut sequences (pairs: longest first, as Hugging Face's `longest_first`) so that
+   * they fit `maxLength` with their special tokens. `false`: return every id, however long (the
+   * model then says whether it can take them).
+   */
+  readonly truncation?: boolean;
+  /** Default: the model's `model_max_length` from tokenizer_config.json, else 512. */
+  readonly maxLength?: number;
+}
+
+/** A padded batch: `[B, T]` nested arrays, ready for an encoder's `forward`. */
+export interface EncodedBatch {
+  readonly inputIds: number[][];
+  readonly attentionMask: number[][];
+  /** Segment ids from the post-processor; all zeros for tokenizers whose models take none (RoBERTa, XLM-R, DistilBERT, MPNet). */
+  readonly tokenTypeIds: number[][];
+  /** The tokens of each sequence, without padding. */
+  readonly tokens: string[][];
+}
+
+/** Tokenizer classes whose models take no token type ids (transformers' `model_input_names` without them). */
+const WITHOUT_TOKEN_TYPES = /^(Roberta|XLMRoberta|DistilBert|MPNet|Camembert|Bart|Longformer)Tokenizer(Fast)?$/;
+
+/** A special token named in tokenizer_config.json: a string or an `AddedToken` object with `content`. */
+function tokenName(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object' && value !== null && typeof (value as { content?: unknown }).content === 'string') return (value as { content: string }).content;
+  return undefined;
+}
+
+/**
+ * A Hugging Face tokenizer from its `tokenizer.json` — WordPiece (BERT, DistilBERT, ELECTRA,
+ * MPNet), byte-level BPE (RoBERTa) or Unigram/SentencePiece (XLM-R and the BERT models that use
+ * it) — run by `@huggingface/tokenizers`, with the file's special tokens and post-processor,
+ * `longest_first` truncation that keeps the special tokens, batch padding and sentence pairs.
+ *
+ * @example
+ * const tokenizer = await loadTokenizer('./all-MiniLM-L6-v2');
+ * const batch = tokenizer.encode(['Hello world!', ['A question?', 'An answer.']]);
+ * encoder.forward(batch);
+ */
+export class Tokenizer {
+  readonly #tokenizer: HfTokenizer;
+  readonly #pad: number | undefined;
+  readonly #specials: { readonly single: number; readonly pair: number };
+  readonly #tokenTypes: boolean;
+  readonly modelMaxLength: number;
+
+  /** `tokenizerJson`: a parsed `tokenizer.json`; `tokenizerConfig`: a parsed `tokenizer_config.json` (pad token, `model_max_length`, class). */
+  constructor(tokenizerJson: Record<string, unknown>, tokenizerConfig: Record<string, unknown> = {}) {
+    const config = new Map(Object.entries(tokenizerConfig));
+    this.#tokenizer = new HfTokenizer(tokenizerJson, Object.fromEntries([...config].filter(([key]) => key !== '__proto__')));
+    const padName = tokenName(config.get('pad_token')) ?? tokenName((tokenizerJson['padding'] as { pad_token?: unknown } | null)?.pad_token) ?? ['[PAD]', '<pad>'].find((t) => this.#tokenizer.token_to_id(t) !== undefined);
+    this.#pad = padName === undefined ? undefined : this.#tokenizer.token_to_id(padName);
+    this.#specials = { single: this.#postProcess([], null).tokens.length, pair: this.#postProcess([], []).tokens.length };
+    const names = config.get('model_input_names');
+    const tokenizerClass = config.get('tokenizer_class');
+    this.#tokenTypes = Array.isArray(names) ? names.includes('token_type_ids') : !(typeof tokenizerClass === 'string' && WITHOUT_TOKEN_TYPES.test(tokenizerClass));
+    const max = config.get('model_max_length');
+    this.modelMaxLength = typeof max === 'number' && Number.isInteger(max) && max > this.#specials.single && max < 1e6 ? max : 512;
+  }
+
+  /** Tokens of one text, without special tokens. */
+  tokenize(text: string): string[] {
+    return this.#tokenizer.tokenize(text, { add_special_tokens: false });
+  }
+
+  /** The id of a token (`undefined` if it is not in the vocabulary). */
+  tokenToId(token: string): number | undefined {
+    return this.#tokenizer.token_to_id(token);
+  }
+
+  /** The token of an id (`undefined` outside the vocabulary). */
+  idToToken(id: number): string | undefined {
+    return this.#tokenizer.id_to_token(id);
+  }
+
+  /** Whether `token` is one of the file's special tokens (`[CLS]`, `</s>`, ...). */
+  isSpecialToken(token: string): boolean {
+    for (const added of this.#tokenizer.get_added_tokens_decoder().values()) if (added.special && added.content === token) return true;
+    return false;
+  }
+
+  /** The number of special tokens the post-processor adds to one text (`pair: true`: to a pair). */
+  numSpecialTokens(pair = false): number {
+    return pair ? this.#specials.pair : this.#specials.single;
+  }
+
+  /** Text back from ids (special tokens skipped). */
+  decode(ids: readonly number[]): string {
+    return ids.length === 0 ? '' : this.#tokenizer.decode([...ids], { skip_special_tokens: true });
+  }
+
+  /** Encodes texts, or `[first, second]` sentence pairs, as one padded batch. */
+  encode(texts: ReadonlyArray<string | readonly [string, string]>, options: EncodeOptions = {}): EncodedBatch {
+    const caller = 'Tokenizer.encode';
+    if (!Array.isArray(texts) || texts.length === 0) throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'a non-empty list of strings or [string, string] pairs', received: describeValue(texts) });
+    const maxLength = checkInteger(options.maxLength ?? this.modelMaxLength, { caller, argument: 'maxLength', min: this.#specials.single + 1 });
+    const encoded = texts.map((entry: unknown, i) => {
+      const pair = Array.isArray(entry) && entry.length === 2 && entry.every((s) => typeof s === 'string');
+      if (typeof entry !== 'string' && !pair) throw new InvalidArgumentError({ caller, argument: `texts[${i}]`, expected: 'a string or a [string, string] pair', received: describeValue(entry) });
+      const [first, second] = typeof entry === 'string' ? [entry, undefined] : (entry as [string, string]);
+      let a = this.tokenize(first);
+      let b = second === undefined ? null : this.tokenize(second);
+      if (options.truncation !== false) {
+        const budget = maxLength - (b === null ? this.#specials.single : this.#specials.pair);
+        if (budget < (b === null ? 1 : 2)) throw new InvalidArgumentError({ caller, argument: 'maxLength', expected: `room for ${b === null ? this.#specials.single : this.#specials.pair} special tokens and the text (≥ ${maxLength - budget + (b === null ? 1 : 2)})`, received: String(maxLength) });
+        [a, b] = b === null ? [a.slice(0, budget), null] : longestFirst(a, b, budget, maxLength);
+      }
+      const { tokens, token_type_ids: types } = this.#postProcess(a, b);
+      const ids = tokens.map((token, t) => {
+        const id = this.#tokenizer.token_to_id(token) ?? this.#tokenizer.model?.unk_token_id; // pieces outside the vocabulary are the unknown token, as the model says
+        if (id === undefined) throw new InvalidArgumentError({ caller, argument: `texts[${i}]`, expected: 'text whose tokens are all in the vocabulary (the tokenizer has no unknown token to stand for the others)', received: `token ${t} ${JSON.stringify(token)}` });
+        return id;
+      });
+      return { ids, tokens, types: this.#tokenTypes && types !== undefined ? types : ids.map(() => 0) };
+    });
+    const longest = encoded.reduce((n, e) => Math.max(n, e.ids.length), 0); // a loop, not Math.max(...spread): any number of texts
+    const width = options.padding === 'max_length' ? Math.max(maxLength, longest) : longest;
+    if (options.padding === false && encoded.some((e) => e.ids.length !== longest)) {
+      throw new InvalidArgumentError({ caller, argument: 'padding', expected: "'longest' or 'max_length' for sequences of different lengths", received: 'false' });
+    }
+    const pad = this.#pad;
+    if (pad === undefined && encoded.some((e) => e.ids.length !== width)) {
+      throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'sequences of one length: the tokenizer has no padding token (pad_token in tokenizer_config.json)', received: 'sequences of different lengths' });
+    }
+    const padded = (row: number[], value: number) => (row.length === width ? row : [...row, ...Array<number>(width - row.length).fill(value)]);
+    return {
+      inputIds: encoded.map((e) => padded(e.ids, pad as number)),
+      attentionMask: encoded.map((e) => padded(e.ids.map(() => 1), 0)),
+      tokenTypeIds: encoded.map((e) => padded(e.types, 0)),
+      tokens: encoded.map((e) => e.tokens),
+    };
+  }
+
+  /** The file's post-processor (special tokens, type ids) on one sequence or a pair. */
+  #postProcess(a: string[], b: string[] | null): { tokens: string[]; token_type_ids?: number[] } {
+    const processor = this.#tokenizer.post_processor;
+    if (processor === null) return { tokens: [...a, ...(b ?? [])], token_type_ids: [...a.map(() => 0), ...(b ?? []).map(() => 1)] };
+    const out = processor(a, b, true);
+    return { tokens: [...out.tokens, ...(out.tokens_pair ?? [])], ...(out.token_type_ids === undefined ? {} : { token_type_ids: out.token_type_ids }) };
+  }
+}
+
+/**
+ * Hugging Face's `longest_first` truncation of a pair to `budget` tokens, as the `tokenizers`
+ * library does it (checked on every pair of lengths up to 29 for several budgets): the shorter
+ * side keeps what fits if it takes at most half, the longer gets the rest; otherwise each gets
+ * half and the longer side the odd token. Lengths are compared after capping them at `maxLength`
+ * (so two sides longer than `maxLength` count as equal: the second gets the odd token).
+ */
+export function longestFirst<T>(a: readonly T[], b: readonly T[], budget: number, maxLength = Infinity): [T[], T[]] {
+  if (a.length + b.length <= budget) return [[...a], [...b]];
+  const swap = Math.min(a.length, maxLength) > Math.min(b.length, maxLength);
+  let short = Math.min(swap ? b.length : a.length, maxLength);
+  let long = short > budget ? short : Math.max(short, budget - short);
+  if (short + long > budget) {
+    short = Math.floor(budget / 2);
+    long = short + (budget % 2);
+  }
+  const [first, second] = swap ? [long, short] : [short, long];
+  return [a.slice(0, first), b.slice(0, second)];
+}

@@ -1,0 +1,56 @@
+import { add, argMax, cast, concat, div, expandDims, gather, greater, max, maximum, mul, range, reshape, reverse, sqrt, sub, sum, where, type Tensor } from '@tensorflow/tfjs-core';
+
+/** sentence-transformers' pooling modes, in the order their outputs are concatenated. */
+export const POOLING_MODES = ['cls', 'max', 'mean', 'mean_sqrt_len_tokens', 'weightedmean', 'lasttoken'] as const;
+
+/** One of {@link POOLING_MODES}. */
+export type PoolingMode = (typeof POOLING_MODES)[number];
+
+/**
+ * The pooling modes as sentence-transformers computes them, each `tokens [B, T, E]` and
+ * `mask [B, T]` (float 1 = counts, 0 = padding or a dropped prompt) → `[B, E]`. Call inside `tidy`.
+ */
+export const POOL: Record<PoolingMode, (tokens: Tensor, mask: Tensor) => Tensor> = {
+  /** The first counted token's vector (`[CLS]`, or the first token after a dropped prompt or left padding). */
+  cls: (tokens, mask) => rows(tokens, cast(argMax(mask, 1), 'int32')),
+  /**
+   * Per feature, the largest value among the counted tokens. A row with no counted token gives the
+   * lowest float32 (sentence-transformers gives -inf, which float16 WebGL textures cannot hold).
+   */
+  max: (tokens, mask) => max(where(greater(expandDims(mask, -1), 0), tokens, LOWEST), 1),
+  /** The mean of the counted tokens (sum / max(count, 1e-9)). */
+  mean: (tokens, mask) => div(maskedSum(tokens, mask), maximum(sum(mask, 1, true), 1e-9)),
+  /** The sum of the counted tokens over the square root of their count. */
+  mean_sqrt_len_tokens: (tokens, mask) => div(maskedSum(tokens, mask), sqrt(maximum(sum(mask, 1, true), 1e-9))),
+  /** Position-weighted mean: token t (from 1) weighs t. */
+  weightedmean: (tokens, mask) => {
+    const weights = mul(mask, reshape(range(1, (tokens.shape[1] as number) + 1), [1, -1])); // [B, T]: 1, 2, 3, ... where counted
+    return div(maskedSum(tokens, weights), maximum(sum(weights, 1, true), 1e-9));
+  },
+  /** The last counted token's vector (right or left padding); zeros for a row with no counted token. */
+  lasttoken: (tokens, mask) => {
+    const fromEnd = cast(argMax(reverse(mask, [1]), 1), 'int32'); // [B]: distance of the last 1 from the end
+    return rows(mul(tokens, expandDims(mask, -1)), sub(tokens.shape[1] as number, add(fromEnd, 1))); // [B, E]
+  },
+};
+
+/** The lowest float32: the fill of positions `max` must not pick. */
+const LOWEST = -3.4028234663852886e38;
+
+/** Row `b` of `tokens [B, T, E]` at position `index[b]` → `[B, E]`. */
+function rows(tokens: Tensor, index: Tensor): Tensor {
+  const [batch = 0, length = 0, width = 0] = tokens.shape;
+  const flat = reshape(tokens, [-1, width]); // [B * T, E]
+  return gather(flat, add(mul(range(0, batch, 1, 'int32'), length), index)); // [B, E]
+}
+
+/** `tokens [B, T, E]` weighted by `weights [B, T]`, summed over T → `[B, E]`. */
+function maskedSum(tokens: Tensor, weights: Tensor): Tensor {
+  return sum(mul(tokens, expandDims(weights, -1)), 1);
+}
+
+/** Each mode's output for the same batch, concatenated along the features (`[B, modes · E]`). */
+export function poolModes(modes: readonly PoolingMode[], tokens: Tensor, mask: Tensor): Tensor {
+  const outputs = modes.map((mode) => POOL[mode](tokens, mask));
+  return outputs.length === 1 ? (outputs[0] as Tensor) : concat(outputs, 1);
+}

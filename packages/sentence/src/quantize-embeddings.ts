@@ -1,0 +1,93 @@
+import type { Tensor } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, checkTensor } from '@attnkit/errors';
+
+/** The precisions of sentence-transformers' `quantize_embeddings` (and `encode(..., precision)`). */
+export const PRECISIONS = ['float32', 'int8', 'uint8', 'binary', 'ubinary'] as const;
+
+/** One of {@link PRECISIONS}. */
+export type Precision = (typeof PRECISIONS)[number];
+
+/** Quantized embeddings: `rows × width` values, row-major. `binary` / `ubinary` pack 8 dimensions per byte (`width = ceil(E / 8)`). */
+export interface QuantizedEmbeddings {
+  readonly precision: Exclude<Precision, 'float32'>;
+  readonly shape: readonly [number, number];
+  readonly values: Int8Array | Uint8Array;
+}
+
+/** Per-dimension calibration: the lowest and highest value of each of the E dimensions. */
+export interface QuantizationRanges {
+  readonly min: ArrayLike<number>;
+  readonly max: ArrayLike<number>;
+}
+
+/**
+ * Per-dimension `{ min, max }` of `embeddings [N, E]`: the calibration `int8` / `uint8` use. Compute
+ * it once on a large sample of a corpus and pass it to every {@link quantizeEmbeddings} call, so
+ * that all batches share one scale.
+ *
+ * @example
+ * const ranges = quantizationRanges(await encoder.encode(sample));
+ */
+export function quantizationRanges(embeddings: Tensor): QuantizationRanges {
+  checkTensor(embeddings, { caller: 'quantizationRanges', argument: 'embeddings', dtype: 'float32', rank: 2, shape: '[N, E]' });
+  const [rows = 0, width = 0] = embeddings.shape;
+  if (rows === 0) throw new InvalidArgumentError({ caller: 'quantizationRanges', argument: 'embeddings', expected: 'at least one row to calibrate on', received: '[0, E]' });
+  const values = embeddings.dataSync();
+  const min = new Float32Array(width).fill(Infinity);
+  const max = new Float32Array(width).fill(-Infinity);
+  for (let i = 0; i < values.length; i++) {
+    const d = i % width;
+    const v = values[i] as number;
+    if (v < (min[d] as number)) min[d] = v;
+    if (v > (max[d] as number)) max[d] = v;
+  }
+  return { min, max };
+}
+
+/**
+ * sentence-transformers' `quantize_embeddings` for `embeddings [N, E]`:
+ * - `int8` / `uint8`: per dimension, `floor((x - min) / ((max - min) / 255))` clipped to 0..255
+ *   (`int8` subtracts 128); `min` / `max` from `ranges`, else from these embeddings themselves
+ *   (as sentence-transformers does, so the scale depends on the batch: pass `ranges` for a corpus);
+ * - `binary` / `ubinary`: one bit per dimension (`x > 0`), 8 to a byte, first dimension in the
+ *   high bit (`ubinary`: the byte; `binary`: the byte - 128). Computed in float32 steps like NumPy.
+ *
+ * @example
+ * const packed = quantizeEmbeddings(embeddings, 'ubinary'); // { shape: [N, ceil(E / 8)], values: Uint8Array }
+ */
+export function quantizeEmbeddings(embeddings: Tensor, precision: Exclude<Precision, 'float32'>, options: { readonly ranges?: QuantizationRanges } = {}): QuantizedEmbeddings {
+  const caller = 'quantizeEmbeddings';
+  checkTensor(embeddings, { caller, argument: 'embeddings', dtype: 'float32', rank: 2, shape: '[N, E]' });
+  const [rows = 0, width = 0] = embeddings.shape;
+  if (!(PRECISIONS as readonly unknown[]).includes(precision) || precision === ('float32' as Precision)) {
+    throw new InvalidArgumentError({ caller, argument: 'precision', expected: "'int8', 'uint8', 'binary' or 'ubinary'", received: JSON.stringify(precision) ?? String(precision) });
+  }
+  const values = embeddings.dataSync();
+  if (precision === 'binary' || precision === 'ubinary') {
+    const bytes = Math.ceil(width / 8);
+    const packed = new Uint8Array(rows * bytes);
+    for (let r = 0; r < rows; r++) {
+      for (let d = 0; d < width; d++) {
+        if ((values[r * width + d] as number) > 0) packed[r * bytes + (d >> 3)]! |= 0x80 >> (d & 7);
+      }
+    }
+    return { precision, shape: [rows, bytes], values: precision === 'ubinary' ? packed : Int8Array.from(packed, (b) => b - 128) };
+  }
+  if (rows === 0 && options.ranges === undefined) return { precision, shape: [0, width], values: precision === 'int8' ? new Int8Array(0) : new Uint8Array(0) };
+  const ranges = options.ranges ?? quantizationRanges(embeddings);
+  if (ranges.min.length !== width || ranges.max.length !== width) {
+    throw new InvalidArgumentError({ caller, argument: 'ranges', expected: `min and max of E = ${width} values each`, received: `${ranges.min.length} and ${ranges.max.length}` });
+  }
+  const f = Math.fround;
+  const steps = Float32Array.from({ length: width }, (_, d) => {
+    const step = f(f(f(ranges.max[d] as number) - f(ranges.min[d] as number)) / 255);
+    return step === 0 ? 1 : step;
+  });
+  const out = precision === 'int8' ? new Int8Array(rows * width) : new Uint8Array(rows * width);
+  for (let i = 0; i < rows * width; i++) {
+    const d = i % width;
+    const level = Math.min(255, Math.max(0, Math.floor(f(f((values[i] as number) - f(ranges.min[d] as number)) / (steps[d] as number)))));
+    out[i] = precision === 'int8' ? level - 128 : level;
+  }
+  return { precision, shape: [rows, width], values: out };
+}

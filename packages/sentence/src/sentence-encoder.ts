@@ -1,0 +1,246 @@
+import { concat, gather, reshape, slice, tensor1d, tensor2d, tidy, zeros, type Tensor, type Tensor2D } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, checkInteger, describeValue } from '@attnkit/errors';
+import { ModelLoadError, describeSource, loadEncoder, loadTokenizer, modelFiles, subfolderSource, type Encoder, type LoadProgress, type ModelSource, type Tokenizer } from '@attnkit/bert';
+import { readSafetensors } from '@attnkit/nn';
+import { l2Normalize } from './l2-normalize.js';
+import { Dense } from './modules/dense.js';
+import { Pooling } from './modules/pooling.js';
+import { PRECISIONS, quantizeEmbeddings, type Precision, type QuantizationRanges, type QuantizedEmbeddings } from './quantize-embeddings.js';
+import { readSentenceFolder, type SentenceFolder } from './read-sentence-folder.js';
+import { similarity, type SimilarityFunction } from './similarity.js';
+
+/** Options of {@link SentenceEncoder.encode}, named like `SentenceTransformer.encode`'s. */
+export interface SentenceEncodeOptions {
+  /** Texts per forward pass (default 32). Texts are sorted by length first; results come back in input order. */
+  readonly batchSize?: number;
+  /** A prompt of the folder's `prompts` to prepend (`'query'`, `'passage'`, ...). */
+  readonly promptName?: string;
+  /** A prompt text to prepend; wins over `promptName`. Without either, the folder's `default_prompt_name` applies. */
+  readonly prompt?: string;
+  /** Scale each embedding to unit length, after `truncateDim`. Default false. */
+  readonly normalize?: boolean;
+  /** Keep the first `truncateDim` dimensions (Matryoshka models). Default: the folder's, else all. */
+  readonly truncateDim?: number;
+  /** `'float32'` (default) or a quantized precision (`'int8'`, `'uint8'`, `'binary'`, `'ubinary'`), as sentence-transformers quantizes. */
+  readonly precision?: Precision;
+  /** For `int8` / `uint8`: per-dimension calibration ranges (default: computed from these embeddings, as sentence-transformers does). */
+  readonly ranges?: QuantizationRanges;
+  /** `'sentence_embedding'` (default) or `'token_embeddings'`: each text's `[length, E]` token vectors, padding removed. */
+  readonly outputValue?: 'sentence_embedding' | 'token_embeddings';
+  /** Called after each batch with the texts done and the total. */
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+/** Options of {@link loadSentenceEncoder}. */
+export interface LoadSentenceEncoderOptions {
+  readonly onProgress?: (progress: LoadProgress) => void;
+  /** Told about defaults applied (a plain folder read with mean pooling) and tensors skipped on purpose. */
+  readonly onNotice?: (message: string) => void;
+}
+
+type Float = SentenceEncodeOptions & { readonly precision?: 'float32'; readonly outputValue?: 'sentence_embedding' };
+type Quantized = SentenceEncodeOptions & { readonly precision: Exclude<Precision, 'float32'>; readonly outputValue?: 'sentence_embedding' };
+type Tokens = SentenceEncodeOptions & { readonly outputValue: 'token_embeddings' };
+
+/**
+ * A sentence embedding model as its folder says: the encoder of the folder's `model_type`, its
+ * tokenizer (with `do_lower_case` and `max_seq_length` applied), pooling, Dense and Normalize
+ * modules, prompts and similarity function — equal to `SentenceTransformer(folder).encode`.
+ *
+ * @example
+ * const model = await loadSentenceEncoder('./all-MiniLM-L6-v2');
+ * const embeddings = await model.encode(['A man is eating food.', 'A man is riding a horse.']); // [2, 384]
+ * model.similarity(embeddings, embeddings).print(); // [2, 2], by the folder's similarity_fn_name
+ */
+export class SentenceEncoder {
+  readonly encoder: Encoder;
+  readonly tokenizer: Tokenizer;
+  readonly folder: SentenceFolder;
+  readonly pooling: Pooling | undefined;
+  readonly dense: readonly Dense[];
+  /** Longest input in tokens, special tokens included; longer texts are truncated. */
+  readonly maxSeqLength: number;
+  #disposed = false;
+
+  constructor(encoder: Encoder, tokenizer: Tokenizer, folder: SentenceFolder, dense: readonly Dense[] = []) {
+    this.encoder = encoder;
+    this.tokenizer = tokenizer;
+    this.folder = folder;
+    this.dense = dense;
+    const pooling = folder.pooling ?? (folder.plain ? { embeddingDimension: encoder.config.hiddenSize, modes: ['mean' as const], includePrompt: true } : undefined);
+    this.pooling = pooling === undefined ? undefined : new Pooling(pooling);
+    if (pooling !== undefined && pooling.embeddingDimension !== encoder.config.hiddenSize) {
+      throw new InvalidArgumentError({ caller: 'SentenceEncoder', argument: 'pooling', expected: `embedding_dimension = the encoder's hidden size ${encoder.config.hiddenSize}`, received: String(pooling.embeddingDimension) });
+    }
+    this.maxSeqLength = folder.maxSeqLength ?? Math.min(tokenizer.modelMaxLength, encoder.config.maxPositionEmbeddings);
+  }
+
+  /** Width of the sentence embeddings (after pooling and Dense modules, before `truncateDim`). */
+  get embeddingDimension(): number {
+    const dense = this.dense.at(-1);
+    return dense !== undefined ? dense.config.outFeatures : (this.pooling?.outputDimension ?? this.encoder.config.hiddenSize);
+  }
+
+  /** `'cosine'`, `'dot'`, `'euclidean'` or `'manhattan'`: the folder's `similarity_fn_name`. */
+  get similarityFnName(): SimilarityFunction {
+    return this.folder.similarityFnName;
+  }
+
+  /** Every row of `a [N, E]` against every row of `b [M, E]` by the folder's similarity function → `[N, M]`. */
+  similarity(a: Tensor, b: Tensor): Tensor {
+    return similarity(a, b, this.folder.similarityFnName);
+  }
+
+  /**
+   * Embeds `texts` as `SentenceTransformer.encode` does: the prompt prepended (and its tokens left
+   * out of pooling when the Pooling says `include_prompt: false`), sorted by length and run
+   * `batchSize` at a time, truncated to `maxSeqLength`, then pooling, Dense, Normalize,
+   * `truncateDim`, `normalize` and `precision`, in that order. `N` texts → `[N, E]` (a tensor to
+   * dispose), `QuantizedEmbeddings` for a quantized precision, or `N` tensors `[length, E]` for
+   * `outputValue: 'token_embeddings'`.
+   */
+  encode(texts: readonly string[], options?: Float): Promise<Tensor2D>;
+  encode(texts: readonly string[], options: Quantized): Promise<QuantizedEmbeddings>;
+  encode(texts: readonly string[], options: Tokens): Promise<Tensor2D[]>;
+  async encode(texts: readonly string[], options: SentenceEncodeOptions = {}): Promise<Tensor2D | QuantizedEmbeddings | Tensor2D[]> {
+    const caller = 'SentenceEncoder.encode';
+    if (this.#disposed) throw new InvalidArgumentError({ caller, argument: 'this', expected: 'a live model', received: 'a disposed SentenceEncoder' });
+    if (!Array.isArray(texts)) throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'a list of strings', received: describeValue(texts) });
+    texts.forEach((text, i) => {
+      if (typeof text !== 'string') throw new InvalidArgumentError({ caller, argument: `texts[${i}]`, expected: 'a string', received: describeValue(text) });
+    });
+    const batchSize = checkInteger(options.batchSize ?? 32, { caller, argument: 'batchSize', min: 1 });
+    const precision = options.precision ?? 'float32';
+    if (!(PRECISIONS as readonly unknown[]).includes(precision)) throw new InvalidArgumentError({ caller, argument: 'precision', expected: PRECISIONS.map((p) => `'${p}'`).join(', '), received: describeValue(precision) });
+    const outputValue = options.outputValue ?? 'sentence_embedding';
+    if (outputValue !== 'sentence_embedding' && outputValue !== 'token_embeddings') throw new InvalidArgumentError({ caller, argument: 'outputValue', expected: "'sentence_embedding' or 'token_embeddings'", received: describeValue(outputValue) });
+    if (outputValue === 'token_embeddings' && precision !== 'float32') throw new InvalidArgumentError({ caller, argument: 'precision', expected: "'float32' with outputValue 'token_embeddings'", received: describeValue(precision) });
+    if (outputValue === 'sentence_embedding' && this.pooling === undefined) throw new InvalidArgumentError({ caller, argument: 'outputValue', expected: "'token_embeddings': this folder has no Pooling module", received: "'sentence_embedding'" });
+    const truncateDim = options.truncateDim ?? this.folder.truncateDim;
+    if (truncateDim !== undefined) checkInteger(truncateDim, { caller, argument: 'truncateDim', min: 1 });
+    const prompt = this.#prompt(options, caller);
+    const promptLength = prompt === undefined || prompt === '' ? 0 : this.#promptLength(prompt);
+    const width = Math.min(truncateDim ?? Infinity, this.embeddingDimension);
+
+    // longest first (by characters, as sentence-transformers sorts), stable; results go back to input order
+    const order = texts.map((_, i) => i).sort((a, b) => (texts[b] as string).length - (texts[a] as string).length || a - b);
+    const pieces: Tensor[] = [];
+    const tokenPieces: Tensor2D[] = [];
+    try {
+      for (let start = 0; start < order.length; start += batchSize) {
+        const rows = order.slice(start, start + batchSize);
+        const batch = this.tokenizer.encode(rows.map((r) => (prompt ?? '') + (texts[r] as string)), { maxLength: this.maxSeqLength, truncation: true, padding: 'longest' });
+        const out = this.encoder.forward({ inputIds: batch.inputIds, attentionMask: batch.attentionMask, tokenTypeIds: batch.tokenTypeIds });
+        try {
+          if (outputValue === 'token_embeddings') {
+            batch.attentionMask.forEach((mask, b) => {
+              const length = mask.lastIndexOf(1) + 1 || 1; // up to the last counted token (at least one, as sentence-transformers)
+              tokenPieces.push(tidy(() => reshape(slice(out.lastHiddenState, [b, 0, 0], [1, length, -1]), [length, -1]) as Tensor2D)); // [1, length, E] -> [length, E]
+            });
+          } else {
+            pieces.push(tidy(() => this.#sentenceEmbeddings(out.lastHiddenState, tensor2d(batch.attentionMask, undefined, 'int32'), promptLength, width, options.normalize === true)));
+          }
+        } finally {
+          out.lastHiddenState.dispose();
+          out.poolerOutput?.dispose();
+        }
+        options.onProgress?.(Math.min(start + batchSize, order.length), order.length);
+        if (start + batchSize < order.length) await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    } catch (error) {
+      [...pieces, ...tokenPieces].forEach((t) => t.dispose());
+      throw error;
+    }
+    if (outputValue === 'token_embeddings') {
+      const back = new Array<Tensor2D>(order.length);
+      order.forEach((row, position) => (back[row] = tokenPieces[position] as Tensor2D));
+      return back;
+    }
+    const embeddings = tidy(() => {
+      if (pieces.length === 0) return zeros([0, width]) as Tensor2D;
+      const back = new Int32Array(order.length);
+      order.forEach((row, position) => (back[row] = position));
+      return gather(concat(pieces, 0), tensor1d(back, 'int32')) as Tensor2D; // [N, E] in input order
+    });
+    pieces.forEach((t) => t.dispose());
+    if (precision === 'float32') return embeddings;
+    try {
+      return quantizeEmbeddings(embeddings, precision, options.ranges === undefined ? {} : { ranges: options.ranges });
+    } finally {
+      embeddings.dispose();
+    }
+  }
+
+  /** Frees the encoder's and the Dense modules' weights; later calls throw. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.encoder.dispose();
+    this.dense.forEach((d) => d.dispose());
+  }
+
+  /** Token vectors `[b, T, E]` → sentence embeddings `[b, width]`: pooling, Dense / Normalize modules, truncation, normalisation. */
+  #sentenceEmbeddings(tokens: Tensor, attentionMask: Tensor, promptLength: number, width: number, normalize: boolean): Tensor {
+    let x = (this.pooling as Pooling).forward(tokens, attentionMask, promptLength); // [b, modes · E]
+    let dense = 0;
+    for (const module of this.folder.modules) x = module.type === 'Dense' ? (this.dense[dense++] as Dense).forward(x) : l2Normalize(x);
+    if (width < (x.shape[1] as number)) x = slice(x, [0, 0], [-1, width]); // Matryoshka: the first truncateDim dimensions
+    return normalize ? l2Normalize(x) : x;
+  }
+
+  /** The prompt an encode call uses: `prompt`, else `promptName`'s, else the folder's default. */
+  #prompt(options: SentenceEncodeOptions, caller: string): string | undefined {
+    if (options.prompt !== undefined) {
+      if (typeof options.prompt !== 'string') throw new InvalidArgumentError({ caller, argument: 'prompt', expected: 'a string', received: describeValue(options.prompt) });
+      return options.prompt;
+    }
+    const name = options.promptName ?? this.folder.defaultPromptName;
+    if (name === undefined) return undefined;
+    const text = this.folder.prompts.get(name);
+    if (text === undefined) throw new InvalidArgumentError({ caller, argument: 'promptName', expected: `one of the folder's prompts (${[...this.folder.prompts.keys()].map((p) => `'${p}'`).join(', ') || 'it has none'})`, received: describeValue(name) });
+    return text;
+  }
+
+  /** Tokens of the prompt as pooling counts them: with the leading special token, without a trailing one (sentence-transformers' rule). */
+  #promptLength(prompt: string): number {
+    const ids = this.tokenizer.encode([prompt], { maxLength: this.maxSeqLength }).inputIds[0] as number[];
+    const last = this.tokenizer.idToToken(ids.at(-1) as number);
+    return ids.length - (last !== undefined && this.tokenizer.isSpecialToken(last) ? 1 : 0);
+  }
+}
+
+/**
+ * Loads a sentence-transformers folder (or a plain Hugging Face folder, with mean pooling) from a
+ * local folder (Node), a URL or a set of files: the encoder of its `model_type`, its tokenizer,
+ * and its modules as `modules.json` lists them. Any file the folder refers to stays inside it.
+ *
+ * @example
+ * const model = await loadSentenceEncoder('./bge-small-en-v1.5');
+ * const embeddings = await model.encode(['query text'], { normalize: true }); // [1, 384]
+ */
+export async function loadSentenceEncoder(source: ModelSource, options: LoadSentenceEncoderOptions = {}): Promise<SentenceEncoder> {
+  const folder = await readSentenceFolder(source);
+  const transformer = subfolderSource(source, folder.transformerPath);
+  const tokenizer = await loadTokenizer(transformer, { lowercase: folder.doLowerCase });
+  if (folder.plain) options.onNotice?.(`loadSentenceEncoder: ${describeSource(source)} has no modules.json (not a sentence-transformers folder); embedding with mean pooling, as sentence-transformers does for such a folder.`);
+  const encoder = await loadEncoder(transformer, { ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }), ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }) });
+  const dense: Dense[] = [];
+  try {
+    for (const module of folder.modules) {
+      if (module.type !== 'Dense') continue;
+      const inside = subfolderSource(source, module.path);
+      const bytes = await modelFiles(inside, options.onProgress)('model.safetensors');
+      if (bytes === undefined) throw new ModelLoadError(`${module.path}/model.safetensors`, `${module.path}/model.safetensors is missing in ${describeSource(source)} (the Dense module's weights; pytorch_model.bin is not read).`, undefined, 'loadSentenceEncoder');
+      try {
+        dense.push(new Dense(module.config, readSafetensors(bytes).tensors));
+      } catch (error) {
+        throw new ModelLoadError(`${module.path}/model.safetensors`, `${module.path}/model.safetensors in ${describeSource(source)} does not match its config.json: ${(error as Error).message}`, error, 'loadSentenceEncoder');
+      }
+    }
+    return new SentenceEncoder(encoder, tokenizer, folder, dense);
+  } catch (error) {
+    encoder.dispose();
+    dense.forEach((d) => d.dispose());
+    throw error;
+  }
+}
