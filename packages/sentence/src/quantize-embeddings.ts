@@ -50,7 +50,9 @@ export function quantizationRanges(embeddings: Tensor): QuantizationRanges {
  *   (`int8` subtracts 128); `min` / `max` from `ranges`, else from these embeddings themselves
  *   (as sentence-transformers does, so the scale depends on the batch: pass `ranges` for a corpus);
  * - `binary` / `ubinary`: one bit per dimension (`x > 0`), 8 to a byte, first dimension in the
- *   high bit (`ubinary`: the byte; `binary`: the byte - 128). Computed in float32 steps like NumPy.
+ *   high bit (`ubinary`: the byte; `binary`: the byte - 128). Levels are computed in float64 on the
+ *   float32 values; a value within float32 rounding of a level boundary may land one level apart
+ *   from a float32 NumPy run.
  *
  * @example
  * const packed = quantizeEmbeddings(embeddings, 'ubinary'); // { shape: [N, ceil(E / 8)], values: Uint8Array }
@@ -78,15 +80,14 @@ export function quantizeEmbeddings(embeddings: Tensor, precision: Exclude<Precis
   if (ranges.min.length !== width || ranges.max.length !== width) {
     throw new InvalidArgumentError({ caller, argument: 'ranges', expected: `min and max of E = ${width} values each`, received: `${ranges.min.length} and ${ranges.max.length}` });
   }
-  const f = Math.fround;
-  const steps = Float32Array.from({ length: width }, (_, d) => {
-    const step = f(f(f(ranges.max[d] as number) - f(ranges.min[d] as number)) / 255);
+  const steps = Float64Array.from({ length: width }, (_, d) => {
+    const step = ((ranges.max[d] as number) - (ranges.min[d] as number)) / 255;
     return step === 0 ? 1 : step;
   });
   const out = precision === 'int8' ? new Int8Array(rows * width) : new Uint8Array(rows * width);
   for (let i = 0; i < rows * width; i++) {
     const d = i % width;
-    const level = Math.min(255, Math.max(0, Math.floor(f(f((values[i] as number) - f(ranges.min[d] as number)) / (steps[d] as number)))));
+    const level = Math.min(255, Math.max(0, Math.floor(((values[i] as number) - (ranges.min[d] as number)) / (steps[d] as number))));
     out[i] = precision === 'int8' ? level - 128 : level;
   }
   return { precision, shape: [rows, width], values: out };

@@ -1,4 +1,4 @@
-import { add, argMax, cast, concat, div, expandDims, gather, greater, max, maximum, mul, range, reshape, reverse, sqrt, sub, sum, where, type Tensor } from '@tensorflow/tfjs-core';
+import { add, argMax, cast, concat, div, expandDims, gather, greater, max, maximum, mul, range, reshape, reverse, scalar, sqrt, sub, sum, where, type Tensor } from '@tensorflow/tfjs-core';
 
 /** sentence-transformers' pooling modes, in the order their outputs are concatenated. */
 export const POOLING_MODES = ['cls', 'max', 'mean', 'mean_sqrt_len_tokens', 'weightedmean', 'lasttoken'] as const;
@@ -30,7 +30,7 @@ export const POOL: Record<PoolingMode, (tokens: Tensor, mask: Tensor) => Tensor>
   /** The last counted token's vector (right or left padding); zeros for a row with no counted token. */
   lasttoken: (tokens, mask) => {
     const fromEnd = cast(argMax(reverse(mask, [1]), 1), 'int32'); // [B]: distance of the last 1 from the end
-    return rows(mul(tokens, expandDims(mask, -1)), sub(tokens.shape[1] as number, add(fromEnd, 1))); // [B, E]
+    return rows(mul(tokens, expandDims(mask, -1)), sub(scalar((tokens.shape[1] as number) - 1, 'int32'), fromEnd)); // [B, E]
   },
 };
 
@@ -41,7 +41,7 @@ const LOWEST = -3.4028234663852886e38;
 function rows(tokens: Tensor, index: Tensor): Tensor {
   const [batch = 0, length = 0, width = 0] = tokens.shape;
   const flat = reshape(tokens, [-1, width]); // [B * T, E]
-  return gather(flat, add(mul(range(0, batch, 1, 'int32'), length), index)); // [B, E]
+  return gather(flat, add(range(0, batch * length, length, 'int32'), index)); // row starts 0, T, 2T, ... + index: [B, E]
 }
 
 /** `tokens [B, T, E]` weighted by `weights [B, T]`, summed over T → `[B, E]`. */
