@@ -35,8 +35,8 @@ function folder(relative: string): string {
 /** sentence-transformers' keyword arguments as attnkit's options. */
 function optionsOf(c: Case): SentenceEncodeOptions {
   const o = new Map(Object.entries(c.options));
-  const pick = <T>(key: string, name: keyof SentenceEncodeOptions): Partial<Record<keyof SentenceEncodeOptions, T>> => (o.has(key) ? { [name]: o.get(key) as T } : {});
-  return { ...pick('batch_size', 'batchSize'), ...pick('normalize_embeddings', 'normalize'), ...pick('truncate_dim', 'truncateDim'), ...pick('precision', 'precision'), ...pick('prompt_name', 'promptName'), ...pick('prompt', 'prompt'), outputValue: c.output_value };
+  const pick = (key: string, name: keyof SentenceEncodeOptions): Record<string, unknown> => (o.has(key) ? { [name]: o.get(key) } : {});
+  return { ...pick('batch_size', 'batchSize'), ...pick('normalize_embeddings', 'normalize'), ...pick('truncate_dim', 'truncateDim'), ...pick('precision', 'precision'), ...pick('prompt_name', 'promptName'), ...pick('prompt', 'prompt'), outputValue: c.output_value } as SentenceEncodeOptions;
 }
 
 const maxAbs = (a: ArrayLike<number>, b: ArrayLike<number>) => {

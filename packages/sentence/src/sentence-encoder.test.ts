@@ -1,0 +1,88 @@
+import { memory } from '@tensorflow/tfjs-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maxDifference, useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
+import { ModelLoadError } from '@attnkit/bert';
+import { loadSentenceEncoder, type SentenceEncoder } from './sentence-encoder.js';
+
+const fixtures = decodeURIComponent(new URL('../../../tooling/reference/fixtures/', import.meta.url).pathname);
+const texts = ['a short one', 'a much longer text that goes on for a while and gets truncated at sixteen tokens', '', 'mid length text here', 'x'];
+let model: SentenceEncoder;
+beforeAll(async () => {
+  await useBackend('cpu');
+  model = await loadSentenceEncoder(`${fixtures}sentence/bert-prompts`);
+});
+afterAll(() => model.dispose());
+
+describe('SentenceEncoder.encode', () => {
+  it('returns the same embeddings in input order whatever the batch size, reports progress, and leaks nothing', async () => {
+    const before = memory().numTensors;
+    const progress: Array<[number, number]> = [];
+    const one = await model.encode(texts, { batchSize: 1, onProgress: (done, total) => progress.push([done, total]) });
+    const all = await model.encode(texts, { batchSize: 32 });
+    const alone = await model.encode([texts[1]!]);
+    expect(maxDifference(one.dataSync(), all.dataSync()).maxAbsDiff).toBeLessThan(1e-6);
+    expect(Math.max(...(await alone.data()).map((v, i) => Math.abs(v - one.dataSync()[32 + i]!)))).toBeLessThan(1e-6); // row 1 is text 1
+    expect(progress).toEqual([[1, 5], [2, 5], [3, 5], [4, 5], [5, 5]]);
+    [one, all, alone].forEach((t) => t.dispose());
+    expect(memory().numTensors).toBe(before);
+  });
+
+  it('gives [0, E] for no texts, [N, truncateDim] with truncateDim, and unit rows with normalize', async () => {
+    const empty = await model.encode([]);
+    expect(empty.shape).toEqual([0, 32]);
+    const short = await model.encode(texts, { truncateDim: 8, normalize: true });
+    expect(short.shape).toEqual([5, 8]);
+    const norms = (short.arraySync() as number[][]).map((row) => Math.hypot(...row));
+    norms.forEach((n) => expect(n).toBeCloseTo(1, 5));
+    [empty, short].forEach((t) => t.dispose());
+  });
+
+  it('applies the default prompt unless another is named or given', async () => {
+    const byDefault = await model.encode(['cat']);
+    const named = await model.encode(['cat'], { promptName: 'query' });
+    const explicit = await model.encode(['cat'], { prompt: 'query: ' });
+    const none = await model.encode(['cat'], { prompt: '' });
+    expect(maxDifference(byDefault.dataSync(), named.dataSync()).maxAbsDiff).toBe(0);
+    expect(maxDifference(byDefault.dataSync(), explicit.dataSync()).maxAbsDiff).toBe(0);
+    expect(maxDifference(byDefault.dataSync(), none.dataSync()).maxAbsDiff).toBeGreaterThan(1e-3);
+    [byDefault, named, explicit, none].forEach((t) => t.dispose());
+  });
+
+  it.each<[string, () => Promise<unknown>, string]>([
+    ['an unknown prompt name', () => model.encode(['a'], { promptName: 'summary' }), "SentenceEncoder.encode: 'promptName' must be one of the folder's prompts ('document', 'passage', 'query'); received string 'summary'."],
+    ['a batch size of 0', () => model.encode(['a'], { batchSize: 0 }), "SentenceEncoder.encode: 'batchSize' must be an integer ≥ 1; received number 0."],
+    ['a precision sentence-transformers does not have', () => model.encode(['a'], { precision: 'float16' as never }), "SentenceEncoder.encode: 'precision' must be 'float32', 'int8', 'uint8', 'binary', 'ubinary'; received string 'float16'."],
+    ['one string instead of a list', () => model.encode('a' as never), "SentenceEncoder.encode: 'texts' must be a list of strings; received string 'a'."],
+    ['a number among the texts', () => model.encode(['a', 3 as never]), "SentenceEncoder.encode: 'texts[1]' must be a string; received number 3."],
+    ['quantized token embeddings', () => model.encode(['a'], { outputValue: 'token_embeddings', precision: 'int8' } as never), "SentenceEncoder.encode: 'precision' must be 'float32' with outputValue 'token_embeddings'; received string 'int8'."],
+    ['a truncateDim of 0', () => model.encode(['a'], { truncateDim: 0 }), "SentenceEncoder.encode: 'truncateDim' must be an integer ≥ 1; received number 0."],
+  ])('rejects %s', async (_, call, message) => {
+    const before = memory().numTensors;
+    const error = await call().then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as Error).message).toBe(message);
+    expect(memory().numTensors).toBe(before);
+  });
+
+  it('refuses to run after dispose', async () => {
+    const other = await loadSentenceEncoder(`${fixtures}sentence/bert-cls`);
+    other.dispose();
+    await expect(other.encode(['a'])).rejects.toThrow(/a disposed SentenceEncoder/);
+  });
+});
+
+describe('loadSentenceEncoder', () => {
+  it('names a missing Dense weight file and frees what it had loaded', async () => {
+    const { mkdtempSync, cpSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(`${tmpdir()}/attnkit-st-`);
+    cpSync(`${fixtures}sentence/bert-dense`, dir, { recursive: true });
+    rmSync(`${dir}/3_Dense/model.safetensors`);
+    const before = memory().numTensors;
+    const error = await loadSentenceEncoder(dir).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelLoadError);
+    expect((error as Error).message).toMatch(/^loadSentenceEncoder: 3_Dense\/model\.safetensors is missing in .* \(the Dense module's weights/);
+    expect(memory().numTensors).toBe(before);
+  });
+});
