@@ -14,7 +14,11 @@ function embeddedModel(): Plugin {
   const files = readdirSync(folder).filter((f) => /\.(json|safetensors|md)$/.test(f));
   const serve = (req: { url?: string }, res: { setHeader(k: string, v: string): void; statusCode: number; end(): void } & NodeJS.WritableStream, next: () => void) => {
     const name = (req.url ?? '').split('?')[0]!.slice(prefix.length);
-    if (!(req.url ?? '').startsWith(prefix) || !files.includes(name)) return next();
+    if (!(req.url ?? '').startsWith(prefix)) return next();
+    if (!files.includes(name)) {
+      res.statusCode = 404; // not the app's index.html: the loader asks for optional files (modules.json, ...)
+      return res.end();
+    }
     res.setHeader('Content-Type', name.endsWith('.json') ? 'application/json' : 'application/octet-stream');
     res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
     createReadStream(join(folder, name)).pipe(res);

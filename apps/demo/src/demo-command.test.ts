@@ -21,7 +21,7 @@ describe('the demo (no arguments)', () => {
     expect(report.agreement[0]!.maxAbsDiff).toBeLessThan(1e-4);
     expect(report.timingsMs.firstForward).toBeGreaterThan(0);
     const text = formatDemoReport(report);
-    expect(text).toContain('cosine similarity of the mean-pooled embeddings:');
+    expect(text).toContain('cosine similarity of the sentence embeddings (pooled as the model folder says):');
     expect(text).toMatch(/agreement wasm vs cpu: max abs diff of last_hidden_state \d\.\d\de-\d/);
     expect(text).toContain('the embedded model is untrained');
   }, 60_000);
@@ -53,9 +53,9 @@ describe('the demo (no arguments)', () => {
   it('exits 2 with a clear message for a missing or a malformed model folder', async () => {
     const missing = await cli('--model', '/nonexistent/model').then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(missing?.code).toBe(2);
-    expect(missing?.stderr).toContain('attnkit: loadBert: config.json is missing in /nonexistent/model');
+    expect(missing?.stderr).toContain('attnkit: loadEncoder: config.json is missing in /nonexistent/model');
     const malformed = await cli('--model', join(import.meta.dirname, '..')).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(malformed?.code).toBe(2);
-    expect(malformed?.stderr).toMatch(/attnkit: loadBert: config\.json is missing in .*apps\/demo/);
+    expect(malformed?.stderr).toMatch(/attnkit: loadEncoder: config\.json is missing in .*apps\/demo/);
   }, 60_000);
 });

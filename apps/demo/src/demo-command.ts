@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 
 import { maxDifference, useBackend, type BackendCapabilities } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
-import { cosineSimilarity, l2Normalize, loadBert, loadTokenizer, meanPooling, type LoadProgress } from '@attnkit/bert';
+import type { LoadProgress } from '@attnkit/bert';
+import { l2Normalize, loadSentenceEncoder, similarity as similarityOf } from '@attnkit/sentence';
 import { tensor2d, tidy } from '@tensorflow/tfjs-core';
 import { embeddedModelFolder } from './embedded-model.js';
 
@@ -64,7 +65,7 @@ function median(values: number[]): number {
 
 /**
  * Loads the model on the requested backend, encodes the texts, measures load, first (cold) and
- * warm forward times, similarities of the mean-pooled embeddings, and cross-backend agreement.
+ * warm forward times, similarities of the sentence embeddings (pooled as the model folder says), and cross-backend agreement.
  *
  * @example
  * const report = await runDemo(parseDemoArgs([]), (p) => process.stderr.write(`${p.file} ${p.loaded}\r`));
@@ -72,16 +73,17 @@ function median(values: number[]): number {
 export async function runDemo(request: DemoRequest, onProgress?: (progress: LoadProgress) => void): Promise<DemoReport> {
   const capabilities = await useBackend(request.backend);
   const started = performance.now();
-  const model = await loadBert(request.model, onProgress === undefined ? {} : { onProgress });
-  const tokenizer = await loadTokenizer(request.model);
+  const model = await loadSentenceEncoder(request.model, onProgress === undefined ? {} : { onProgress });
   const load = performance.now() - started;
   try {
-    const batch = tokenizer.encode(request.texts, { maxLength: model.config.maxPositionEmbeddings });
+    const batch = model.tokenizer.encode(request.texts, { maxLength: model.maxSeqLength });
+    // the encoder's output and the sentence embeddings the folder describes (pooling, Dense, Normalize), unit length
     const embed = (): { hidden: Float32Array; embeddings: number[][] } =>
       tidy(() => {
-        const out = model.forward(batch);
-        const pooled = l2Normalize(meanPooling(out.lastHiddenState, tensor2d(batch.attentionMask, undefined, 'int32')));
-        return { hidden: out.lastHiddenState.dataSync() as Float32Array, embeddings: pooled.arraySync() as number[][] } as never;
+        const out = model.encoder.forward(batch);
+        const sentences = model.sentenceEmbeddings(out.lastHiddenState, tensor2d(batch.attentionMask, undefined, 'int32'));
+        const unit = l2Normalize(sentences);
+        return { hidden: out.lastHiddenState.dataSync() as Float32Array, embeddings: unit.arraySync() as number[][] } as never;
       });
     const first = performance.now();
     const { hidden, embeddings } = embed();
@@ -94,7 +96,7 @@ export async function runDemo(request: DemoRequest, onProgress?: (progress: Load
     }
     const similarity = tidy(() => {
       const e = tensor2d(embeddings);
-      return cosineSimilarity(e, e).arraySync() as number[][];
+      return similarityOf(e, e, 'cosine').arraySync() as number[][];
     });
     const agreement: Array<{ backend: string; reference: string; maxAbsDiff: number }> = [];
     const [reference, ...others] = request.compare;
@@ -130,7 +132,7 @@ export function formatDemoReport(report: DemoReport): string {
     'tokens:',
     ...report.tokens.map((t, i) => `  ${i + 1}. ${t.join(' ')}`),
     '',
-    'cosine similarity of the mean-pooled embeddings:',
+    'cosine similarity of the sentence embeddings (pooled as the model folder says):',
     `     ${Array.from({ length: n }, (_, j) => `${j + 1}`.padStart(7)).join('')}`,
     ...report.similarity.map((row, i) => `  ${`${i + 1}`.padStart(2)} ${row.map((v) => v.toFixed(3).padStart(7)).join('')}`),
     '',

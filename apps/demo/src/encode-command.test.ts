@@ -24,7 +24,7 @@ writeFileSync(idsFile, JSON.stringify({ input_ids: nested('input_ids'), attentio
 
 describe('attnkit encode', () => {
   it('defaults to the embedded model and wasm', () => {
-    expect(parseEncodeArgs(['--text', 'hi'])).toEqual({ model: embeddedModelFolder(), backend: 'wasm', texts: ['hi'], input: undefined, output: undefined, pool: undefined });
+    expect(parseEncodeArgs(['--text', 'hi'])).toEqual({ model: embeddedModelFolder(), backend: 'wasm', texts: ['hi'], input: undefined, output: undefined, promptName: undefined, normalize: false });
   });
 
   it.each([
@@ -32,7 +32,7 @@ describe('attnkit encode', () => {
     [['--backend', 'cpu'], "attnkit encode: '--text / --input' must be one or more --text, or one --input ids.json (not both); received neither."],
     [['--text', 'a', '--input', 'x.json'], "attnkit encode: '--text / --input' must be one or more --text, or one --input ids.json (not both); received both."],
     [['--text', '  '], "attnkit encode: '--text' must be non-empty text; received \"\"."],
-    [['--text', 'a', '--pool', 'max'], "attnkit encode: '--pool' must be mean; received max."],
+    [['--input', 'x.json', '--prompt-name', 'query'], "attnkit encode: '--prompt-name' must be texts (--text): ids from --input are embedded as they are; received --input."],
     [['--txt', 'a'], "attnkit encode: 'arguments' must be the options of attnkit encode; received Unknown option '--txt'."],
   ])('rejects %j with the usage', (argv, message) => {
     const error = thrown(() => parseEncodeArgs(argv));
@@ -43,10 +43,10 @@ describe('attnkit encode', () => {
 
   it.each(['cpu', 'wasm'] as const)('reproduces the PyTorch numbers from ids.json on %s (last_hidden_state ≤ 1e-4, pooler ≤ 1e-5)', async (backend) => {
     const output = join(dir, `out-${backend}.json`);
-    const result = await runEncode(parseEncodeArgs(['--input', idsFile, '--backend', backend, '--output', output, '--pool', 'mean']));
+    const result = await runEncode(parseEncodeArgs(['--input', idsFile, '--backend', backend, '--output', output]));
     const written = JSON.parse(readFileSync(output, 'utf8')) as typeof result;
     expect(maxDifference(written.last_hidden_state.flat(2), fixtureValues(specOf(pair.outputs, 'last_hidden_state'))).maxAbsDiff).toBeLessThanOrEqual(1e-4);
-    expect(maxDifference(written.pooler_output.flat(), fixtureValues(specOf(pair.outputs, 'pooler_output'))).maxAbsDiff).toBeLessThanOrEqual(1e-5);
+    expect(maxDifference(written.pooler_output!.flat(), fixtureValues(specOf(pair.outputs, 'pooler_output'))).maxAbsDiff).toBeLessThanOrEqual(1e-5);
     expect([written.sentence_embedding?.length, written.sentence_embedding?.[0]?.length]).toEqual([2, 64]);
     console.log(`${backend}: ${result.backend}, load ${result.timings_ms.load} ms, forward ${result.timings_ms.forward} ms`);
   });
@@ -59,6 +59,6 @@ describe('attnkit encode', () => {
     expect((JSON.parse(readFileSync(output, 'utf8')) as { tokens: string[][] }).tokens).toEqual([['[CLS]', 'hello', 'world', '[SEP]']]);
     const failure = await run(tsx, [...cli, 'encode', '--model', join(dir, 'missing'), '--text', 'x']).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(failure?.code).toBe(2);
-    expect(failure?.stderr).toContain(`attnkit: loadBert: config.json is missing in ${join(dir, 'missing')}`);
+    expect(failure?.stderr).toContain(`attnkit: loadEncoder: config.json is missing in ${join(dir, 'missing')}`);
   }, 60_000);
 });

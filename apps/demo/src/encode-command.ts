@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Tensor } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
-import { loadBert, loadTokenizer, meanPooling } from '@attnkit/bert';
+import { l2Normalize, loadSentenceEncoder } from '@attnkit/sentence';
 import { embeddedModelFolder } from './embedded-model.js';
 
 /** What `attnkit encode` was asked to do. */
@@ -13,10 +13,13 @@ export interface EncodeRequest {
   readonly texts: readonly string[];
   readonly input: string | undefined;
   readonly output: string | undefined;
-  readonly pool: 'mean' | undefined;
+  /** A prompt of the folder's `prompts` (the folder's default prompt applies without one). */
+  readonly promptName: string | undefined;
+  /** Scale the sentence embeddings to unit length. */
+  readonly normalize: boolean;
 }
 
-export const ENCODE_USAGE = 'attnkit encode [--model DIR] [--backend cpu|wasm] (--text "..." ... | --input ids.json) [--output out.json] [--pool mean]';
+export const ENCODE_USAGE = 'attnkit encode [--model DIR] [--backend cpu|wasm] (--text "..." ... | --input ids.json) [--prompt-name NAME] [--normalize] [--output out.json]';
 
 function usage(argument: string, expected: string, received: string): never {
   throw new InvalidArgumentError({ caller: 'attnkit encode', argument, expected, received, hint: `Usage: ${ENCODE_USAGE}` });
@@ -33,7 +36,7 @@ export function parseEncodeArgs(argv: readonly string[]): EncodeRequest {
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { model: { type: 'string' }, backend: { type: 'string' }, text: { type: 'string', multiple: true }, input: { type: 'string' }, output: { type: 'string' }, pool: { type: 'string' } },
+      options: { model: { type: 'string' }, backend: { type: 'string' }, text: { type: 'string', multiple: true }, input: { type: 'string' }, output: { type: 'string' }, 'prompt-name': { type: 'string' }, normalize: { type: 'boolean' } },
       strict: true,
     }));
   } catch (error) {
@@ -41,11 +44,11 @@ export function parseEncodeArgs(argv: readonly string[]): EncodeRequest {
   }
   const backend = values.backend ?? 'wasm';
   if (backend !== 'cpu' && backend !== 'wasm') usage('--backend', 'cpu or wasm (webgl needs a browser: use the web page)', backend);
-  if (values.pool !== undefined && values.pool !== 'mean') usage('--pool', 'mean', values.pool);
   const texts = values.text ?? [];
   if ((texts.length === 0) === (values.input === undefined)) usage('--text / --input', 'one or more --text, or one --input ids.json (not both)', texts.length === 0 ? 'neither' : 'both');
   if (texts.some((t) => t.trim() === '')) usage('--text', 'non-empty text', '""');
-  return { model: values.model ?? embeddedModelFolder(), backend, texts, input: values.input, output: values.output, pool: values.pool as 'mean' | undefined };
+  if (values['prompt-name'] !== undefined && values.input !== undefined) usage('--prompt-name', 'texts (--text): ids from --input are embedded as they are', '--input');
+  return { model: values.model ?? embeddedModelFolder(), backend, texts, input: values.input, output: values.output, promptName: values['prompt-name'], normalize: values.normalize === true };
 }
 
 async function readIds(path: string): Promise<{ input_ids: number[][]; attention_mask?: number[][]; token_type_ids?: number[][] }> {
@@ -64,8 +67,10 @@ export interface EncodeResult {
   readonly backend: string;
   readonly tokens?: string[][];
   readonly last_hidden_state: number[][][];
-  readonly pooler_output: number[][];
-  readonly sentence_embedding?: number[][];
+  /** The encoder's pooler (families that have one). */
+  readonly pooler_output?: number[][];
+  /** As the model folder says (sentence-transformers modules; mean pooling for a plain folder); for texts, `SentenceTransformer.encode`'s. */
+  readonly sentence_embedding: number[][];
   readonly timings_ms: { readonly load: number; readonly forward: number };
 }
 
@@ -78,42 +83,42 @@ export interface EncodeResult {
 export async function runEncode(request: EncodeRequest): Promise<EncodeResult> {
   const capabilities = await useBackend(request.backend);
   const started = performance.now();
-  const model = await loadBert(request.model);
-  const tokenizer = request.input === undefined ? await loadTokenizer(request.model) : undefined;
+  const model = await loadSentenceEncoder(request.model);
   const loaded = performance.now();
+  const toDispose: Tensor[] = [];
   try {
-    const batch = tokenizer !== undefined ? tokenizer.encode(request.texts, { maxLength: model.config.maxPositionEmbeddings }) : undefined;
+    const batch = request.input === undefined ? model.tokenizer.encode(request.texts, { maxLength: model.maxSeqLength }) : undefined;
     const ids = batch === undefined ? await readIds(request.input as string) : undefined;
     const inputs = batch ?? { inputIds: ids!.input_ids, ...(ids!.attention_mask === undefined ? {} : { attentionMask: ids!.attention_mask }), ...(ids!.token_type_ids === undefined ? {} : { tokenTypeIds: ids!.token_type_ids }) };
     const forwardStarted = performance.now();
-    const out = model.forward(inputs);
-    const toDispose: Tensor[] = [out.lastHiddenState, out.poolerOutput];
-    try {
-      const last = (await out.lastHiddenState.array()) as number[][][];
-      const forward = performance.now() - forwardStarted;
-      let sentence: number[][] | undefined;
-      if (request.pool === 'mean') {
-        const mask = inputs.attentionMask ?? (inputs.inputIds as number[][]).map((row) => row.map(() => 1));
-        const { tensor2d } = await import('@tensorflow/tfjs-core');
-        const maskTensor = tensor2d(mask as number[][], undefined, 'int32');
-        const pooled = meanPooling(out.lastHiddenState, maskTensor);
-        toDispose.push(maskTensor, pooled);
-        sentence = (await pooled.array()) as number[][];
-      }
-      const result: EncodeResult = {
-        backend: `${capabilities.backend}${capabilities.wasm === undefined ? '' : ` (${capabilities.wasm.threadCount} thread${capabilities.wasm.threadCount === 1 ? '' : 's'})`}`,
-        ...(batch === undefined ? {} : { tokens: batch.tokens }),
-        last_hidden_state: last,
-        pooler_output: (await out.poolerOutput.array()) as number[][],
-        ...(sentence === undefined ? {} : { sentence_embedding: sentence }),
-        timings_ms: { load: Math.round(loaded - started), forward: Math.round(forward) },
-      };
-      if (request.output !== undefined) await writeFile(request.output, `${JSON.stringify(result)}\n`);
-      return result;
-    } finally {
-      toDispose.forEach((t) => t.dispose());
+    const out = model.encoder.forward(inputs);
+    toDispose.push(out.lastHiddenState, ...(out.poolerOutput === undefined ? [] : [out.poolerOutput]));
+    const last = (await out.lastHiddenState.array()) as number[][][];
+    const forward = performance.now() - forwardStarted;
+    let sentences: Tensor;
+    if (batch !== undefined) {
+      sentences = await model.encode(request.texts, { normalize: request.normalize, ...(request.promptName === undefined ? {} : { promptName: request.promptName }) });
+    } else {
+      const { tensor2d } = await import('@tensorflow/tfjs-core');
+      const mask = tensor2d((inputs.attentionMask ?? (inputs.inputIds as number[][]).map((row) => row.map(() => 1))) as number[][], undefined, 'int32');
+      toDispose.push(mask);
+      const pooled = model.sentenceEmbeddings(out.lastHiddenState, mask);
+      sentences = request.normalize ? l2Normalize(pooled) : pooled;
+      if (sentences !== pooled) toDispose.push(pooled);
     }
+    toDispose.push(sentences);
+    const result: EncodeResult = {
+      backend: `${capabilities.backend}${capabilities.wasm === undefined ? '' : ` (${capabilities.wasm.threadCount} thread${capabilities.wasm.threadCount === 1 ? '' : 's'})`}`,
+      ...(batch === undefined ? {} : { tokens: batch.tokens }),
+      last_hidden_state: last,
+      ...(out.poolerOutput === undefined ? {} : { pooler_output: (await out.poolerOutput.array()) as number[][] }),
+      sentence_embedding: (await sentences.array()) as number[][],
+      timings_ms: { load: Math.round(loaded - started), forward: Math.round(forward) },
+    };
+    if (request.output !== undefined) await writeFile(request.output, `${JSON.stringify(result)}\n`);
+    return result;
   } finally {
+    toDispose.forEach((t) => t.dispose());
     model.dispose();
   }
 }

@@ -20,7 +20,8 @@ function isUrl(source: string | URL): boolean {
 
 /**
  * A reader for the files of a model source. Local folders need Node; URLs are fetched relative
- * to the folder URL, with progress.
+ * to the folder URL, with progress (a 404, or an HTML page where a model file should be, reads as
+ * a missing file).
  *
  * @example
  * const read = modelFiles('./models/tiny', (p) => console.log(p.file, p.loaded));
@@ -40,7 +41,8 @@ export function modelFiles(source: ModelSource, onProgress?: (progress: LoadProg
     const base = new URL(String(source).replace(/\/?$/, '/'), typeof location === 'undefined' ? undefined : location.href);
     return async (name) => {
       const response = await fetch(new URL(name, base));
-      if (response.status === 404) return undefined;
+      // a missing file; a server that answers every path with its HTML page (a single-page app) has none either
+      if (response.status === 404 || (response.ok && /^text\/html\b/i.test(response.headers.get('content-type') ?? ''))) return undefined;
       if (!response.ok || response.body === null) throw new ModelLoadError(name, `${name}: HTTP ${response.status} from ${new URL(name, base).href}.`);
       const total = Number(response.headers.get('content-length')) || undefined;
       const chunks: Uint8Array[] = [];

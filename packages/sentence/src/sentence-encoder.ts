@@ -138,7 +138,11 @@ export class SentenceEncoder {
               tokenPieces.push(tidy(() => reshape(slice(out.lastHiddenState, [b, 0, 0], [1, length, -1]), [length, -1]) as Tensor2D)); // [1, length, E] -> [length, E]
             });
           } else {
-            pieces.push(tidy(() => this.#sentenceEmbeddings(out.lastHiddenState, tensor2d(batch.attentionMask, undefined, 'int32'), promptLength, width, options.normalize === true)));
+            pieces.push(tidy(() => {
+              const sentences = this.sentenceEmbeddings(out.lastHiddenState, tensor2d(batch.attentionMask, undefined, 'int32'), promptLength); // [b, E]
+              const kept = width < (sentences.shape[1] as number) ? slice(sentences, [0, 0], [-1, width]) : sentences; // Matryoshka: the first truncateDim dimensions
+              return options.normalize === true ? l2Normalize(kept) : kept;
+            }));
           }
         } finally {
           out.lastHiddenState.dispose();
@@ -179,13 +183,24 @@ export class SentenceEncoder {
     this.dense.forEach((d) => d.dispose());
   }
 
-  /** Token vectors `[b, T, E]` → sentence embeddings `[b, width]`: pooling, Dense / Normalize modules, truncation, normalisation. */
-  #sentenceEmbeddings(tokens: Tensor, attentionMask: Tensor, promptLength: number, width: number, normalize: boolean): Tensor {
-    let x = (this.pooling as Pooling).forward(tokens, attentionMask, promptLength); // [b, modes · E]
-    let dense = 0;
-    for (const module of this.folder.modules) x = module.type === 'Dense' ? (this.dense[dense++] as Dense).forward(x) : l2Normalize(x);
-    if (width < (x.shape[1] as number)) x = slice(x, [0, 0], [-1, width]); // Matryoshka: the first truncateDim dimensions
-    return normalize ? l2Normalize(x) : x;
+  /**
+   * The folder's modules after the encoder — pooling, then Dense and Normalize in order — on an
+   * encoder output: `lastHiddenState [B, T, E]`, `attentionMask [B, T]` (0/1) → `[B, embeddingDimension]`.
+   * `promptLength`: tokens of a prompt that start every row (left out when the pooling says so).
+   *
+   * @example
+   * const { lastHiddenState } = model.encoder.forward(batch);
+   * const sentences = model.sentenceEmbeddings(lastHiddenState, tf.tensor2d(batch.attentionMask, undefined, 'int32'));
+   */
+  sentenceEmbeddings(lastHiddenState: Tensor, attentionMask: Tensor, promptLength = 0): Tensor {
+    const pooling = this.pooling;
+    if (pooling === undefined) throw new InvalidArgumentError({ caller: 'SentenceEncoder.sentenceEmbeddings', argument: 'this', expected: 'a folder with a Pooling module', received: 'a folder without one (token embeddings only)' });
+    return tidy(() => {
+      let x = pooling.forward(lastHiddenState, attentionMask, promptLength); // [B, modes · E]
+      let dense = 0;
+      for (const module of this.folder.modules) x = module.type === 'Dense' ? (this.dense[dense++] as Dense).forward(x) : l2Normalize(x);
+      return x;
+    });
   }
 
   /** The prompt an encode call uses: `prompt`, else `promptName`'s, else the folder's default. */
@@ -221,11 +236,11 @@ export class SentenceEncoder {
 export async function loadSentenceEncoder(source: ModelSource, options: LoadSentenceEncoderOptions = {}): Promise<SentenceEncoder> {
   const folder = await readSentenceFolder(source);
   const transformer = subfolderSource(source, folder.transformerPath);
-  const tokenizer = await loadTokenizer(transformer, { lowercase: folder.doLowerCase });
   if (folder.plain) options.onNotice?.(`loadSentenceEncoder: ${describeSource(source)} has no modules.json (not a sentence-transformers folder); embedding with mean pooling, as sentence-transformers does for such a folder.`);
   const encoder = await loadEncoder(transformer, { ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }), ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }) });
   const dense: Dense[] = [];
   try {
+    const tokenizer = await loadTokenizer(transformer, { lowercase: folder.doLowerCase });
     for (const module of folder.modules) {
       if (module.type !== 'Dense') continue;
       const inside = subfolderSource(source, module.path);

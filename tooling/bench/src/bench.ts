@@ -8,7 +8,8 @@ import { concat, env, matMul, memory, randomNormal, tensor2d, tidy, type Tensor 
 import * as ortNode from 'onnxruntime-node';
 import * as ortWeb from 'onnxruntime-web';
 import { describeBackend, maxDifference, useBackend } from '@attnkit/backends';
-import { embedSentences, loadBert, loadTokenizer, meanPooling, type BertModel } from '@attnkit/bert';
+import { loadBert, loadTokenizer, type BertModel } from '@attnkit/bert';
+import { POOL, SentenceEncoder, readSentenceFolder } from '@attnkit/sentence';
 import { warmTimes } from './timing.js';
 
 env().set('PROD', true);
@@ -173,7 +174,7 @@ interface Bucketing { texts: number; batchSize: number; realTokens: number; padd
 
 /**
  * Texts of uneven length (8 to 128 tokens) on MiniLM-shaped, batches of 8: in input order, each batch
- * padded to its longest, against `embedSentences` (sorted by length first). Runs interleaved.
+ * padded to its longest, against `SentenceEncoder.encode` (sorted by length first). Runs interleaved.
  */
 async function bucketing(folder: string, tokenizerFolder: string): Promise<Bucketing> {
   await useBackend('wasm');
@@ -190,7 +191,7 @@ async function bucketing(folder: string, tokenizerFolder: string): Promise<Bucke
     for (let start = 0; start < texts.length; start += batchSize) {
       const encoded = tokenizer.encode(texts.slice(start, start + batchSize));
       const out = model.forward({ inputIds: encoded.inputIds, attentionMask: encoded.attentionMask });
-      pieces.push(tidy(() => meanPooling(out.lastHiddenState, tensor2d(encoded.attentionMask, undefined, 'int32'))));
+      pieces.push(tidy(() => POOL.mean(out.lastHiddenState, tensor2d(encoded.attentionMask, undefined, 'float32'))));
       out.lastHiddenState.dispose();
       out.poolerOutput.dispose();
     }
@@ -198,7 +199,8 @@ async function bucketing(folder: string, tokenizerFolder: string): Promise<Bucke
     pieces.forEach((t) => t.dispose());
     return all;
   };
-  const bucketed = () => embedSentences(model, tokenizer, texts, { batchSize });
+  const encoder = new SentenceEncoder(model, tokenizer, await readSentenceFolder(folder)); // a plain folder: mean pooling
+  const bucketed = () => encoder.encode(texts, { batchSize });
   const timed = async (run: () => Promise<Tensor>): Promise<number> => {
     const t = performance.now();
     const y = await run();
@@ -338,14 +340,14 @@ function finish(extra?: { ceilings: Record<string, number>; growth: Record<strin
     const [naiveMs, bucketedMs] = [median(k.ms.naive), median(k.ms.bucketed)];
     lines.push(
       '',
-      `## Uneven lengths: length bucketing (\`embedSentences\`)`,
+      `## Uneven lengths: length bucketing (\`SentenceEncoder.encode\`)`,
       '',
       `MiniLM-shaped on tfjs-wasm, ${k.texts} texts of 8–128 tokens (${k.realTokens} real tokens), batches of ${k.batchSize}, mean pooling; median of ${k.ms.naive.length} interleaved runs.`,
       '',
       '| batching | tokens computed (with padding) | time (ms) |',
       '| --- | --- | --- |',
       `| input order, each batch padded to its longest | ${k.paddedTokens.naive} | ${f(naiveMs, 0)} |`,
-      `| \`embedSentences\`: sorted by length, then batched | ${k.paddedTokens.bucketed} | ${f(bucketedMs, 0)} |`,
+      `| \`SentenceEncoder.encode\`: sorted by length, then batched | ${k.paddedTokens.bucketed} | ${f(bucketedMs, 0)} |`,
       '',
       `Bucketing: ${f(naiveMs / bucketedMs, 2)} × faster; the two embeddings agree to ${k.maxAbsDiff.toExponential(1)} (max abs).`,
     );

@@ -23,7 +23,7 @@ beforeAll(() => useBackend('cpu'));
 describe('the bad-input catalogue', () => {
   it('has at least 60 cases across every area', () => {
     expect(CASES.length).toBeGreaterThanOrEqual(60);
-    expect(new Set(CASES.map((c) => c.area))).toEqual(new Set(['masks', 'nn', 'scorers', 'attention', 'bert', 'loaders', 'tokenizer', 'cli', 'backends']));
+    expect(new Set(CASES.map((c) => c.area))).toEqual(new Set(['masks', 'nn', 'scorers', 'attention', 'bert', 'sentence', 'loaders', 'tokenizer', 'cli', 'backends']));
   });
 
   it.each(CASES.map((c, i) => [i + 1, c.area, c.input, c] as const))('#%i %s: %s', async (_, __, ___, testCase) => {

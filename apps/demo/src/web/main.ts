@@ -1,6 +1,7 @@
 import { engine, tensor2d, tidy } from '@tensorflow/tfjs-core';
 import { availableBackends, maxDifference, useBackend, type BackendCapabilities } from '@attnkit/backends';
-import { cosineSimilarity, l2Normalize, loadBert, loadTokenizer, meanPooling, type BertModel, type BertTokenizer, type ModelSource } from '@attnkit/bert';
+import type { ModelSource } from '@attnkit/bert';
+import { l2Normalize, loadSentenceEncoder, similarity, type SentenceEncoder } from '@attnkit/sentence';
 import { drawHeatmap } from './heatmap.js';
 
 /** What the page exposes for its end-to-end tests. */
@@ -16,8 +17,7 @@ const state: DemoState = { runs: 0 };
 (globalThis as { __attnkitDemo?: DemoState }).__attnkitDemo = state;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-let model: BertModel | undefined;
-let tokenizer: BertTokenizer | undefined;
+let model: SentenceEncoder | undefined;
 let coldOn = new Set<string>(); // backends whose first forward (shader compilation on webgl) was measured
 
 function showError(error: unknown): void {
@@ -46,10 +46,12 @@ async function loadModel(source: ModelSource, label: string): Promise<void> {
   const progress = $<HTMLProgressElement>('progress');
   const started = performance.now();
   model?.dispose();
-  model = await loadBert(source, { onProgress: (p) => { progress.max = p.total ?? p.loaded; progress.value = p.loaded; $('model-status').textContent = `loading ${p.file}…`; } });
-  tokenizer = await loadTokenizer(source);
+  model = undefined;
+  model = await loadSentenceEncoder(source, { onProgress: (p) => { progress.max = p.total ?? p.loaded; progress.value = p.loaded; $('model-status').textContent = `loading ${p.file}…`; } });
   coldOn = new Set();
-  $('model-status').textContent = `${label}: ${model.config.numHiddenLayers} layers, ${model.config.numAttentionHeads} heads, hidden ${model.config.hiddenSize} — loaded in ${(performance.now() - started).toFixed(0)} ms`;
+  const { modelType, numHiddenLayers, numAttentionHeads, hiddenSize } = model.encoder.config;
+  const pooling = model.pooling?.config.modes.join(' + ') ?? 'none';
+  $('model-status').textContent = `${label}: ${modelType}, ${numHiddenLayers} layers, ${numAttentionHeads} heads, hidden ${hiddenSize}, ${pooling} pooling${model.folder.modules.length > 0 ? ` + ${model.folder.modules.map((m) => m.type).join(' + ')}` : ''} — loaded in ${(performance.now() - started).toFixed(0)} ms`;
   $<HTMLButtonElement>('run').disabled = false;
   $<HTMLButtonElement>('compare').disabled = false;
 }
@@ -60,16 +62,16 @@ function sentences(): string[] {
 
 /** One forward pass: embeddings, hidden states (for comparison) and attention maps of sentence 1. */
 function encode(texts: string[]) {
-  const batch = tokenizer!.encode(texts, { maxLength: model!.config.maxPositionEmbeddings });
+  const batch = model!.tokenizer.encode(texts, { maxLength: model!.maxSeqLength });
   return tidy(() => {
-    const out = model!.forward({ ...batch, outputAttentions: true });
-    const embeddings = l2Normalize(meanPooling(out.lastHiddenState, tensor2d(batch.attentionMask, undefined, 'int32')));
+    const out = model!.encoder.forward({ ...batch, outputAttentions: true });
+    const embeddings = l2Normalize(model!.sentenceEmbeddings(out.lastHiddenState, tensor2d(batch.attentionMask, undefined, 'int32'))); // pooled as the folder says
     const length = batch.tokens[0]!.length;
     return {
       tokens: batch.tokens,
       hidden: out.lastHiddenState.dataSync() as Float32Array,
       embeddings: embeddings.arraySync() as number[][],
-      similarity: cosineSimilarity(embeddings, embeddings).arraySync() as number[][],
+      similarity: similarity(embeddings, embeddings, 'cosine').arraySync() as number[][],
       attentions: out.attentions!.map((a) => (a.arraySync() as number[][][][])[0]!.map((head) => head.slice(0, length).map((row) => row.slice(0, length)))),
     } as never;
   }) as { tokens: string[][]; hidden: Float32Array; embeddings: number[][]; similarity: number[][]; attentions: number[][][][] };
@@ -141,7 +143,8 @@ async function start(): Promise<void> {
   $('load-url').addEventListener('click', guard(() => loadModel($<HTMLInputElement>('model-url').value, $<HTMLInputElement>('model-url').value)));
   $<HTMLInputElement>('model-dir').addEventListener('change', guard(async () => {
     const picked = Array.from($<HTMLInputElement>('model-dir').files ?? []);
-    const files = Object.fromEntries(picked.map((f) => [f.name, f]));
+    // paths inside the picked folder (1_Pooling/config.json, ...), without the folder's own name
+    const files = Object.fromEntries(picked.map((f) => [f.webkitRelativePath.split('/').slice(1).join('/') || f.name, f]));
     await loadModel({ files }, picked[0]?.webkitRelativePath.split('/')[0] ?? 'folder');
   }));
   $('run').addEventListener('click', guard(run));

@@ -1,6 +1,7 @@
 import { tensor2d, tidy } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
-import { embedSentences, loadBert, loadTokenizer, type BertModel, type BertTokenizer } from '@attnkit/bert';
+import { loadBert, type BertModel } from '@attnkit/bert';
+import { loadSentenceEncoder } from '@attnkit/sentence';
 import { rejects, safely, type CatalogueCase } from './catalogue-case.js';
 import { repoPath } from './fixtures-path.js';
 
@@ -11,16 +12,18 @@ async function withModel<T>(use: (model: BertModel) => T | Promise<T>): Promise<
   try { return await use(model); } finally { model.dispose(); }
 }
 const forward = (inputs: Parameters<BertModel['forward']>[0]) => withModel((m) => tidy(() => m.forward(inputs).lastHiddenState.shape as never));
-let tinyTokenizer: BertTokenizer | undefined;
-/** embedSentences with bert-b and the embedded model's tokenizer (bad arguments fail before any token is looked up). */
-const embed = (texts: unknown, options: object = {}) =>
-  withModel(async (m) => {
-    tinyTokenizer ??= await loadTokenizer(repoPath('packages/bert/assets/attnkit-tiny-bert/'));
-    const out = await embedSentences(m, tinyTokenizer, texts as never, options);
+/** SentenceEncoder.encode on a sentence-transformers folder (bad arguments fail before any token is looked up). */
+const embed = async (texts: unknown, options: object = {}) => {
+  const model = await loadSentenceEncoder(repoPath('tooling/reference/fixtures/sentence/bert-prompts/'));
+  try {
+    const out = await model.encode(texts as never, options);
     const shape = out.shape;
     out.dispose();
     return shape;
-  });
+  } finally {
+    model.dispose();
+  }
+};
 
 /** BERT forward: ids, masks, token types, lengths, dtypes, lifecycle, backends. */
 export const bertCases: CatalogueCase[] = [
@@ -45,10 +48,10 @@ export const bertCases: CatalogueCase[] = [
     m.dispose();
     m.dispose();
   }),
-  rejects('bert', 'embedSentences with batchSize 0', E, "embedSentences: 'batchSize' must be an integer ≥ 1; received number 0.", () => embed(['a'], { batchSize: 0 })),
-  rejects('bert', 'embedSentences with pooling "max"', E, "embedSentences: 'pooling' must be 'mean' or 'cls'; received \"max\".", () => embed(['a'], { pooling: 'max' })),
-  rejects('bert', 'embedSentences given one string, not a list', E, "embedSentences: 'texts' must be a list of strings or [string, string] pairs; received string.", () => embed('a text')),
-  safely('bert', 'embedSentences with no texts', 'an empty [0, E] tensor, no forward pass', () => embed([]), (shape) => JSON.stringify(shape) === '[0,24]'),
+  rejects('sentence', 'encode with batchSize 0', E, "SentenceEncoder.encode: 'batchSize' must be an integer ≥ 1; received number 0.", () => embed(['a'], { batchSize: 0 })),
+  rejects('sentence', 'encode with an unknown prompt name', E, "SentenceEncoder.encode: 'promptName' must be one of the folder's prompts ('document', 'passage', 'query'); received string 'summary'.", () => embed(['a'], { promptName: 'summary' })),
+  rejects('sentence', 'encode given one string, not a list', E, "SentenceEncoder.encode: 'texts' must be a list of strings; received string 'a text'.", () => embed('a text')),
+  safely('sentence', 'encode with no texts', 'an empty [0, E] tensor, no forward pass', () => embed([]), (shape) => JSON.stringify(shape) === '[0,32]'),
   safely('bert', 'an all-padding sequence in the batch', 'finite outputs (zero attention for it); the other sequences are unchanged', () => withModel((m) => tidy(() => {
     const both = m.forward({ inputIds: [[2, 5, 7], [0, 0, 0]], attentionMask: [[1, 1, 1], [0, 0, 0]] }).lastHiddenState.arraySync() as number[][][];
     const alone = m.forward({ inputIds: [[2, 5, 7]], attentionMask: [[1, 1, 1]] }).lastHiddenState.arraySync() as number[][][];

@@ -14,6 +14,6 @@ export const cliCases: CatalogueCase[] = [
   rejects('cli', 'no input at all', E, /^attnkit encode: '--text \/ --input' must be one or more --text, or one --input ids\.json \(not both\); received neither\./, () => parseEncodeArgs([])),
   rejects('cli', 'empty --text', E, /^attnkit encode: '--text' must be non-empty text; received ""\./, () => parseEncodeArgs(['--text', ''])),
   rejects('cli', 'unknown option', E, /^attnkit encode: 'arguments' must be the options of attnkit encode; received Unknown option '--txt'/, () => parseEncodeArgs(['--txt', 'a'])),
-  rejects('cli', 'model folder that does not exist', 'BertLoadError', /^loadBert: config\.json is missing in \/nonexistent\/model/, () => runEncode(parseEncodeArgs(['--model', '/nonexistent/model', '--text', 'a', '--backend', 'cpu']))),
+  rejects('cli', 'model folder that does not exist', 'ModelLoadError', /^loadEncoder: config\.json is missing in \/nonexistent\/model/, () => runEncode(parseEncodeArgs(['--model', '/nonexistent/model', '--text', 'a', '--backend', 'cpu']))),
   rejects('cli', 'malformed ids.json', E, /^attnkit encode: '--input' must be a readable JSON file with input_ids/, () => runEncode(parseEncodeArgs(['--input', join(dir, 'bad.json'), '--backend', 'cpu']))),
 ];

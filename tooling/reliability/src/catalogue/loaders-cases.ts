@@ -2,14 +2,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSafetensors } from '@attnkit/nn';
-import { loadBert, parseBertConfig } from '@attnkit/bert';
+import { loadBert, parseBertConfig, parseEncoderConfig } from '@attnkit/bert';
 import { rejects, safely, type CatalogueCase } from './catalogue-case.js';
 import { repoPath } from './fixtures-path.js';
 
 const fixture = repoPath('tooling/reference/fixtures/bert-b/');
 const config = readFileSync(join(fixture, 'config.json'), 'utf8');
 const weights = new Uint8Array(readFileSync(join(fixture, 'model.safetensors')));
-const L = 'BertLoadError';
+const L = 'ModelLoadError';
 const S = 'SafetensorsError';
 
 function folder(files: Record<string, string | Uint8Array>): string {
@@ -30,11 +30,12 @@ const PNG = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 
 
 /** Model folders, config.json and safetensors files: missing, malformed, lying, hostile. */
 export const loadersCases: CatalogueCase[] = [
-  rejects('loaders', 'folder that does not exist', L, /^loadBert: config\.json is missing in \/nonexistent\/attnkit; a Hugging Face BERT folder has config\.json and model\.safetensors\.$/, () => loadBert('/nonexistent/attnkit')),
+  rejects('loaders', 'folder that does not exist', L, /^loadBert: config\.json is missing in \/nonexistent\/attnkit; a Hugging Face model folder has config\.json and model\.safetensors\.$/, () => loadBert('/nonexistent/attnkit')),
   rejects('loaders', 'malformed config.json', L, /^loadBert: config\.json in .* is not valid JSON \(/, () => load({ 'config.json': '{"vocab_size": 5,', 'model.safetensors': weights })),
-  rejects('loaders', 'config.json that is a list', L, /is not a supported BERT config: parseBertConfig: 'config' must be a JSON object \(config\.json\); received \[1,2\]\.$/, () => load({ 'config.json': '[1,2]', 'model.safetensors': weights })),
+  rejects('loaders', 'config.json that is a list', L, /is not a supported encoder config: parseBertConfig: 'config' must be a JSON object \(config\.json\); received \[1,2\]\.$/, () => load({ 'config.json': '[1,2]', 'model.safetensors': weights })),
   rejects('loaders', 'unknown hidden_act', L, /parseBertConfig: 'hidden_act' must be one of "gelu", .* received "gelu_exact"\.$/, () => load({ 'config.json': config.replace('"gelu"', '"gelu_exact"'), 'model.safetensors': weights })),
-  rejects('loaders', 'config for another architecture', 'InvalidArgumentError', 'parseBertConfig: \'model_type\' must be "bert"; received "roberta". Other architectures need their own model file.', () => parseBertConfig({ ...JSON.parse(config), model_type: 'roberta' })),
+  rejects('loaders', 'config of an architecture attnkit does not build', 'InvalidArgumentError', /^parseEncoderConfig: 'model_type' must be one of "bert", "distilbert", "roberta", "xlm-roberta", "electra", "mpnet"; received "modernbert"\. Rotary and ALiBi encoders/, () => parseEncoderConfig({ ...JSON.parse(config), model_type: 'modernbert' })),
+  rejects('loaders', 'a RoBERTa config read as BERT', 'InvalidArgumentError', 'parseBertConfig: \'model_type\' must be "bert"; received "roberta". Other families load with loadEncoder (parseEncoderConfig).', () => parseBertConfig({ ...JSON.parse(config), model_type: 'roberta' })),
   safely('loaders', "'__proto__' keys in config.json", 'read as plain keys: no prototype pollution, the config is unaffected', () => parseBertConfig(JSON.parse(`{"__proto__":{"hidden_size":1,"polluted":true},${config.trim().slice(1)}`)), (v) => (v as { hiddenSize: number }).hiddenSize === 24 && ({} as Record<string, unknown>)['polluted'] === undefined),
   rejects('loaders', 'only pytorch_model.bin', L, /model\.safetensors is missing in .* \(it has pytorch_model\.bin: convert it/, () => load({ 'config.json': config, 'pytorch_model.bin': 'x' })),
   rejects('loaders', 'truncated safetensors', L, /: safetensors: tensor '.*' ends at byte \d+ but the data section has \d+ bytes\.$/, () => load({ 'config.json': config, 'model.safetensors': weights.subarray(0, weights.length - 64) })),
