@@ -22,7 +22,8 @@ const table = new ParityTable(`encoder families vs transformers, ${typeof docume
 
 /** A folder next to the sources: a path in Node, a URL the dev server serves in the browser. */
 function folder(relative: string): string {
-  const url = new URL(`../../../tooling/reference/fixtures/${relative}/`, import.meta.url);
+  const here = import.meta.url; // not new URL(`...${x}`, import.meta.url): Vite rewrites that pattern as an asset glob
+  const url = new URL(`../../../tooling/reference/fixtures/${relative}/`, here);
   if (typeof document === 'undefined') return decodeURIComponent(url.pathname);
   return new URL(url.pathname.startsWith('/@fs/') ? url.pathname : `/@fs${url.pathname}`, location.origin).href;
 }

@@ -26,13 +26,13 @@ export interface QuantizationRanges {
  * that all batches share one scale.
  *
  * @example
- * const ranges = quantizationRanges(await encoder.encode(sample));
+ * const ranges = await quantizationRanges(await encoder.encode(sample));
  */
-export function quantizationRanges(embeddings: Tensor): QuantizationRanges {
+export async function quantizationRanges(embeddings: Tensor): Promise<QuantizationRanges> {
   checkTensor(embeddings, { caller: 'quantizationRanges', argument: 'embeddings', dtype: 'float32', rank: 2, shape: '[N, E]' });
   const [rows = 0, width = 0] = embeddings.shape;
   if (rows === 0) throw new InvalidArgumentError({ caller: 'quantizationRanges', argument: 'embeddings', expected: 'at least one row to calibrate on', received: '[0, E]' });
-  const values = embeddings.dataSync();
+  const values = await embeddings.data(); // asynchronous: a synchronous read-back stalls or reads zeros on WebGPU
   const min = new Float32Array(width).fill(Infinity);
   const max = new Float32Array(width).fill(-Infinity);
   for (let i = 0; i < values.length; i++) {
@@ -55,16 +55,16 @@ export function quantizationRanges(embeddings: Tensor): QuantizationRanges {
  *   from a float32 NumPy run.
  *
  * @example
- * const packed = quantizeEmbeddings(embeddings, 'ubinary'); // { shape: [N, ceil(E / 8)], values: Uint8Array }
+ * const packed = await quantizeEmbeddings(embeddings, 'ubinary'); // { shape: [N, ceil(E / 8)], values: Uint8Array }
  */
-export function quantizeEmbeddings(embeddings: Tensor, precision: Exclude<Precision, 'float32'>, options: { readonly ranges?: QuantizationRanges } = {}): QuantizedEmbeddings {
+export async function quantizeEmbeddings(embeddings: Tensor, precision: Exclude<Precision, 'float32'>, options: { readonly ranges?: QuantizationRanges } = {}): Promise<QuantizedEmbeddings> {
   const caller = 'quantizeEmbeddings';
   checkTensor(embeddings, { caller, argument: 'embeddings', dtype: 'float32', rank: 2, shape: '[N, E]' });
   const [rows = 0, width = 0] = embeddings.shape;
   if (!(PRECISIONS as readonly unknown[]).includes(precision) || precision === ('float32' as Precision)) {
     throw new InvalidArgumentError({ caller, argument: 'precision', expected: "'int8', 'uint8', 'binary' or 'ubinary'", received: JSON.stringify(precision) ?? String(precision) });
   }
-  const values = embeddings.dataSync();
+  const values = await embeddings.data();
   if (precision === 'binary' || precision === 'ubinary') {
     const bytes = Math.ceil(width / 8);
     const packed = new Uint8Array(rows * bytes);
@@ -76,7 +76,7 @@ export function quantizeEmbeddings(embeddings: Tensor, precision: Exclude<Precis
     return { precision, shape: [rows, bytes], values: precision === 'ubinary' ? packed : Int8Array.from(packed, (b) => b - 128) };
   }
   if (rows === 0 && options.ranges === undefined) return { precision, shape: [0, width], values: precision === 'int8' ? new Int8Array(0) : new Uint8Array(0) };
-  const ranges = options.ranges ?? quantizationRanges(embeddings);
+  const ranges = options.ranges ?? (await quantizationRanges(embeddings));
   if (ranges.min.length !== width || ranges.max.length !== width) {
     throw new InvalidArgumentError({ caller, argument: 'ranges', expected: `min and max of E = ${width} values each`, received: `${ranges.min.length} and ${ranges.max.length}` });
   }

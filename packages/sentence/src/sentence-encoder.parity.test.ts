@@ -27,7 +27,8 @@ const TOLERANCE = { cpu: 1e-5, wasm: 1e-5, webgl: 1e-3, webgpu: 1e-4 };
 const measured: string[] = [];
 
 function folder(relative: string): string {
-  const url = new URL(`../../../tooling/reference/fixtures/${relative}/`, import.meta.url);
+  const here = import.meta.url; // not new URL(`...${x}`, import.meta.url): Vite rewrites that pattern as an asset glob
+  const url = new URL(`../../../tooling/reference/fixtures/${relative}/`, here);
   if (typeof document === 'undefined') return decodeURIComponent(url.pathname);
   return new URL(url.pathname.startsWith('/@fs/') ? url.pathname : `/@fs${url.pathname}`, location.origin).href;
 }
@@ -102,10 +103,10 @@ describe.each(BACKENDS)('SentenceEncoder.encode equals SentenceTransformer.encod
           const label = `${name} ${JSON.stringify(c.options)} ${c.output_value}`;
           if (c.output_value === 'token_embeddings') {
             const tokens = await model.encode(fixture.texts, { ...options, outputValue: 'token_embeddings' } as never) as unknown as Tensor[];
-            (c.embeddings as number[][][]).forEach((expected, i) => {
+            for (const [i, expected] of (c.embeddings as number[][][]).entries()) {
               expect(tokens[i]!.shape, label).toEqual([expected.length, expected[0]!.length]);
-              worst = Math.max(worst, maxAbs(tokens[i]!.dataSync(), expected.flat()));
-            });
+              worst = Math.max(worst, maxAbs(await tokens[i]!.data(), expected.flat()));
+            }
             tokens.forEach((t) => t.dispose());
           } else if (options.precision !== undefined && options.precision !== 'float32') {
             const ours = await model.encode(fixture.texts, options as never) as unknown as QuantizedEmbeddings;
@@ -118,7 +119,7 @@ describe.each(BACKENDS)('SentenceEncoder.encode equals SentenceTransformer.encod
             const embeddings = await model.encode(fixture.texts, options as never);
             const expected = c.embeddings as number[][];
             expect(embeddings.shape, label).toEqual([expected.length, expected[0]!.length]);
-            const diff = maxAbs(embeddings.dataSync(), expected.flat());
+            const diff = maxAbs(await embeddings.data(), expected.flat());
             expect(diff, label).toBeLessThanOrEqual(tolerance);
             worst = Math.max(worst, diff);
             embeddings.dispose();
@@ -126,7 +127,7 @@ describe.each(BACKENDS)('SentenceEncoder.encode equals SentenceTransformer.encod
         }
         const embeddings = await model.encode(fixture.texts, { batchSize: 2 });
         const matrix = model.similarity(embeddings, embeddings);
-        const similarityDiff = maxAbs(matrix.dataSync(), fixture.similarity.matrix.flat());
+        const similarityDiff = maxAbs(await matrix.data(), fixture.similarity.matrix.flat());
         expect(similarityDiff).toBeLessThanOrEqual(tolerance * 10);
         expect(model.similarityFnName).toBe(fixture.similarity.fn);
         embeddings.dispose();

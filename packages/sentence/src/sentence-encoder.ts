@@ -169,7 +169,7 @@ export class SentenceEncoder {
     pieces.forEach((t) => t.dispose());
     if (precision === 'float32') return embeddings;
     try {
-      return quantizeEmbeddings(embeddings, precision, options.ranges === undefined ? {} : { ranges: options.ranges });
+      return await quantizeEmbeddings(embeddings, precision, options.ranges === undefined ? {} : { ranges: options.ranges });
     } finally {
       embeddings.dispose();
     }
