@@ -28,3 +28,18 @@ describe('modelFiles', () => {
     await expect(read('broken.bin')).rejects.toThrow(ModelLoadError);
   });
 });
+
+describe('subfolderSource', () => {
+  it('keeps a folder path, a URL and a file set inside the model folder', async () => {
+    const { subfolderSource } = await import('./model-files.js');
+    expect(subfolderSource('/models/st', '1_Pooling')).toBe('/models/st/1_Pooling');
+    expect(String(subfolderSource(new URL('https://example.org/m/st'), '2_Dense/'))).toBe('https://example.org/m/st/2_Dense/');
+    expect(subfolderSource({ files: { 'config.json': '{}', '1_Pooling/config.json': '{"a":1}' } }, '1_Pooling')).toEqual({ files: { 'config.json': '{"a":1}' } });
+    expect(subfolderSource('/models/st', '')).toBe('/models/st');
+  });
+
+  it.each(['../x', '/etc', 'a/../../b', 'https://evil.example/x', 'a\\b', '.', '%2e%2e'])('refuses the path %j with a ModelLoadError', async (path) => {
+    const { subfolderSource } = await import('./model-files.js');
+    expect(() => subfolderSource('/models/st', path)).toThrow(/must be a relative folder inside the model folder/);
+  });
+});

@@ -1,0 +1,60 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { memory } from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
+import { loadEncoder } from './load-encoder.js';
+import { ModelLoadError } from './model-load-error.js';
+import { loadBert } from './load-bert.js';
+
+const family = (name: string) => decodeURIComponent(new URL(`../../../tooling/reference/fixtures/families/${name}/`, import.meta.url).pathname);
+beforeAll(() => useBackend('cpu'));
+
+describe('loadEncoder', () => {
+  it('builds the class of each model_type and returns memory to baseline on dispose', async () => {
+    const before = memory().numTensors;
+    for (const [name, cls] of [['bert', 'BertModel'], ['roberta', 'RobertaModel'], ['xlm-roberta', 'RobertaModel'], ['distilbert', 'DistilBertModel'], ['electra', 'ElectraModel'], ['mpnet', 'MPNetModel']]) {
+      const model = await loadEncoder(family(name!));
+      expect(model.constructor.name).toBe(cls);
+      model.dispose();
+    }
+    expect(memory().numTensors).toBe(before);
+  });
+
+  it('names an unsupported model_type and lists the supported ones', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'attnkit-enc-'));
+    cpSync(family('bert'), dir, { recursive: true });
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, model_type: 'nomic_bert' }));
+    const error = await loadEncoder(dir).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelLoadError);
+    expect((error as Error).message).toMatch(/^loadEncoder: config\.json in .* is not a supported encoder config: parseEncoderConfig: 'model_type' must be one of "bert", "distilbert", "roberta", "xlm-roberta", "electra", "mpnet"; received "nomic_bert"/);
+  });
+
+  it('loadBert refuses another family and points to loadEncoder', async () => {
+    const error = await loadBert(family('roberta')).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelLoadError);
+    expect((error as Error).message).toMatch(/^loadBert: config\.json in .* has model_type "roberta"; loadBert loads "bert"\. loadEncoder loads every supported family\.$/);
+  });
+
+  it("checks each family's inputs: RoBERTa's length after the padding offset, token types where a family has none", async () => {
+    const roberta = await loadEncoder(family('roberta'));
+    const distilbert = await loadEncoder(family('distilbert'));
+    const before = memory().numTensors;
+    try {
+      const long = () => roberta.forward({ inputIds: [Array(65).fill(5)] });
+      expect(long).toThrow(InvalidArgumentError);
+      expect(long).toThrow("RobertaModel.forward: 'inputIds' must be at most max_position_embeddings - (pad_token_id + 1) = 64 tokens per sequence; received 65 tokens. Truncate when tokenizing (truncation: true, maxLength).");
+      expect(() => distilbert.forward({ inputIds: [[2, 5]], tokenTypeIds: [[0, 1]] })).toThrow("DistilBertModel.forward: 'tokenTypeIds[0][1]' must be an id in [0, 1); received 1.");
+      const out = distilbert.forward({ inputIds: [[2, 5]], tokenTypeIds: [[0, 0]] }); // zeros are what its tokenizer gives
+      expect(out.lastHiddenState.shape).toEqual([1, 2, 32]);
+      out.lastHiddenState.dispose();
+      expect(memory().numTensors).toBe(before);
+    } finally {
+      roberta.dispose();
+      distilbert.dispose();
+    }
+  });
+});
