@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxDifference, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { ModelLoadError } from '@attnkit/bert';
-import { loadSentenceEncoder, type SentenceEncoder } from './sentence-encoder.js';
+import { SentenceEncoder, loadSentenceEncoder } from './sentence-encoder.js';
 
 const fixtures = decodeURIComponent(new URL('../../../tooling/reference/fixtures/', import.meta.url).pathname);
 const texts = ['a short one', 'a much longer text that goes on for a while and gets truncated at sixteen tokens', '', 'mid length text here', 'x'];
@@ -84,5 +84,18 @@ describe('loadSentenceEncoder', () => {
     expect(error).toBeInstanceOf(ModelLoadError);
     expect((error as Error).message).toMatch(/^loadSentenceEncoder: 3_Dense\/model\.safetensors is missing in .* \(the Dense module's weights/);
     expect(memory().numTensors).toBe(before);
+  });
+});
+
+describe('new SentenceEncoder', () => {
+  it('checks that the Dense modules chain: in_features of each is the width before it', async () => {
+    const base = await loadSentenceEncoder(`${fixtures}sentence/bert-dense`);
+    try {
+      const [first, second] = base.dense;
+      expect(() => new SentenceEncoder(base.encoder, base.tokenizer, base.folder, [second!, first!])).toThrow("SentenceEncoder: 'dense[0]' must be in_features = 32 (the width before it); received 24.");
+      expect(() => new SentenceEncoder(base.encoder, base.tokenizer, base.folder, [first!])).toThrow("SentenceEncoder: 'dense' must be 2 Dense modules, one per Dense in the folder; received 1.");
+    } finally {
+      base.dispose();
+    }
   });
 });

@@ -73,6 +73,13 @@ export class SentenceEncoder {
       throw new InvalidArgumentError({ caller: 'SentenceEncoder', argument: 'pooling', expected: `embedding_dimension = the encoder's hidden size ${encoder.config.hiddenSize}`, received: String(pooling.embeddingDimension) });
     }
     this.maxSeqLength = folder.maxSeqLength ?? Math.min(tokenizer.modelMaxLength, encoder.config.maxPositionEmbeddings);
+    let width = this.pooling?.outputDimension ?? encoder.config.hiddenSize;
+    dense.forEach((d, i) => {
+      if (d.config.inFeatures !== width) throw new InvalidArgumentError({ caller: 'SentenceEncoder', argument: `dense[${i}]`, expected: `in_features = ${width} (the width before it)`, received: String(d.config.inFeatures) });
+      width = d.config.outFeatures;
+    });
+    const denseModules = folder.modules.filter((m) => m.type === 'Dense').length;
+    if (denseModules !== dense.length) throw new InvalidArgumentError({ caller: 'SentenceEncoder', argument: 'dense', expected: `${denseModules} Dense modules, one per Dense in the folder`, received: `${dense.length}` });
   }
 
   /** Width of the sentence embeddings (after pooling and Dense modules, before `truncateDim`). */
