@@ -8,6 +8,7 @@ import { maxDifference } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/embedded-bert.json' with { type: 'json' };
+import sentenceFixtures from '@attnkit/reference/fixtures/sentence.json' with { type: 'json' };
 import { embeddedModelFolder } from './embedded-model.js';
 import { parseEncodeArgs, runEncode } from './encode-command.js';
 
@@ -50,6 +51,21 @@ describe('attnkit encode', () => {
     expect([written.sentence_embedding?.length, written.sentence_embedding?.[0]?.length]).toEqual([2, 64]);
     console.log(`${backend}: ${result.backend}, load ${result.timings_ms.load} ms, forward ${result.timings_ms.forward} ms`);
   });
+
+  it.each([
+    ['bert-prompts', {}, 0], // the folder's default prompt ("query: "), mean pooling without the prompt, dot similarity
+    ['bert-prompts', { promptName: 'passage' }, 9],
+    ['mpnet-mean-normalize', {}, 0],
+    ['bert-dense', { normalize: true }, 1],
+  ] as const)('embeds texts as the %s folder says, equal to SentenceTransformer.encode (%j)', async (name, options, caseIndex) => {
+    const fixture = (sentenceFixtures as unknown as Record<string, { folder: string; texts: string[]; cases: Array<{ embeddings: number[][] }> }>)[name]!;
+    const folder = decodeURIComponent(new URL(`../../../tooling/reference/fixtures/${fixture.folder}/`, import.meta.url).pathname);
+    const texts = fixture.texts.filter((t) => t.trim() !== ''); // the command refuses empty texts
+    const argv = ['--model', folder, '--backend', 'cpu', ...texts.flatMap((t) => ['--text', t]), ...('promptName' in options ? ['--prompt-name', options.promptName] : []), ...('normalize' in options ? ['--normalize'] : [])];
+    const result = await runEncode(parseEncodeArgs(argv));
+    const expected = fixture.texts.map((t, i) => [t, fixture.cases[caseIndex]!.embeddings[i]!] as const).filter(([t]) => t.trim() !== '').map(([, e]) => e);
+    expect(maxDifference(result.sentence_embedding.flat(), expected.flat()).maxAbsDiff).toBeLessThanOrEqual(1e-5);
+  }, 60_000);
 
   it('runs as a command: exit 0 with the file written, exit 2 with a typed message for a bad model folder', async () => {
     const cli = ['--conditions=@attnkit/source', join(import.meta.dirname, 'cli.ts')];
