@@ -1,5 +1,6 @@
 import { Tokenizer as HfTokenizer } from '@huggingface/tokenizers';
 import { InvalidArgumentError, checkInteger, describeValue } from '@attnkit/errors';
+import { precompiledNormalizer } from './precompiled-charsmap.js';
 
 /** Options of {@link Tokenizer.encode}. */
 export interface EncodeOptions {
@@ -27,6 +28,20 @@ export interface EncodedBatch {
 
 /** Tokenizer classes whose models take no token type ids (transformers' `model_input_names` without them). */
 const WITHOUT_TOKEN_TYPES = /^(Roberta|XLMRoberta|DistilBert|MPNet|Camembert|Bart|Longformer)Tokenizer(Fast)?$/;
+
+/**
+ * `@huggingface/tokenizers` approximates SentencePiece's `Precompiled` normalizer (NFKC and a few
+ * replacements); the file's charsmap says exactly what to do, so every `Precompiled` step (also
+ * inside a `Sequence`) runs {@link precompiledNormalizer} on it instead.
+ */
+function useRealCharsmaps(normalizer: unknown): void {
+  if ((typeof normalizer !== 'object' && typeof normalizer !== 'function') || normalizer === null) return; // the library's normalizers are callable objects
+  const n = normalizer as { config?: { type?: unknown; precompiled_charsmap?: unknown }; normalizers?: unknown[]; normalize?: (text: string) => string };
+  if (n.config?.type === 'Precompiled' && typeof n.config.precompiled_charsmap === 'string' && n.config.precompiled_charsmap !== '') {
+    n.normalize = precompiledNormalizer(n.config.precompiled_charsmap);
+  }
+  n.normalizers?.forEach(useRealCharsmaps);
+}
 
 /** A special token named in tokenizer_config.json: a string or an `AddedToken` object with `content`. */
 function tokenName(value: unknown): string | undefined {
@@ -57,6 +72,7 @@ export class Tokenizer {
   constructor(tokenizerJson: Record<string, unknown>, tokenizerConfig: Record<string, unknown> = {}) {
     const config = new Map(Object.entries(tokenizerConfig));
     this.#tokenizer = new HfTokenizer(tokenizerJson, Object.fromEntries([...config].filter(([key]) => key !== '__proto__')));
+    useRealCharsmaps(this.#tokenizer.normalizer);
     const padName = tokenName(config.get('pad_token')) ?? tokenName((tokenizerJson['padding'] as { pad_token?: unknown } | null)?.pad_token) ?? ['[PAD]', '<pad>'].find((t) => this.#tokenizer.token_to_id(t) !== undefined);
     this.#pad = padName === undefined ? undefined : this.#tokenizer.token_to_id(padName);
     this.#specials = { single: this.#postProcess([], null).tokens.length, pair: this.#postProcess([], []).tokens.length };
