@@ -66,6 +66,9 @@ FIXED = [
     "Hello ＷＯＲＬＤ！ café cafe\u0301 ﬁne ½ Ⅻ ① 한국어 ｶﾞ 👨\u200d👩\u200d👧 🇯🇵 a\u200bb 𝐀 \u3000end",
     "The year ２０２４ — “quotes” ‘single’ «guillemets» ‹›   ellipsis… dash – — ‐ ‑ ‒ ― ⁓",
     " ".join(["mixed", "текст", "文本", "नमस्ते", "ﺍﻟﻌﺮﺑﻴﺔ", "ｶﾀｶﾅ", "㍻", "ℌ", "①②③", "ﬃ"]) * 3,
+    # long stretches of joining characters (the JS side segments them in windows of 256 UTF-16 units)
+    "a\u0301" * 300, "🇯🇵a\u0301🇺" * 50, "x\u0308\u200d👨\u200d👩\u200d👧 ©\ufe0f" * 30, "\u0600a\u0301" * 100, "e\u0301\r\n" * 60,
+    "Tie\u0302\u0301ng Vie\u0323\u0302t co\u0301 da\u0302\u0301u. " * 8, "ｶﾞｷﾞ" * 100 + "Ａ\u0301" * 100,
 ]
 
 # (start, end) code point ranges for the random strings: many scripts, symbols, compatibility and combining blocks.

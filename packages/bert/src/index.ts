@@ -17,3 +17,4 @@ export { DistilBertModel, DistilBertEmbeddings, TransformerBlock } from './disti
 export { ElectraModel } from './electra/electra-model.js';
 export { MPNetModel, MPNetLayer, MPNetSelfAttention } from './mpnet/mpnet-model.js';
 export { relativePositionBuckets } from './mpnet/relative-position-buckets.js';
+export { precompiledNormalizer } from './precompiled-charsmap.js';

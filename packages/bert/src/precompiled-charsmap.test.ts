@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '@attnkit/errors';
 import fixture from '@attnkit/reference/fixtures/charsmap.json' with { type: 'json' };
-import { precompiledNormalizer } from './precompiled-charsmap.js';
+import { JOINING, PREPENDING, precompiledNormalizer } from './precompiled-charsmap.js';
 
 // Reference outputs of the Rust tokenizers' Precompiled normalizer (tooling/reference/make_charsmap_fixtures.py).
 interface CharsmapFixture {
@@ -27,9 +27,10 @@ describe.each(charsmaps.map((c) => [c.name, c] as const))('precompiledNormalizer
     expect(normalize('a\u200db')).toContain('\u200d');
   });
 
-  it('treats lone surrogates as U+FFFD for lookup and keeps them', () => {
+  it('reads lone surrogates (which Rust strings cannot hold) as U+FFFD', () => {
     const normalize = precompiledNormalizer(charsmap.precompiled_charsmap);
-    expect(() => normalize('a\ud800b\udc00')).not.toThrow();
+    expect(normalize('\ufffd')).toBe(' ');
+    expect(normalize('a\ud800b\udc00\u0301 \ud83d')).toBe(normalize('a\ufffdb\ufffd\u0301 \ufffd'));
   });
 });
 
@@ -50,8 +51,13 @@ function tinyBlob(edit: (units: Uint32Array) => void = () => {}, strings = [0x62
 const base64 = (bytes: number[]) => btoa(String.fromCharCode(...bytes));
 
 describe('precompiledNormalizer on hand-made charsmaps', () => {
-  it('reads a minimal trie', () => {
-    expect(precompiledNormalizer(tinyBlob())('xaya\u0301')).toBe('xbyb');
+  it('reads a minimal trie, and looks a short cluster up whole: its first prefix that is a key wins', () => {
+    // 'a\u0301' is one cluster of 3 bytes: the trie finds the key 'a' first and the accent goes, as in Rust
+    expect(precompiledNormalizer(tinyBlob())('xaya\u0301 a\u0301\u0301\u0301')).toBe('xbyb b\u0301\u0301\u0301');
+  });
+
+  it('keeps a byte order mark that starts a replacement', () => {
+    expect(precompiledNormalizer(tinyBlob(undefined, [0xef, 0xbb, 0xbf, 0x62, 0]))('a')).toBe('\ufeffb');
   });
 
   it.each([
@@ -74,5 +80,23 @@ describe('precompiledNormalizer on hand-made charsmaps', () => {
     expect((error as InvalidArgumentError).message).toMatch(/^precompiledNormalizer: 'precompiled_charsmap' must be /);
     expect((error as InvalidArgumentError).message).toMatch(message);
     expect((error as InvalidArgumentError).argument).toBe('precompiled_charsmap');
+  });
+});
+
+describe('the fast path of precompiledNormalizer', () => {
+  // Text away from joining characters is looked up code point by code point, without Intl.Segmenter:
+  // that is exact only if this runtime's segmenter puts a boundary between any two other characters.
+  it('agrees with Intl.Segmenter on which characters join a neighbour, for every code point but the unassigned planes 4–13 and private-use planes 15–16', () => {
+    const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    const joined = (a: string, b: string) => segmenter.segment(a + b).containing(0)!.segment.length > a.length;
+    const wrong: string[] = [];
+    for (let cp = 0; cp < 0x110000; cp++) {
+      if ((cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x40000 && cp < 0xe0000) || cp >= 0xf0000) continue;
+      const c = String.fromCodePoint(cp);
+      if (!JOINING.test(c)) {
+        if (joined('a', c) || joined(c, 'a') || joined(c, c) || (cp !== 13 && joined(c, '\n'))) wrong.push(`U+${cp.toString(16)} joins`);
+      } else if (joined(c, 'a') && !PREPENDING.test(c)) wrong.push(`U+${cp.toString(16)} prepends`);
+    }
+    expect(wrong).toEqual([]);
   });
 });

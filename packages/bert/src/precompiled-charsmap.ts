@@ -1,6 +1,45 @@
 import { InvalidArgumentError } from '@attnkit/errors';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+const PREPEND = String.raw`\u0d4e\u{111c2}\u{111c3}\u{113d1}\u{1193f}\u{11941}\u{11a3a}\u{11a84}-\u{11a89}\u{11d46}\u{11f02}`;
+/**
+ * Characters that can share a grapheme cluster with a neighbour (Extend, ZWJ, SpacingMark, Prepend,
+ * Hangul jamo, regional indicators, ...): between two others there is always a boundary, but in CR LF.
+ * Exported for the test that checks this against the runtime's `Intl.Segmenter`.
+ */
+export const JOINING = new RegExp(String.raw`[^\p{Grapheme_Base}\0-\x1f\x7f-\x9f\u2028\u2029]|[\p{M}\p{Emoji_Modifier}\p{RI}\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\u0e33\u0eb3\u{16d63}\u{16d67}-\u{16d6a}${PREPEND}]`, 'u');
+/** Characters that may join the next one (Prepend: format characters and a few letters). */
+export const PREPENDING = new RegExp(String.raw`[\p{Cf}${PREPEND}]`, 'u');
+const J = `(?:${JOINING.source})`;
+const LONE = String.raw`(?:\r\n|(?!${J})[^])`;
+/** Runs of joining characters with one neighbour on each side: they start and end on cluster boundaries. */
+const JOINED = new RegExp(`${LONE}?${J}+(?:${LONE}${J}+)*${LONE}?`, 'gu');
+/**
+ * Where a cluster of several code points can be under 6 UTF-8 bytes (the only ones spm_precompiled
+ * looks up whole): a joining character next to or at a 1–2 byte one. Elsewhere each code point is looked up alone.
+ */
+const SHORT_CLUSTER = new RegExp(String.raw`(?=[\0-\u07ff])${J}|[\0-\u07ff]${J}|${PREPENDING.source}[\0-\u07ff]`, 'u');
+const WINDOW = 256;
+
+/**
+ * The grapheme clusters of `text`. V8's `Intl.Segmenter` slows down quadratically on long strings, so
+ * it runs on windows that start on a boundary; a window's last cluster, which may go on past the
+ * window, is redone by the next one.
+ */
+function* clusters(text: string): Generator<string> {
+  for (let start = 0, size = WINDOW; start < text.length; ) {
+    let end = Math.min(text.length, start + size);
+    if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+    let next = start;
+    for (const { segment, index } of graphemes.segment(text.slice(start, end))) {
+      if (end < text.length && start + index + segment.length === end) break;
+      yield segment;
+      next = start + index + segment.length;
+    }
+    size = next === start ? size * 2 : WINDOW;
+    start = next;
+  }
+}
 
 function fail(expected: string, received: string): never {
   throw new InvalidArgumentError({ caller: 'precompiledNormalizer', argument: 'precompiled_charsmap', expected, received });
@@ -13,7 +52,6 @@ function codePointAt(text: string, i: number): number {
 }
 
 const utf8Length = (cp: number) => (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4);
-
 /** A darts-clone unit's child offset. */
 const offsetOf = (unit: number) => (unit >>> 10) << ((unit & 0x200) >>> 6);
 
@@ -29,21 +67,22 @@ const offsetOf = (unit: number) => (unit >>> 10) << ((unit & 0x200) >>> 6);
  * normalize('ＡＢＣ ｶﾞ ﬁ'); // 'ABC ガ fi'
  */
 export function precompiledNormalizer(charsmapBase64: string): (text: string) => string {
-  let blob: Uint8Array;
+  let binary: string;
   try {
-    blob = Uint8Array.from(atob(charsmapBase64), (c) => c.charCodeAt(0));
+    binary = atob(charsmapBase64);
   } catch {
     return fail('base64 text', `${charsmapBase64.length} characters that are not base64`);
   }
+  const blob = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) blob[i] = binary.charCodeAt(i);
   if (blob.length < 4) fail('at least 4 bytes (the trie size)', `${blob.length} bytes`);
-  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
-  const trieBytes = view.getUint32(0, true);
-  const count = Math.floor(trieBytes / 4);
-  if (count === 0 || 4 + count * 4 > blob.length) fail(`a trie size from 4 to ${blob.length - 4} bytes`, `${trieBytes}`);
+  const view = new DataView(blob.buffer);
+  const count = Math.floor(view.getUint32(0, true) / 4);
+  if (count === 0 || 4 + count * 4 > blob.length) fail(`a trie size from 4 to ${blob.length - 4} bytes`, `${view.getUint32(0, true)}`);
   const units = new Uint32Array(count);
   for (let i = 0; i < count; i++) units[i] = view.getUint32(4 + i * 4, true);
   const strings = blob.subarray(4 + count * 4);
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   try {
     decoder.decode(strings);
   } catch {
@@ -89,27 +128,47 @@ export function precompiledNormalizer(charsmapBase64: string): (text: string) =>
     return -1;
   };
 
-  return (text) => {
+  const cluster = (segment: string): string => {
+    let bytes = 0;
+    for (let i = 0; i < segment.length && bytes < 6; i += codePointAt(segment, i) > 0xffff ? 2 : 1) bytes += utf8Length(codePointAt(segment, i));
+    const whole = bytes < 6 ? lookup(segment, 0, segment.length) : -1;
+    if (whole >= 0) return replacement(whole);
     let out = '';
-    for (const { segment } of graphemes.segment(text)) {
-      let bytes = 0;
-      for (let i = 0; i < segment.length && bytes < 6; ) {
-        const cp = codePointAt(segment, i);
-        bytes += utf8Length(cp);
-        i += cp > 0xffff ? 2 : 1;
-      }
-      const whole = bytes < 6 ? lookup(segment, 0, segment.length) : -1;
-      if (whole >= 0) {
-        out += replacement(whole);
-        continue;
-      }
-      for (let i = 0; i < segment.length; ) {
-        const width = codePointAt(segment, i) > 0xffff ? 2 : 1;
-        const found = lookup(segment, i, i + width);
-        out += found >= 0 ? replacement(found) : segment.slice(i, i + width);
-        i += width;
-      }
+    for (let i = 0; i < segment.length; ) {
+      const width = codePointAt(segment, i) > 0xffff ? 2 : 1;
+      const found = lookup(segment, i, i + width);
+      out += found >= 0 ? replacement(found) : segment.slice(i, i + width);
+      i += width;
     }
     return out;
+  };
+  const ascii = Array.from({ length: 128 }, (_, c) => lookup(String.fromCharCode(c), 0, 1));
+  const crlf = cluster('\r\n');
+  /** `text[from, to)`, where every cluster is one code point, CR LF or 6 bytes or more. */
+  const singles = (text: string, from: number, to: number): string => {
+    let out = '';
+    for (let i = from; i < to; ) {
+      const c = text.charCodeAt(i);
+      const width = c === 13 && i + 1 < to && text.charCodeAt(i + 1) === 10 ? 2 : codePointAt(text, i) > 0xffff ? 2 : 1;
+      const mapped = c < 128 ? (width === 2 ? crlf : ascii[c]) : lookup(text, i, i + width);
+      i += width;
+      if (mapped === undefined || mapped === -1) continue;
+      out += text.slice(from, i - width) + (typeof mapped === 'string' ? mapped : replacement(mapped));
+      from = i;
+    }
+    return out + text.slice(from, to);
+  };
+
+  return (text) => {
+    if (!SHORT_CLUSTER.test(text)) return singles(text, 0, text.length);
+    let out = '';
+    let done = 0;
+    for (const { 0: piece, index } of text.matchAll(JOINED)) {
+      out += singles(text, done, index);
+      if (SHORT_CLUSTER.test(piece)) for (const segment of clusters(piece)) out += cluster(segment);
+      else out += singles(piece, 0, piece.length);
+      done = index + piece.length;
+    }
+    return out + singles(text, done, text.length);
   };
 }
