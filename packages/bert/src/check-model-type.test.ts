@@ -30,7 +30,7 @@ describe('models built without a checkpoint are initialised as Hugging Face does
   it.each([['electra', () => new ElectraModel(config('electra'), undefined, { seed: 3 })], ['distilbert', () => new DistilBertModel(config('distilbert'), undefined, { seed: 3 })], ['mpnet', () => new MPNetModel(config('mpnet'), undefined, { seed: 3 })]] as const)('%s: LayerNorms 1 / 0, biases 0, the padding row 0, other weights N(0, initializer_range), reproducible with a seed', (_, build) => {
     const [a, b] = [build(), build()];
     for (const [name, p] of a.namedParameters()) {
-      const values = p.dataSync();
+      const values = Float32Array.from(p.dataSync());
       const other = new Map(b.namedParameters()).get(name)!.dataSync();
       expect([...values]).toEqual([...other]);
       if (name.endsWith('.bias')) expect(values.every((v) => v === 0), name).toBe(true);
