@@ -1,10 +1,11 @@
-import { add, engine, matMul, softmax, tensor } from '@tensorflow/tfjs-core';
+import { add, engine, getBackend, matMul, softmax, tensor } from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { leaksOf } from '@attnkit/test-utils';
 import { compareBackends } from './compare-backends.js';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { UnknownBackendError } from './errors/unknown-backend-error.js';
 import { useBackend } from './use-backend.js';
+import { withBackend } from './with-backend.js';
 
 const a = [0.5, -1, 2, 0.25, 3, -0.75];
 const b = [1, 2, -1, 0.5, 0.25, -3];
@@ -61,6 +62,26 @@ describe('compareBackends', () => {
     await expect(compareBackends(product, { backends: ['cpu'], reference: { output: [1, 2] } })).rejects.toThrow(
       "compareBackends: 'actual' must be 2 values, as many as the reference; received 4 values.",
     );
+  });
+
+  it('computes each side on the backend it names while other calls overlap, and never changes the active backend', async () => {
+    await useBackend('cpu');
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+    const traced = (seen: string[]) => () => {
+      seen.push(getBackend());
+      return product();
+    };
+    const [one, two, three] = [[], [], []] as string[][];
+    const switching = withBackend('wasm', async () => { for (let i = 0; i < 5; i++) await tick(); });
+    const reports = await Promise.all([
+      compareBackends(traced(one), { backends: ['wasm'], baseline: 'cpu' }),
+      compareBackends(traced(two), { backends: ['cpu', 'wasm'], baseline: 'wasm' }),
+      compareBackends(traced(three), { backends: ['wasm', 'wasm'], baseline: 'cpu' }),
+    ]);
+    await switching;
+    expect([one, two, three]).toEqual([['cpu', 'wasm'], ['wasm', 'cpu', 'wasm'], ['cpu', 'wasm', 'wasm']]);
+    expect(reports.every((r) => r.ok)).toBe(true);
+    expect(getBackend()).toBe('cpu');
   });
 });
 

@@ -1,4 +1,5 @@
-import { tidy } from '@tensorflow/tfjs-core';
+import { engine, tidy } from '@tensorflow/tfjs-core';
+import { callBackend } from './call-backend.js';
 import { parseBackendName, type BackendName } from './backend-name.js';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { maxDifference } from './max-difference.js';
@@ -45,18 +46,19 @@ export interface CompareBackendsOptions {
 type Readings = Map<string, { shape: number[]; values: ArrayLike<number> }>;
 
 async function readOn(backend: BackendName, fn: () => TensorOutputs): Promise<Readings> {
-  return withBackend(backend, async () => {
-    const outputs = tidy(() => namedOutputs(fn()));
-    try {
-      const readings: Readings = new Map();
-      for (const [name, tensor] of outputs) {
-        readings.set(name, { shape: tensor.shape, values: await tensor.data() });
-      }
-      return readings;
-    } finally {
-      for (const [, tensor] of outputs) tensor.dispose();
+  if ((engine() as unknown as { registry: Record<string, unknown> }).registry[backend] === undefined) await withBackend(backend, () => undefined); // first use: initialise it
+  const pinned = callBackend('compareBackends', backend);
+  await pinned.settled();
+  const outputs = pinned.run(() => tidy(() => namedOutputs(fn()))); // on `backend`, whatever else runs meanwhile
+  try {
+    const readings: Readings = new Map();
+    for (const [name, tensor] of outputs) {
+      readings.set(name, { shape: tensor.shape, values: await tensor.data() }); // a read uses the tensor's own backend
     }
-  });
+    return readings;
+  } finally {
+    for (const [, tensor] of outputs) tensor.dispose();
+  }
 }
 
 function toleranceFor(backend: BackendName, tolerance: CompareBackendsOptions['tolerance']): number | undefined {
@@ -65,8 +67,11 @@ function toleranceFor(backend: BackendName, tolerance: CompareBackendsOptions['t
 
 /**
  * Runs the same tensor function on several backends and reports, per output, the max absolute and
- * relative difference against float64 `reference` values or against a baseline backend. Restores
- * the backend that was active before. `fn` runs inside `tf.tidy`; nothing leaks.
+ * relative difference against float64 `reference` values or against a baseline backend. `fn` must
+ * be synchronous; it runs inside `tf.tidy` on each backend in turn, and nothing leaks. The active
+ * backend is never changed (a backend used for the first time is initialised through
+ * `withBackend`), so calls may overlap with each other and with other work: each side is computed
+ * on the backend it names.
  *
  * @example
  * const report = await compareBackends(() => tf.softmax(x), { backends: ['cpu', 'wasm'], tolerance: 1e-6 });

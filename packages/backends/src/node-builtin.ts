@@ -7,6 +7,7 @@ type BuiltIns = {
   'node:url': typeof import('node:url');
   'node:buffer': typeof import('node:buffer');
   'node:worker_threads': typeof import('node:worker_threads');
+  'node:async_hooks': typeof import('node:async_hooks');
 };
 
 /**

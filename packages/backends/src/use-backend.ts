@@ -6,6 +6,7 @@ import { describeBackend } from './describe-backend.js';
 import { detectEnvironment } from './environment.js';
 import { BackendUnavailableError } from './errors/backend-unavailable-error.js';
 import type { UseBackendOptions } from './use-backend-options.js';
+import { exclusively } from './backend-queue.js';
 
 /**
  * Initialises a backend (loading its package on first use), makes it the active tfjs backend and
@@ -14,12 +15,20 @@ import type { UseBackendOptions } from './use-backend-options.js';
  * (`@tensorflow/tfjs-backend-wasm`, `-webgl`, `-webgpu`) is not installed gives
  * BackendPackageMissingError with the command that installs it.
  *
+ * Calls queue with `withBackend` (see its concurrency note): a `useBackend` made while a
+ * `withBackend` runs takes effect after it, so that call's `fn` and its restore are not disturbed.
+ *
  * @param name `'cpu' | 'wasm' | 'webgl' | 'webgpu'`
  * @example
  * const caps = await useBackend('wasm');
  * console.log(caps.wasm?.threadCount, caps.missingKernels); // 1 ['Einsum'] in Node
  */
-export async function useBackend(name: string, options: UseBackendOptions = {}): Promise<BackendCapabilities> {
+export function useBackend(name: string, options: UseBackendOptions = {}): Promise<BackendCapabilities> {
+  return exclusively(() => activateBackend(name, options));
+}
+
+/** {@link useBackend} without the queue: for callers that already run exclusively. */
+export async function activateBackend(name: string, options: UseBackendOptions = {}): Promise<BackendCapabilities> {
   const backend = parseBackendName(name);
   const adapter = ADAPTERS[backend];
   const reason = await adapter.unavailableReason();

@@ -17,3 +17,43 @@ describe('withBackend', () => {
     expect(engine().backendName).toBe('cpu');
   });
 });
+
+describe('withBackend under overlap', () => {
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+  it('overlapping calls on cpu and wasm each see their own backend at every step and restore the caller\'s', async () => {
+    await useBackend('wasm');
+    await useBackend('cpu');
+    const steps = (name: string) => withBackend(name, async () => {
+      const seen: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        await tick();
+        seen.push(engine().backendName);
+      }
+      return seen;
+    });
+    const [a, b, c] = await Promise.all([steps('wasm'), steps('cpu'), steps('wasm')]);
+    expect([new Set(a), new Set(b), new Set(c)]).toEqual([new Set(['wasm']), new Set(['cpu']), new Set(['wasm'])]);
+    expect(engine().backendName).toBe('cpu');
+  });
+
+  it('a withBackend nested in another runs at once and restores the outer backend', async () => {
+    await useBackend('cpu');
+    const seen = await withBackend('wasm', async () => {
+      await tick();
+      const inner = await withBackend('cpu', async () => { await tick(); return engine().backendName; });
+      return [inner, engine().backendName];
+    });
+    expect(seen).toEqual(['cpu', 'wasm']);
+    expect(engine().backendName).toBe('cpu');
+  });
+
+  it('a useBackend made while a withBackend runs takes effect after it', async () => {
+    await useBackend('cpu');
+    const inside = withBackend('wasm', async () => { await tick(); await tick(); return engine().backendName; });
+    const switched = useBackend('wasm');
+    expect(await inside).toBe('wasm');
+    await switched;
+    expect(engine().backendName).toBe('wasm');
+    await useBackend('cpu');
+  });
+});

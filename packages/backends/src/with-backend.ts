@@ -1,24 +1,31 @@
 import { engine, setBackend } from '@tensorflow/tfjs-core';
-import { useBackend } from './use-backend.js';
+import { exclusively } from './backend-queue.js';
+import { activateBackend } from './use-backend.js';
 import type { UseBackendOptions } from './use-backend-options.js';
 
 /**
  * Runs `fn` with `name` as the active backend, then restores the backend that was active before
  * (even if `fn` throws).
  *
+ * Concurrency: tfjs has one global backend, so overlapping `withBackend` (and `useBackend`) calls
+ * queue and run one after another in call order; each `fn` sees its own backend from start to end
+ * and the previous backend is always restored. A `withBackend` inside another's `fn` runs at once
+ * (in Node, and before `fn`'s first `await` everywhere; in a browser, do not nest one after an
+ * `await` — it would wait for the outer call). attnkit's own asynchronous operations
+ * (`compareBackends`, loaders, `SentenceEncoder.encode`) do not queue: each keeps the backend it
+ * started on through `callBackend`.
+ *
  * @example
  * const onWasm = await withBackend('wasm', () => tf.tidy(() => tf.matMul(a, b).arraySync()));
  */
-export async function withBackend<T>(
-  name: string,
-  fn: () => T | Promise<T>,
-  options: UseBackendOptions = {},
-): Promise<T> {
-  const previous: unknown = engine().backendName; // undefined or null before any backend was set
-  await useBackend(name, options);
-  try {
-    return await fn();
-  } finally {
-    if (typeof previous === 'string' && previous !== name) await setBackend(previous);
-  }
+export function withBackend<T>(name: string, fn: () => T | Promise<T>, options: UseBackendOptions = {}): Promise<T> {
+  return exclusively(async () => {
+    const previous: unknown = engine().backendName; // undefined or null before any backend was set
+    await activateBackend(name, options);
+    try {
+      return await fn();
+    } finally {
+      if (typeof previous === 'string' && previous !== engine().backendName) await setBackend(previous);
+    }
+  });
 }

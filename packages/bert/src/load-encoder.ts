@@ -1,4 +1,5 @@
 import { AttnkitError } from '@attnkit/errors';
+import { callBackend } from '@attnkit/backends';
 import { readSafetensors, type StateDictSource } from '@attnkit/nn';
 import { BertModel } from './bert-model.js';
 import { checkpointKeys } from './checkpoint-keys.js';
@@ -16,6 +17,13 @@ export interface LoadEncoderOptions {
   readonly onProgress?: (progress: LoadProgress) => void;
   /** Told about tensors that are skipped on purpose (pre-training heads such as `cls.*`, `lm_head.*`). */
   readonly onNotice?: (message: string) => void;
+  /** Stops the load: it rejects with the signal's reason (an `AbortError`), leaving no tensor behind. */
+  readonly signal?: AbortSignal;
+  /**
+   * The (initialised) backend the weights are made on. Default: the backend active when the call
+   * is made, kept however the global backend changes while the files are read.
+   */
+  readonly backend?: string;
 }
 
 /** The model class of each `model_type`. */
@@ -35,7 +43,8 @@ export function describeSource(source: ModelSource): string {
 
 /** Loads a folder's encoder, accepting the `model_type`s in `accept` (all when undefined); `caller` names the loader in errors. */
 export async function loadEncoderAs(source: ModelSource, options: LoadEncoderOptions, caller: string, accept?: readonly ModelType[]): Promise<Encoder> {
-  const read = modelFiles(source, options.onProgress);
+  const backend = callBackend(caller, options.backend); // the backend this call started on
+  const read = modelFiles(source, { caller, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }), ...(options.signal === undefined ? {} : { signal: options.signal }) });
   const where = describeSource(source);
   const fail = (file: string, message: string, cause?: unknown): never => {
     throw new ModelLoadError(file, message, cause, caller);
@@ -73,8 +82,10 @@ export async function loadEncoderAs(source: ModelSource, options: LoadEncoderOpt
   const checkpoint = new Map([...keys].map(([stored, key]) => [key, tensors.get(stored)!] as const));
   if (skipped.length > 0) options.onNotice?.(`${caller}: skipped ${skipped.length} tensors of heads the encoder does not have (${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', ...' : ''}); it does not use them.`);
   let model: Encoder | undefined;
+  await backend.settled();
+  options.signal?.throwIfAborted();
   try {
-    model = FAMILIES[c.modelType](c, checkpoint);
+    model = backend.run(() => FAMILIES[c.modelType](c, checkpoint));
   } catch (error) {
     if (error instanceof AttnkitError) fail('model.safetensors', `model.safetensors in ${where} does not match config.json: ${error.message}`, error);
     throw error;
@@ -92,7 +103,9 @@ export async function loadEncoderAs(source: ModelSource, options: LoadEncoderOpt
  * ({@link MPNetModel}). Names with or without the family's prefix (`bert.`, `roberta.`, ...) and
  * legacy `gamma` / `beta` are accepted (see `checkpointKeys`); heads are skipped with a notice;
  * missing, unexpected or mis-shaped tensors give one {@link ModelLoadError} listing all of them;
- * an unknown `model_type` is an error naming the supported ones.
+ * an unknown `model_type` is an error naming the supported ones. The weights are made on the
+ * backend active when the call is made (or `options.backend`), whatever happens meanwhile;
+ * `options.signal` aborts the load.
  *
  * @example
  * const encoder = await loadEncoder('./paraphrase-multilingual-MiniLM-L12-v2');

@@ -8,6 +8,8 @@ import { tokenizerJsonFromVocab } from './vocab-tokenizer-json.js';
 export interface LoadTokenizerOptions {
   /** Lowercase every text first (sentence-transformers' `do_lower_case`), unless the tokenizer already does. */
   readonly lowercase?: boolean;
+  /** Stops the load: it rejects with the signal's reason (an `AbortError`). */
+  readonly signal?: AbortSignal;
 }
 
 function json(bytes: Uint8Array, file: string): Record<string, unknown> {
@@ -31,7 +33,7 @@ function json(bytes: Uint8Array, file: string): Record<string, unknown> {
  */
 export async function loadTokenizer(source: ModelSource, options: LoadTokenizerOptions = {}): Promise<Tokenizer> {
   const lower = (tokenizerJson: Record<string, unknown>) => (options.lowercase === true ? lowercaseTokenizerJson(tokenizerJson) : tokenizerJson);
-  const read = modelFiles(source);
+  const read = modelFiles(source, { caller: 'loadTokenizer', ...(options.signal === undefined ? {} : { signal: options.signal }) });
   const configBytes = await read('tokenizer_config.json');
   const config = configBytes === undefined ? {} : json(configBytes, 'tokenizer_config.json');
   const tokenizerBytes = await read('tokenizer.json');

@@ -18,19 +18,68 @@ function isUrl(source: string | URL): boolean {
   return source instanceof URL || /^(https?:|blob:|data:)/.test(source) || (typeof document !== 'undefined' && !/^[A-Za-z]:[\\/]/.test(source));
 }
 
+/** Options of {@link modelFiles}. */
+export interface ModelFilesOptions {
+  readonly onProgress?: (progress: LoadProgress) => void;
+  /** Stops reading: a pending or later read rejects with the signal's reason (an `AbortError`). */
+  readonly signal?: AbortSignal;
+  /** The loader named in errors. Default `'loadBert'`. */
+  readonly caller?: string;
+}
+
+const MAX_REDIRECTS = 10;
+const isNode = () => typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string' && typeof document === 'undefined';
+
+/** A fetch that names the URL in every failure, and (in Node, where redirects can be seen) follows only http(s) redirects. */
+async function fetchFile(url: URL, name: string, signal: AbortSignal | undefined, caller: string): Promise<Response> {
+  const fail = (message: string, cause?: unknown): never => {
+    throw new ModelLoadError(name, message, cause, caller);
+  };
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    let response: Response | undefined;
+    try {
+      response = await fetch(current, { redirect: isNode() ? 'manual' : 'follow', ...(signal === undefined ? {} : { signal }) });
+    } catch (error) {
+      if (signal?.aborted === true) throw signal.reason;
+      const cause = (error as { cause?: { message?: string; code?: string } }).cause;
+      fail(`${name}: cannot fetch ${current.href} (${(error as Error).message}${cause?.code ?? cause?.message ? `: ${cause.code ?? cause.message}` : ''}; a network error, or a redirect the runtime refused).`, error);
+    }
+    const r = response as Response;
+    if (r.status < 300 || r.status >= 400 || r.type === 'opaqueredirect') return r;
+    const location = r.headers.get('location');
+    if (location === null) return r;
+    let next: URL | undefined;
+    try {
+      next = new URL(location, current);
+    } catch (error) {
+      fail(`${name}: ${current.href} redirects to ${JSON.stringify(location.slice(0, 200))}, which is not a URL.`, error);
+    }
+    const target = next as URL;
+    if (target.protocol !== 'https:' && target.protocol !== 'http:') fail(`${name}: ${current.href} redirects to ${target.href.slice(0, 200)}; only http(s) redirects are followed.`);
+    if (hop + 1 >= MAX_REDIRECTS) fail(`${name}: more than ${MAX_REDIRECTS} redirects from ${url.href} (last: ${target.href.slice(0, 200)}).`);
+    current = target;
+  }
+}
+
 /**
  * A reader for the files of a model source. Local folders need Node; URLs are fetched relative
  * to the folder URL, with progress (a 404, or an HTML page where a model file should be, reads as
- * a missing file).
+ * a missing file). Every failure is a `ModelLoadError` naming the file and where it was read:
+ * an HTTP status with its URL, a network error, a redirect to another scheme (`file:`, `data:`)
+ * or more than 10 redirects, an unreadable file. The second argument is the options, or just an
+ * `onProgress` callback.
  *
  * @example
- * const read = modelFiles('./models/tiny', (p) => console.log(p.file, p.loaded));
+ * const read = modelFiles('./models/tiny', { onProgress: (p) => console.log(p.file, p.loaded) });
  * const config = await read('config.json');
  */
-export function modelFiles(source: ModelSource, onProgress?: (progress: LoadProgress) => void): FileReader {
+export function modelFiles(source: ModelSource, options: ModelFilesOptions | ((progress: LoadProgress) => void) = {}): FileReader {
+  const { onProgress, signal, caller = 'loadBert' } = typeof options === 'function' ? { onProgress: options } : options;
   if (typeof source === 'object' && !(source instanceof URL)) {
     return async (name) => {
-      const file = source.files[name];
+      signal?.throwIfAborted();
+      const file = Object.hasOwn(source.files, name) ? source.files[name] : undefined;
       if (file === undefined) return undefined;
       const bytes = typeof file === 'string' ? new TextEncoder().encode(file) : file instanceof Uint8Array ? file : file instanceof ArrayBuffer ? new Uint8Array(file) : new Uint8Array(await file.arrayBuffer());
       onProgress?.({ file: name, loaded: bytes.length, total: bytes.length });
@@ -40,19 +89,26 @@ export function modelFiles(source: ModelSource, onProgress?: (progress: LoadProg
   if (isUrl(source)) {
     const base = new URL(String(source).replace(/\/?$/, '/'), typeof location === 'undefined' ? undefined : location.href);
     return async (name) => {
-      const response = await fetch(new URL(name, base));
+      signal?.throwIfAborted();
+      const url = new URL(name, base);
+      const response = await fetchFile(url, name, signal, caller);
       // a missing file; a server that answers every path with its HTML page (a single-page app) has none either
       if (response.status === 404 || (response.ok && /^text\/html\b/i.test(response.headers.get('content-type') ?? ''))) return undefined;
-      if (!response.ok || response.body === null) throw new ModelLoadError(name, `${name}: HTTP ${response.status} from ${new URL(name, base).href}.`);
+      if (!response.ok || response.body === null) throw new ModelLoadError(name, `${name}: HTTP ${response.status} from ${url.href}.`, undefined, caller);
       const total = Number(response.headers.get('content-length')) || undefined;
       const chunks: Uint8Array[] = [];
       let loaded = 0;
-      for (const reader = response.body.getReader(); ; ) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        chunks.push(value);
-        loaded += value.length;
-        onProgress?.({ file: name, loaded, total });
+      try {
+        for (const reader = response.body.getReader(); ; ) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          chunks.push(value);
+          loaded += value.length;
+          onProgress?.({ file: name, loaded, total });
+        }
+      } catch (error) {
+        if (signal?.aborted === true) throw signal.reason;
+        throw new ModelLoadError(name, `${name}: the download from ${url.href} broke off after ${loaded} bytes (${(error as Error).message}).`, error, caller);
       }
       const bytes = new Uint8Array(loaded);
       let at = 0;
@@ -61,26 +117,48 @@ export function modelFiles(source: ModelSource, onProgress?: (progress: LoadProg
     };
   }
   return async (name) => {
+    signal?.throwIfAborted();
     const { readFile, stat } = nodeBuiltin('node:fs/promises');
     const { join } = nodeBuiltin('node:path');
     const path = join(String(source), name);
     try {
       const info = await stat(path);
       onProgress?.({ file: name, loaded: 0, total: info.size });
-      const bytes = new Uint8Array(await readFile(path));
+      const bytes = new Uint8Array(await readFile(path, signal === undefined ? {} : { signal }));
       onProgress?.({ file: name, loaded: bytes.length, total: info.size });
       return bytes;
     } catch (error) {
+      if (signal?.aborted === true) throw signal.reason;
       if ((error as { code?: string }).code === 'ENOENT') return undefined;
-      throw new ModelLoadError(name, `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}.`, error);
+      throw new ModelLoadError(name, `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}.`, error, caller);
     }
   };
+}
+
+/** For a local folder (Node): the real path of `inside` must be within the real path of `root` (no symlinked folder out). */
+function checkInsideRealFolder(root: string, inside: string, path: string): void {
+  const { realpathSync } = nodeBuiltin('node:fs');
+  const { relative, isAbsolute } = nodeBuiltin('node:path');
+  let real: string;
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+    real = realpathSync(inside);
+  } catch {
+    return; // missing: the reads will say so
+  }
+  const rel = relative(realRoot, real);
+  if (rel.startsWith('..') || isAbsolute(rel)) {
+    throw new ModelLoadError('modules.json', `module path ${JSON.stringify(path)} is a symbolic link to ${real}, outside the model folder ${realRoot}; a folder's modules must be inside it.`, undefined, 'subfolderSource');
+  }
 }
 
 /**
  * The source of a folder inside `source` (a sentence-transformers module folder such as
  * `1_Pooling`, or a Transformer saved in `0_Transformer`). `path` is relative and stays inside:
- * no `..`, `.`, empty or absolute segments, no scheme; anything else is a `ModelLoadError`.
+ * no `..`, `.`, empty or absolute segments, no scheme, and (local folders) no symbolic link to a
+ * folder outside; anything else is a `ModelLoadError`. Symbolic links to files (as in the Hugging
+ * Face cache, whose snapshot files link to its blobs) are followed.
  *
  * @example
  * const pooling = modelFiles(subfolderSource('./all-MiniLM-L6-v2', '1_Pooling'));
@@ -97,5 +175,7 @@ export function subfolderSource(source: ModelSource, path: string): ModelSource 
     return { files: Object.fromEntries(Object.entries(source.files).filter(([name]) => name.startsWith(prefix)).map(([name, file]) => [name.slice(prefix.length), file])) };
   }
   if (source instanceof URL || isUrl(source)) return new URL(`${relative}/`, new URL(String(source).replace(/\/?$/, '/'), typeof location === 'undefined' ? undefined : location.href));
-  return `${String(source).replace(/[\\/]+$/, '')}/${relative}`;
+  const inside = `${String(source).replace(/[\\/]+$/, '')}/${relative}`;
+  if (isNode()) checkInsideRealFolder(String(source), inside, path);
+  return inside;
 }

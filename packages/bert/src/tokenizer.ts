@@ -1,6 +1,7 @@
 import { Tokenizer as HfTokenizer } from '@huggingface/tokenizers';
 import { InvalidArgumentError, checkInteger, describeValue } from '@attnkit/errors';
 import { precompiledNormalizer } from './precompiled-charsmap.js';
+import { checkTokenizerJson } from './check-tokenizer-json.js';
 
 /** Options of {@link Tokenizer.encode}. */
 export interface EncodeOptions {
@@ -70,6 +71,7 @@ export class Tokenizer {
 
   /** `tokenizerJson`: a parsed `tokenizer.json`; `tokenizerConfig`: a parsed `tokenizer_config.json` (pad token, `model_max_length`, class). */
   constructor(tokenizerJson: Record<string, unknown>, tokenizerConfig: Record<string, unknown> = {}) {
+    checkTokenizerJson(tokenizerJson, 'Tokenizer');
     const config = new Map(Object.entries(tokenizerConfig));
     this.#tokenizer = new HfTokenizer(tokenizerJson, Object.fromEntries([...config].filter(([key]) => key !== '__proto__')));
     useRealCharsmaps(this.#tokenizer.normalizer);

@@ -31,8 +31,8 @@ const CALLER = 'loadSentenceEncoder';
 const KNOWN = ['Transformer', 'Pooling', 'Dense', 'Normalize'];
 
 /** A JSON object file of the folder, `undefined` if absent; a typed error if malformed. */
-async function readJson(source: ModelSource, name: string): Promise<Map<string, unknown> | undefined> {
-  const bytes = await modelFiles(source)(name);
+async function readJson(source: ModelSource, name: string, signal: AbortSignal | undefined): Promise<Map<string, unknown> | undefined> {
+  const bytes = await modelFiles(source, { caller: CALLER, ...(signal === undefined ? {} : { signal }) })(name);
   if (bytes === undefined) return undefined;
   let value: unknown;
   try {
@@ -55,13 +55,13 @@ async function readJson(source: ModelSource, name: string): Promise<Map<string, 
  * @example
  * const folder = await readSentenceFolder('./all-MiniLM-L6-v2'); // pooling mean, then Normalize
  */
-export async function readSentenceFolder(source: ModelSource): Promise<SentenceFolder> {
+export async function readSentenceFolder(source: ModelSource, options: { readonly signal?: AbortSignal } = {}): Promise<SentenceFolder> {
   const where = describeSource(source);
   const fail = (file: string, message: string): never => {
     throw new ModelLoadError(file, `${file} in ${where} ${message}`, undefined, CALLER);
   };
-  const list = (await readJson(source, 'modules.json'))?.get('modules') as unknown[] | undefined;
-  const st = (await readJson(source, 'config_sentence_transformers.json')) ?? new Map<string, unknown>();
+  const list = (await readJson(source, 'modules.json', options.signal))?.get('modules') as unknown[] | undefined;
+  const st = (await readJson(source, 'config_sentence_transformers.json', options.signal)) ?? new Map<string, unknown>();
   let transformerPath = '';
   let pooling: PoolingConfig | undefined;
   const modules: SentenceModule[] = [];
@@ -79,7 +79,7 @@ export async function readSentenceFolder(source: ModelSource): Promise<SentenceF
       if ((i === 0) !== (name === 'Transformer')) fail('modules.json', `has ${name} ${where}; attnkit reads a Transformer first, then Pooling, Dense and Normalize.`);
       if (name === 'Pooling') {
         if (pooling !== undefined || modules.length > 0) fail('modules.json', `has a Pooling module at ${i}; attnkit reads one Pooling right after the Transformer.`);
-        const config = await readJson(inside, 'config.json');
+        const config = await readJson(inside, 'config.json', options.signal);
         if (config === undefined) fail(`${path}/config.json`, 'is missing (the Pooling module\'s config).');
         try {
           pooling = parsePoolingConfig(Object.fromEntries(config as Map<string, unknown>), CALLER);
@@ -87,7 +87,7 @@ export async function readSentenceFolder(source: ModelSource): Promise<SentenceF
           fail(`${path}/config.json`, `is not a Pooling config: ${(error as Error).message}`);
         }
       } else if (name === 'Dense') {
-        const config = await readJson(inside, 'config.json');
+        const config = await readJson(inside, 'config.json', options.signal);
         if (config === undefined) fail(`${path}/config.json`, 'is missing (the Dense module\'s config).');
         try {
           modules.push({ type: 'Dense', path: path as string, config: parseDenseConfig(Object.fromEntries(config as Map<string, unknown>), CALLER) });
@@ -102,7 +102,7 @@ export async function readSentenceFolder(source: ModelSource): Promise<SentenceF
     }
     if (pooling === undefined && modules.length > 0) fail('modules.json', 'has Dense or Normalize modules without a Pooling module before them.');
   }
-  const bert = (await readJson(subfolderSource(source, transformerPath), 'sentence_bert_config.json')) ?? new Map<string, unknown>();
+  const bert = (await readJson(subfolderSource(source, transformerPath), 'sentence_bert_config.json', options.signal)) ?? new Map<string, unknown>();
   const maxSeqLength = bert.get('max_seq_length');
   if (maxSeqLength !== undefined && maxSeqLength !== null && (typeof maxSeqLength !== 'number' || !Number.isInteger(maxSeqLength) || maxSeqLength < 1)) fail('sentence_bert_config.json', `has max_seq_length ${JSON.stringify(maxSeqLength)}; expected a positive integer.`);
   const doLowerCase = bert.get('do_lower_case') ?? false;

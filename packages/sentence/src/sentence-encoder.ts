@@ -1,5 +1,6 @@
 import { concat, gather, reshape, slice, tensor1d, tensor2d, tidy, zeros, type Tensor, type Tensor2D } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkInteger, describeValue } from '@attnkit/errors';
+import { InvalidArgumentError, UseAfterDisposeError, checkInteger, describeValue } from '@attnkit/errors';
+import { callBackend } from '@attnkit/backends';
 import { ModelLoadError, describeSource, loadEncoder, loadTokenizer, modelFiles, subfolderSource, type Encoder, type LoadProgress, type ModelSource, type Tokenizer } from '@attnkit/bert';
 import { readSafetensors } from '@attnkit/nn';
 import { l2Normalize } from './l2-normalize.js';
@@ -29,6 +30,8 @@ export interface SentenceEncodeOptions {
   readonly outputValue?: 'sentence_embedding' | 'token_embeddings';
   /** Called after each batch with the texts done and the total. */
   readonly onProgress?: (done: number, total: number) => void;
+  /** Stops between batches: the call rejects with the signal's reason (an `AbortError`), leaving no tensor behind. */
+  readonly signal?: AbortSignal;
 }
 
 /** Options of {@link loadSentenceEncoder}. */
@@ -36,6 +39,10 @@ export interface LoadSentenceEncoderOptions {
   readonly onProgress?: (progress: LoadProgress) => void;
   /** Told about defaults applied (a plain folder read with mean pooling) and tensors skipped on purpose. */
   readonly onNotice?: (message: string) => void;
+  /** Stops the load: it rejects with the signal's reason (an `AbortError`), leaving no tensor behind. */
+  readonly signal?: AbortSignal;
+  /** The (initialised) backend the weights are made on. Default: the backend active when the call is made. */
+  readonly backend?: string;
 }
 
 type Float = SentenceEncodeOptions & { readonly precision?: 'float32'; readonly outputValue?: 'sentence_embedding' };
@@ -105,13 +112,19 @@ export class SentenceEncoder {
    * `truncateDim`, `normalize` and `precision`, in that order. `N` texts → `[N, E]` (a tensor to
    * dispose), `QuantizedEmbeddings` for a quantized precision, or `N` tensors `[length, E]` for
    * `outputValue: 'token_embeddings'`.
+   *
+   * Every batch runs on the backend that was active when `encode` was called, however other calls
+   * switch the global backend meanwhile, so concurrent calls (on one model or several, on one
+   * backend or several) each give what they give alone. `dispose()` while a call is pending makes
+   * it reject with `UseAfterDisposeError` before its next batch; `signal` aborts it between batches.
    */
   encode(texts: readonly string[], options?: Float): Promise<Tensor2D>;
   encode(texts: readonly string[], options: Quantized): Promise<QuantizedEmbeddings>;
   encode(texts: readonly string[], options: Tokens): Promise<Tensor2D[]>;
   async encode(texts: readonly string[], options: SentenceEncodeOptions = {}): Promise<Tensor2D | QuantizedEmbeddings | Tensor2D[]> {
     const caller = 'SentenceEncoder.encode';
-    if (this.#disposed) throw new InvalidArgumentError({ caller, argument: 'this', expected: 'a live model', received: 'a disposed SentenceEncoder' });
+    if (this.#disposed) throw new UseAfterDisposeError(caller);
+    const backend = callBackend(caller); // every batch runs here, whatever the global backend is by then
     if (!Array.isArray(texts)) throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'a list of strings', received: describeValue(texts) });
     texts.forEach((text, i) => {
       if (typeof text !== 'string') throw new InvalidArgumentError({ caller, argument: `texts[${i}]`, expected: 'a string', received: describeValue(text) });
@@ -135,26 +148,31 @@ export class SentenceEncoder {
     const tokenPieces: Tensor2D[] = [];
     try {
       for (let start = 0; start < order.length; start += batchSize) {
+        options.signal?.throwIfAborted();
+        await backend.settled();
+        if (this.#disposed) throw new UseAfterDisposeError(caller); // disposed while this call was pending
         const rows = order.slice(start, start + batchSize);
         const batch = this.tokenizer.encode(rows.map((r) => (prompt ?? '') + (texts[r] as string)), { maxLength: this.maxSeqLength, truncation: true, padding: 'longest' });
-        const out = this.encoder.forward({ inputIds: batch.inputIds, attentionMask: batch.attentionMask, tokenTypeIds: batch.tokenTypeIds });
-        try {
-          if (outputValue === 'token_embeddings') {
-            batch.attentionMask.forEach((mask, b) => {
-              const length = mask.lastIndexOf(1) + 1 || 1; // up to the last counted token (at least one, as sentence-transformers)
-              tokenPieces.push(tidy(() => reshape(slice(out.lastHiddenState, [b, 0, 0], [1, length, -1]), [length, -1]) as Tensor2D)); // [1, length, E] -> [length, E]
-            });
-          } else {
-            pieces.push(tidy(() => {
-              const sentences = this.sentenceEmbeddings(out.lastHiddenState, tensor2d(batch.attentionMask, undefined, 'int32'), promptLength); // [b, E]
-              const kept = width < (sentences.shape[1] as number) ? slice(sentences, [0, 0], [-1, width]) : sentences; // Matryoshka: the first truncateDim dimensions
-              return options.normalize === true ? l2Normalize(kept) : kept;
-            }));
+        backend.run(() => {
+          const out = this.encoder.forward({ inputIds: batch.inputIds, attentionMask: batch.attentionMask, tokenTypeIds: batch.tokenTypeIds });
+          try {
+            if (outputValue === 'token_embeddings') {
+              batch.attentionMask.forEach((mask, b) => {
+                const length = mask.lastIndexOf(1) + 1 || 1; // up to the last counted token (at least one, as sentence-transformers)
+                tokenPieces.push(tidy(() => reshape(slice(out.lastHiddenState, [b, 0, 0], [1, length, -1]), [length, -1]) as Tensor2D)); // [1, length, E] -> [length, E]
+              });
+            } else {
+              pieces.push(tidy(() => {
+                const sentences = this.sentenceEmbeddings(out.lastHiddenState, tensor2d(batch.attentionMask, undefined, 'int32'), promptLength); // [b, E]
+                const kept = width < (sentences.shape[1] as number) ? slice(sentences, [0, 0], [-1, width]) : sentences; // Matryoshka: the first truncateDim dimensions
+                return options.normalize === true ? l2Normalize(kept) : kept;
+              }));
+            }
+          } finally {
+            out.lastHiddenState.dispose();
+            out.poolerOutput?.dispose();
           }
-        } finally {
-          out.lastHiddenState.dispose();
-          out.poolerOutput?.dispose();
-        }
+        });
         options.onProgress?.(Math.min(start + batchSize, order.length), order.length);
         if (start + batchSize < order.length) await new Promise((resolve) => setTimeout(resolve, 0));
       }
@@ -167,12 +185,12 @@ export class SentenceEncoder {
       order.forEach((row, position) => (back[row] = tokenPieces[position] as Tensor2D));
       return back;
     }
-    const embeddings = tidy(() => {
+    const embeddings = backend.run(() => tidy(() => {
       if (pieces.length === 0) return zeros([0, width]) as Tensor2D;
       const back = new Int32Array(order.length);
       order.forEach((row, position) => (back[row] = position));
       return gather(concat(pieces, 0), tensor1d(back, 'int32')) as Tensor2D; // [N, E] in input order
-    });
+    }));
     pieces.forEach((t) => t.dispose());
     if (precision === 'float32') return embeddings;
     try {
@@ -241,24 +259,28 @@ export class SentenceEncoder {
  * const embeddings = await model.encode(['query text'], { normalize: true }); // [1, 384]
  */
 export async function loadSentenceEncoder(source: ModelSource, options: LoadSentenceEncoderOptions = {}): Promise<SentenceEncoder> {
-  const folder = await readSentenceFolder(source);
+  const backend = callBackend('loadSentenceEncoder', options.backend); // the weights are made here, whatever happens meanwhile
+  const signal = options.signal === undefined ? {} : { signal: options.signal };
+  const folder = await readSentenceFolder(source, signal);
   const transformer = subfolderSource(source, folder.transformerPath);
   if (folder.plain) options.onNotice?.(`loadSentenceEncoder: ${describeSource(source)} has no modules.json (not a sentence-transformers folder); embedding with mean pooling, as sentence-transformers does for such a folder.`);
-  const encoder = await loadEncoder(transformer, { ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }), ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }) });
+  const encoder = await loadEncoder(transformer, { backend: backend.name, ...signal, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }), ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }) });
   const dense: Dense[] = [];
   try {
-    const tokenizer = await loadTokenizer(transformer, { lowercase: folder.doLowerCase });
+    const tokenizer = await loadTokenizer(transformer, { lowercase: folder.doLowerCase, ...signal });
     for (const module of folder.modules) {
       if (module.type !== 'Dense') continue;
       const inside = subfolderSource(source, module.path);
-      const bytes = await modelFiles(inside, options.onProgress)('model.safetensors');
+      const bytes = await modelFiles(inside, { caller: 'loadSentenceEncoder', ...signal, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) })('model.safetensors');
       if (bytes === undefined) throw new ModelLoadError(`${module.path}/model.safetensors`, `${module.path}/model.safetensors is missing in ${describeSource(source)} (the Dense module's weights; pytorch_model.bin is not read).`, undefined, 'loadSentenceEncoder');
       try {
-        dense.push(new Dense(module.config, readSafetensors(bytes).tensors));
+        await backend.settled();
+        dense.push(backend.run(() => new Dense(module.config, readSafetensors(bytes).tensors)));
       } catch (error) {
         throw new ModelLoadError(`${module.path}/model.safetensors`, `${module.path}/model.safetensors in ${describeSource(source)} does not match its config.json: ${(error as Error).message}`, error, 'loadSentenceEncoder');
       }
     }
+    options.signal?.throwIfAborted();
     return new SentenceEncoder(encoder, tokenizer, folder, dense);
   } catch (error) {
     encoder.dispose();

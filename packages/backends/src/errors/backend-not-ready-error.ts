@@ -10,15 +10,17 @@ import { AttnkitError } from '@attnkit/errors';
  */
 export class BackendNotReadyError extends AttnkitError {
   readonly caller: string;
-  /** `'none'`: no backend was ever selected; `'initialising'`: a setBackend/useBackend was not awaited. */
-  readonly state: 'none' | 'initialising';
+  /** `'none'`: no backend was ever selected; `'initialising'`: a setBackend/useBackend was not awaited; `'uninitialised'`: the named backend was never initialised. */
+  readonly state: 'none' | 'initialising' | 'uninitialised';
 
-  constructor(caller: string, state: 'none' | 'initialising') {
+  constructor(caller: string, state: 'none' | 'initialising' | 'uninitialised', backend?: string) {
     const what = state === 'none' ? 'no backend has been selected' : 'a backend is still initialising';
     super(
       'ATTNKIT_BACKEND_NOT_READY',
-      `${caller}: no backend is ready (${what}). Call \`await useBackend('cpu' | 'wasm' | 'webgl' | 'webgpu')\` ` +
-        'from @attnkit/backends and wait for it before calling attnkit blocks.',
+      state === 'uninitialised'
+        ? `${caller}: backend '${backend}' is not initialised. Call \`await useBackend('${backend}')\` (or withBackend) from @attnkit/backends once first.`
+        : `${caller}: no backend is ready (${what}). Call \`await useBackend('cpu' | 'wasm' | 'webgl' | 'webgpu')\` ` +
+            'from @attnkit/backends and wait for it before calling attnkit blocks.',
     );
     this.caller = caller;
     this.state = state;
