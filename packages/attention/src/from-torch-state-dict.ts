@@ -52,7 +52,7 @@ export function fromTorchStateDict(stateDict: TorchStateDict, options: FromTorch
 function configFrom(named: Map<string, Tensor>, options: FromTorchOptions, caller: string, prefix: string): MultiHeadAttentionConfig {
   const { prefix: _stripped, ...layerOptions } = options; // everything but the prefix configures the layer
   {
-    const weights: Record<string, Tensor> = {};
+    const weights = Object.create(null) as Record<string, Tensor>; // keys come from a file: "__proto__" or "constructor" stay plain keys
     for (const [name, value] of named) if (name.startsWith(prefix)) weights[name.slice(prefix.length)] = value;
     const out = weights['out_proj.weight'];
     if (out === undefined) {
@@ -70,7 +70,7 @@ function configFrom(named: Map<string, Tensor>, options: FromTorchOptions, calle
     const shapes = attentionWeightShapes(resolveAttentionConfig(config, caller));
     const problems = [
       ...Object.keys(shapes).filter((n) => weights[n] === undefined).map((n) => `missing ${prefix}${n} ${formatShape(shapes[n]!)}`),
-      ...Object.keys(weights).filter((n) => shapes[n] === undefined).map((n) => `unexpected ${prefix}${n} (attnkit has no such weight; add_bias_kv and add_zero_attn are not supported)`),
+      ...Object.keys(weights).filter((n) => !Object.hasOwn(shapes, n)).map((n) => `unexpected ${prefix}${n} (attnkit has no such weight; add_bias_kv and add_zero_attn are not supported)`),
       ...Object.entries(shapes)
         .filter(([n, s]) => weights[n] !== undefined && formatShape(weights[n]!.shape) !== formatShape(s))
         .map(([n, s]) => `${prefix}${n} is ${formatShape(weights[n]!.shape)}, expected ${formatShape(s)}`),

@@ -60,7 +60,7 @@ export function readSafetensors(input: Uint8Array | ArrayBuffer, options: { read
       continue;
     }
     const { dtype, shape, data_offsets: offsets } = (spec ?? {}) as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
-    if (typeof dtype !== 'string' || !(dtype in BYTES)) {
+    if (typeof dtype !== 'string' || !Object.hasOwn(BYTES, dtype)) {
       throw new SafetensorsError('dtype', `tensor '${name}' has dtype ${JSON.stringify(dtype)}; attnkit reads ${Object.keys(BYTES).join(', ')}.`);
     }
     if (!Array.isArray(shape) || !shape.every((s) => Number.isSafeInteger(s) && s >= 0)) {

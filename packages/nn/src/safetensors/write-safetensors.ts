@@ -9,7 +9,8 @@ export function writeSafetensors(
   tensors: Readonly<Record<string, { readonly shape: readonly number[]; readonly values: Float32Array }>>,
   metadata: Readonly<Record<string, string>> = {},
 ): Uint8Array {
-  const header: Record<string, unknown> = Object.keys(metadata).length > 0 ? { __metadata__: metadata } : {};
+  const header = Object.create(null) as Record<string, unknown>; // tensor names such as "__proto__" stay plain keys
+  if (Object.keys(metadata).length > 0) header['__metadata__'] = metadata;
   let offset = 0;
   const names = Object.keys(tensors).sort();
   for (const name of names) {
