@@ -18,3 +18,6 @@ export { ElectraModel } from './electra/electra-model.js';
 export { MPNetModel, MPNetLayer, MPNetSelfAttention } from './mpnet/mpnet-model.js';
 export { relativePositionBuckets } from './mpnet/relative-position-buckets.js';
 export { precompiledNormalizer } from './precompiled-charsmap.js';
+export { checkTokenizerJson } from './check-tokenizer-json.js';
+export { checkTokenizerRegexes } from './check-tokenizer-regexes.js';
+export { regexHazard } from './regex-hazard.js';

@@ -2,6 +2,7 @@ import { Tokenizer as HfTokenizer } from '@huggingface/tokenizers';
 import { InvalidArgumentError, checkInteger, describeValue } from '@attnkit/errors';
 import { precompiledNormalizer } from './precompiled-charsmap.js';
 import { checkTokenizerJson } from './check-tokenizer-json.js';
+import { checkTokenizerRegexes } from './check-tokenizer-regexes.js';
 
 /** Options of {@link Tokenizer.encode}. */
 export interface EncodeOptions {
@@ -56,6 +57,8 @@ function tokenName(value: unknown): string | undefined {
  * MPNet), byte-level BPE (RoBERTa) or Unigram/SentencePiece (XLM-R and the BERT models that use
  * it) — run by `@huggingface/tokenizers`, with the file's special tokens and post-processor,
  * `longest_first` truncation that keeps the special tokens, batch padding and sentence pairs.
+ * The file is checked as data first ({@link checkTokenizerJson}: integer ids, a known model type)
+ * and its regular expressions must not backtrack catastrophically ({@link checkTokenizerRegexes}).
  *
  * @example
  * const tokenizer = await loadTokenizer('./all-MiniLM-L6-v2');
@@ -74,6 +77,7 @@ export class Tokenizer {
     checkTokenizerJson(tokenizerJson, 'Tokenizer');
     const config = new Map(Object.entries(tokenizerConfig));
     this.#tokenizer = new HfTokenizer(tokenizerJson, Object.fromEntries([...config].filter(([key]) => key !== '__proto__')));
+    checkTokenizerRegexes(this.#tokenizer, 'Tokenizer');
     useRealCharsmaps(this.#tokenizer.normalizer);
     const padName = tokenName(config.get('pad_token')) ?? tokenName((tokenizerJson['padding'] as { pad_token?: unknown } | null)?.pad_token) ?? ['[PAD]', '<pad>'].find((t) => this.#tokenizer.token_to_id(t) !== undefined);
     this.#pad = padName === undefined ? undefined : this.#tokenizer.token_to_id(padName);

@@ -1,0 +1,35 @@
+import { InvalidArgumentError } from '@attnkit/errors';
+import { regexHazard } from './regex-hazard.js';
+
+const COMPONENTS = ['normalizer', 'pre_tokenizer', 'decoder', 'post_processor'] as const;
+const MAX_DEPTH = 8;
+
+/**
+ * Refuses a tokenizer whose regular expressions can backtrack catastrophically (see
+ * {@link regexHazard}), before any text is encoded: a `tokenizer.json` can carry patterns (Split
+ * pre-tokenizers, Replace normalizers and decoders), and one bad pattern can stall encoding for
+ * minutes. It checks what `@huggingface/tokenizers` really compiled (after it rewrote the file's
+ * Oniguruma syntax), walking each component of the built tokenizer. The error names the component,
+ * the pattern (at most 200 characters) and the reason.
+ *
+ * @example
+ * checkTokenizerRegexes(new HfTokenizer(json, config), 'Tokenizer'); // InvalidArgumentError for a Split on "(a+)+$"
+ */
+export function checkTokenizerRegexes(tokenizer: object, caller: string): void {
+  const seen = new Set<unknown>();
+  const walk = (value: unknown, component: string, depth: number): void => {
+    if (value instanceof RegExp) {
+      const hazard = regexHazard(value.source);
+      if (hazard !== undefined) {
+        const shown = value.source.length > 200 ? `${value.source.slice(0, 200)}… (${value.source.length} characters)` : value.source;
+        throw new InvalidArgumentError({ caller, argument: `tokenizer.json ${component} pattern`, expected: 'a regular expression that cannot backtrack catastrophically', received: `/${shown}/: ${hazard}` });
+      }
+      return;
+    }
+    if ((typeof value !== 'object' && typeof value !== 'function') || value === null || depth > MAX_DEPTH || seen.has(value)) return;
+    seen.add(value);
+    if (Array.isArray(value) && value.length > 1000) return; // vocabularies and charsmaps hold no patterns
+    for (const key of Object.keys(value)) walk((value as Record<string, unknown>)[key], component, depth + 1);
+  };
+  for (const component of COMPONENTS) walk((tokenizer as Record<string, unknown>)[component], component, 0);
+}
