@@ -71,7 +71,9 @@ describe('compareBackends', () => {
       seen.push(getBackend());
       return product();
     };
-    const [one, two, three] = [[], [], []] as string[][];
+    const one: string[] = [];
+    const two: string[] = [];
+    const three: string[] = [];
     const switching = withBackend('wasm', async () => { for (let i = 0; i < 5; i++) await tick(); });
     const reports = await Promise.all([
       compareBackends(traced(one), { backends: ['wasm'], baseline: 'cpu' }),
