@@ -1,4 +1,4 @@
-import { add, engine, getBackend, matMul, softmax, tensor } from '@tensorflow/tfjs-core';
+import { add, div, engine, getBackend, matMul, softmax, tensor } from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { leaksOf } from '@attnkit/test-utils';
 import { compareBackends } from './compare-backends.js';
@@ -62,6 +62,17 @@ describe('compareBackends', () => {
     await expect(compareBackends(product, { backends: ['cpu'], reference: { output: [1, 2] } })).rejects.toThrow(
       "compareBackends: 'actual' must be 2 values, as many as the reference; received 4 values.",
     );
+  });
+
+  it('fails a comparison whose sides are both NaN against a baseline backend, and passes NaN only where float64 values have it', async () => {
+    await useBackend('cpu');
+    const report = await compareBackends(() => div(tensor([0, 1]), tensor([0, 1])), { backends: ['wasm'], tolerance: 1e-6 });
+    expect(report.results[0]!.outputs[0]).toMatchObject({ nanCount: 1, withinTolerance: false });
+    expect(report.ok).toBe(false);
+    const exact = await compareBackends(() => div(tensor([0, 1]), tensor([0, 1])), { backends: ['cpu', 'wasm'], tolerance: 1e-6, reference: { output: [NaN, 1] } });
+    expect(exact.ok).toBe(true);
+    const wrong = await compareBackends(() => div(tensor([0, 1]), tensor([0, 1])), { backends: ['wasm'], tolerance: 1e-6, reference: { output: [0, 1] } });
+    expect(wrong.ok).toBe(false);
   });
 
   it('computes each side on the backend it names while other calls overlap, and never changes the active backend', async () => {

@@ -14,6 +14,8 @@ export interface OutputComparison {
   readonly maxRelDiff: number;
   /** The allowed max abs difference for this backend, if one was given. */
   readonly tolerance: number | undefined;
+  /** NaN values in this backend's output. Against a baseline backend any NaN fails the comparison (two NaN sides prove nothing); against float64 `reference` values only NaN where the reference has NaN passes. */
+  readonly nanCount: number;
   readonly withinTolerance: boolean;
 }
 
@@ -108,7 +110,10 @@ export async function compareBackends(
       }
       const { maxAbsDiff, maxRelDiff } = maxDifference(values, expected.values, 'compareBackends');
       const tolerance = toleranceFor(backend, options.tolerance);
-      outputs.push({ output: name, shape, maxAbsDiff, maxRelDiff, tolerance, withinTolerance: tolerance === undefined || maxAbsDiff <= tolerance });
+      let nanCount = 0;
+      for (let i = 0; i < values.length; i++) if (Number.isNaN(values[i])) nanCount++;
+      const nanFree = nanCount === 0 || options.reference !== undefined; // a float64 reference says where NaN is right (maxDifference matched them)
+      outputs.push({ output: name, shape, maxAbsDiff, maxRelDiff, tolerance, nanCount, withinTolerance: nanFree && (tolerance === undefined || maxAbsDiff <= tolerance) });
     }
     results.push({ backend, outputs });
   }

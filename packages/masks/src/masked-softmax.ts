@@ -1,16 +1,19 @@
-import { cast, engine, getBackend, getKernel, mul, softmax, tidy, where, type Tensor } from '@tensorflow/tfjs-core';
+import { div, engine, equal, exp, getBackend, getKernel, isFinite, max, onesLike, softmax, sub, sum, tidy, where, zerosLike, type Tensor } from '@tensorflow/tfjs-core';
 import { MASKED_SOFTMAX_KERNEL, assertBackendReady } from '@attnkit/backends';
 import { InvalidArgumentError, broadcastShapes, checkTensor, formatShape } from '@attnkit/errors';
 import { checkBoolMask } from './check-bool-mask.js';
 import { maskedFillValue } from './masked-fill-value.js';
 
+const LOWEST_FLOAT32 = -3.4028234663852886e38;
+
 /**
- * Softmax over the last axis (keys) that gives blocked positions exactly zero weight. Blocked
- * scores are replaced with the backend-safe {@link maskedFillValue} — never `-Infinity` — and the
- * probabilities are multiplied by the mask, so a row with no allowed key comes back as zeros (as
- * PyTorch's `_safe_softmax`), never NaN or a uniform row. On wasm, a mask whose last axis is S runs
- * as one fused SIMD kernel (`MASKED_SOFTMAX_KERNEL` from `@attnkit/backends`, blocked entries left out
- * of the row's max and sum), with the same results.
+ * Softmax over the last axis (keys) that gives blocked positions exactly zero weight: the max and
+ * the sum of each row are taken over its allowed entries only, so allowed scores of any size
+ * (−1e9, −3.4e38) get their exact softmax. A row with no allowed key, or whose allowed scores are
+ * all −∞, comes back as zeros (as PyTorch's `_safe_softmax`); a NaN among the allowed scores makes
+ * its row NaN (never hidden). Blocked scores never matter, whatever they hold. On wasm, a mask whose
+ * last axis is S runs as one fused SIMD kernel (`MASKED_SOFTMAX_KERNEL` from `@attnkit/backends`),
+ * with the same rules.
  *
  * @param scores float32 `[..., T, S]`, e.g. `[B, H, T, S]`
  * @param mask bool, broadcastable to `scores` (e.g. `[B, 1, 1, S]`); `undefined` = plain softmax
@@ -37,7 +40,11 @@ export function maskedSoftmax(scores: Tensor, mask?: Tensor): Tensor {
     return engine().runKernel(MASKED_SOFTMAX_KERNEL, { scores, mask }) as Tensor; // one fused pass (wasm)
   }
   return tidy(() => {
-    const filled = where(mask, scores, maskedFillValue()); // blocked -> large finite negative
-    return mul(softmax(filled), cast(mask, 'float32')); // exact zeros; fully blocked rows -> 0
+    // the row's max over allowed entries only (blocked -> the lowest float32, so any allowed score wins)
+    const rowMax = max(where(mask, scores, LOWEST_FLOAT32), -1, true);
+    const shift = where(isFinite(rowMax), rowMax, zerosLike(rowMax)); // nothing allowed, or only -inf: 0
+    const e = where(mask, exp(where(mask, sub(scores, shift), maskedFillValue())), 0); // blocked -> exactly 0
+    const total = sum(e, -1, true);
+    return div(e, where(equal(total, 0), onesLike(total), total)); // a zero row stays zero; a NaN makes its row NaN
   });
 }

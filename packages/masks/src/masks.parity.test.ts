@@ -3,6 +3,7 @@ import { availableBackends, compareBackends, useBackend } from '@attnkit/backend
 import { ParityTable, fixtureTensor, fixtureValues, specOf, type FixtureFile } from '@attnkit/test-utils';
 import maskFixtures from '@attnkit/reference/fixtures/masks.json' with { type: 'json' };
 import softmaxFixtures from '@attnkit/reference/fixtures/masked-softmax.json' with { type: 'json' };
+import extremeFixtures from '@attnkit/reference/fixtures/masked-softmax-extremes.json' with { type: 'json' };
 import { causalMask } from './causal-mask.js';
 import { maskedSoftmax } from './masked-softmax.js';
 import { mergeMasks } from './merge-masks.js';
@@ -30,6 +31,24 @@ describe('masks vs PyTorch on every backend here', () => {
       const report = await compareBackends(make, { backends: BACKENDS, tolerance: 0, reference: { output: fixtureValues(specOf(outputs, 'mask')) } });
       table.add(name, report);
       expect(report.ok).toBe(true);
+    });
+  }
+
+  // torch._safe_softmax at extreme scores (tooling/reference/make_extreme_fixtures.py): every backend
+  // gives the same answer, NaN where PyTorch gives NaN, zeros where it gives zeros — except the GPU
+  // differences the masks README documents: WebGL's float arithmetic overflows for allowed scores
+  // near the float32 limit (-3.4e38), and WebGPU's shaders do not carry NaN through max and exp.
+  const KNOWN_GPU_DIFFERENCES: Record<string, string> = { '-3.4e38': 'webgl', NaN: 'webgpu' };
+  for (const [name, { inputs, outputs }] of Object.entries((extremeFixtures as FixtureFile).cases)) {
+    const value = /allowed scores (\S+),/.exec(name)?.[1] ?? '';
+    it(`maskedSoftmax at extreme scores agrees with PyTorch on every backend: ${name}`, async () => {
+      const report = await compareBackends(() => maskedSoftmax(fixtureTensor(specOf(inputs, 'scores')), fixtureTensor(specOf(inputs, 'mask'))), {
+        backends: BACKENDS.filter((b) => KNOWN_GPU_DIFFERENCES[value] !== b),
+        tolerance: TOLERANCE,
+        reference: { output: fixtureValues(specOf(outputs, 'probabilities')) },
+      });
+      table.add(`extremes: ${name}`, report);
+      expect(report.results.filter((r) => !r.outputs.every((o) => o.withinTolerance)).map((r) => `${r.backend}: ${r.outputs[0]?.maxAbsDiff}`)).toEqual([]);
     });
   }
 

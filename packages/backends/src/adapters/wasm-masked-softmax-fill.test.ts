@@ -71,6 +71,19 @@ describe('wasm masked softmax kernel (fused, SIMD)', () => {
     }
   });
 
+  it('rows whose allowed scores are all -inf give zeros; a NaN among the allowed scores gives a NaN row, also when all allowed are NaN', async () => {
+    await useBackend('wasm');
+    for (const width of [3, 5, 21]) { // the one-float, four-float and sixteen-float paths
+      const rows = [Array(width).fill(-Infinity), Array(width).fill(NaN), [NaN, ...Array<number>(width - 1).fill(0)], Array(width).fill(-3.4e38), Array(width).fill(-1e9)];
+      const mask = Array.from({ length: width }, (_, i) => i !== 1); // entry 1 blocked
+      const y = (await fused(tensor(rows.flat(), [5, width]), tensor(mask, [width], 'bool')).array()) as number[][];
+      expect(y[0]).toEqual(Array(width).fill(0));
+      expect(y[1]!.every(Number.isNaN)).toBe(true);
+      expect(y[2]!.every(Number.isNaN)).toBe(true);
+      for (const row of [y[3]!, y[4]!]) expect(row.every((v, i) => Math.abs(v - (mask[i] ? 1 / (width - 1) : 0)) < 1e-6)).toBe(true); // uniform over the allowed, however low
+    }
+  });
+
   it('has the gradient of the composite (where, softmax, × mask), and leaks nothing', async () => {
     await useBackend('wasm');
     const scores = tensor(values(2 * 2 * 3 * 6, 9), [2, 2, 3, 6]);

@@ -69,3 +69,24 @@ describe('readSafetensors', () => {
     expect(({} as Record<string, unknown>)['dtype']).toBeUndefined();
   });
 });
+
+describe('readSafetensors on host memory views', () => {
+  const file = writeSafetensors({ a: { shape: [3], values: Float32Array.of(1, 2, 3) }, b: { shape: [1], values: Float32Array.of(4) } });
+  it('reads a Node Buffer at an odd offset in a pooled buffer, copying (never aliasing) the values', () => {
+    const pooled = Buffer.alloc(file.length + 3);
+    pooled.set(file, 3);
+    const view = pooled.subarray(3);
+    const { tensors } = readSafetensors(view);
+    expect(Array.from(tensors.get('a')!.values)).toEqual([1, 2, 3]);
+    pooled.fill(0);
+    expect(Array.from(tensors.get('b')!.values)).toEqual([4]);
+  });
+  it('reads a SharedArrayBuffer and a typed-array view at an odd offset of one', () => {
+    const shared = new SharedArrayBuffer(file.length + 1);
+    new Uint8Array(shared).set(file, 1);
+    expect(Array.from(readSafetensors(new Uint8Array(shared, 1)).tensors.get('a')!.values)).toEqual([1, 2, 3]);
+    const whole = new SharedArrayBuffer(file.length);
+    new Uint8Array(whole).set(file);
+    expect(Array.from(readSafetensors(whole as unknown as ArrayBuffer).tensors.get('b')!.values)).toEqual([4]);
+  });
+});

@@ -31,7 +31,9 @@ export const MAX_HEADER_BYTES = 100_000_000;
  * tensors.get('out_proj.weight')?.shape; // [12, 12]
  */
 export function readSafetensors(input: Uint8Array | ArrayBuffer, options: { readonly maxHeaderBytes?: number } = {}): SafetensorsFile {
-  const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
+  // a plain Uint8Array view: a Node Buffer's slice() would alias (and misalign) the caller's memory;
+  // a SharedArrayBuffer is copied out by slice() below like any other buffer
+  const bytes = input instanceof Uint8Array ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
   if (bytes.length < 8) throw new SafetensorsError('truncated', `the file has ${bytes.length} bytes; at least 8 are needed for the header size.`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerSize = Number(view.getBigUint64(0, true));

@@ -1,6 +1,11 @@
+import { SafetensorsError } from './safetensors-error.js';
+
 /**
  * Writes float32 tensors as a `.safetensors` file (the inverse of `readSafetensors` for F32),
- * e.g. to save a `MultiHeadAttention`'s weights with PyTorch names.
+ * e.g. to save a `MultiHeadAttention`'s weights with PyTorch names. It never writes a file its
+ * reader refuses: a tensor named `__metadata__` or `''`, values that are not a `Float32Array`, a
+ * shape that is not non-negative integers or does not match the values, or non-string metadata is a
+ * `SafetensorsError`.
  *
  * @example
  * const bytes = writeSafetensors({ 'out_proj.bias': { shape: [2], values: Float32Array.of(0, 1) } });
@@ -9,6 +14,18 @@ export function writeSafetensors(
   tensors: Readonly<Record<string, { readonly shape: readonly number[]; readonly values: Float32Array }>>,
   metadata: Readonly<Record<string, string>> = {},
 ): Uint8Array {
+  const fail = (reason: SafetensorsError['reason'], message: string): never => {
+    throw new SafetensorsError(reason, `writeSafetensors: ${message}`);
+  };
+  for (const [name, tensor] of Object.entries(tensors)) {
+    const shown = JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
+    if (name === '__metadata__' || name === '') fail('header', `a tensor cannot be named ${shown} (the format reserves "__metadata__"; names are non-empty).`);
+    if (!(tensor?.values instanceof Float32Array)) fail('dtype', `tensor ${shown} must hold a Float32Array; received ${tensor?.values === undefined ? 'no values' : Object.prototype.toString.call(tensor.values)}.`);
+    if (!Array.isArray(tensor.shape) || !tensor.shape.every((s) => Number.isSafeInteger(s) && s >= 0)) fail('shape', `tensor ${shown} has shape ${JSON.stringify(tensor.shape)?.slice(0, 80)}; expected a list of non-negative integers.`);
+    const size = tensor.shape.reduce((a, b) => a * b, 1);
+    if (size !== tensor.values.length) fail('shape', `tensor ${shown} has shape [${tensor.shape.join(', ')}] (${size} values) but holds ${tensor.values.length}.`);
+  }
+  for (const [key, value] of Object.entries(metadata)) if (typeof value !== 'string') fail('header', `metadata ${JSON.stringify(key)} must be a string; received ${typeof value}.`);
   const header = Object.create(null) as Record<string, unknown>; // tensor names such as "__proto__" stay plain keys
   if (Object.keys(metadata).length > 0) header['__metadata__'] = metadata;
   let offset = 0;

@@ -16,8 +16,8 @@
  *   row of `width` floats whose mask byte is non-zero (`true` = may attend): the row's max, then
  *   `exp(s − max)` (Cody–Waite reduction to |r| ≤ ln2/2, degree-7 Taylor, 2ⁿ from the exponent
  *   bits; below −88 it is 0) summed, then one division per row. Blocked entries are 0, a row with
- *   nothing allowed (or only −∞/NaN allowed) is all zeros, a NaN among finite allowed scores makes
- *   its row NaN. The mask row advances `maskRowBytes` per row (0: one mask row for all rows).
+ *   nothing allowed (or only −∞ allowed) is all zeros, a NaN among the allowed scores makes its row
+ *   NaN. The mask row advances `maskRowBytes` per row (0: one mask row for all rows).
  *
  * The module imports tfjs-backend-wasm's memory as `env.memory`.
  *
@@ -266,8 +266,21 @@ ${loop(
   (offset) => `(v128.store offset=${offset} align=4 ${at('$out')} (f32x4.mul (v128.load offset=${offset} align=4 ${at('$out')}) (local.get $maxV)))`,
   `(f32.store ${at('$out')} (f32.mul (f32.load ${at('$out')}) (local.get $e1)))`,
 )}`;
-  // a row with nothing allowed is all zeros
-  const rowBody = `(if (f32.eq (local.get $max) (f32.const -inf)) (then (memory.fill (local.get $out) (i32.const 0) (i32.shl (local.get $width) (i32.const 2)))) (else
+  // a row with nothing allowed, or only -inf allowed, is all zeros; one with only NaN allowed is all NaN (pmax skipped them)
+  const rowBody = `(if (f32.eq (local.get $max) (f32.const -inf)) (then
+(local.set $e1 (f32.const 0))
+(local.set $i (i32.const 0))
+(block $scanDone (loop $scan
+(br_if $scanDone (i32.ge_u (local.get $i) (local.get $width)))
+(if (i32.and ${allowed1} (f32.ne (f32.load ${at('$scores')}) (f32.load ${at('$scores')}))) (then (local.set $e1 (f32.const nan))))
+(local.set $i (i32.add (local.get $i) (i32.const 1)))
+(br $scan)))
+(local.set $i (i32.const 0))
+(block $fillDone (loop $fill
+(br_if $fillDone (i32.ge_u (local.get $i) (local.get $width)))
+(f32.store ${at('$out')} (local.get $e1))
+(local.set $i (i32.add (local.get $i) (i32.const 1)))
+(br $fill)))) (else
 ${expAndScale}))`;
   return `(func (export "maskedSoftmax") ${params}
 (local $row i32) (local $i i32) (local $acc v128) (local $acc1 v128) (local $max f32) (local $maxV v128) (local $sum f32) (local $e1 f32) ${[0, 1, 2, 3].map((k) => `(local $n${k} v128) (local $r${k} v128) (local $p${k} v128)`).join(' ')}
