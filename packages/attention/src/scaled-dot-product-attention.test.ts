@@ -1,6 +1,6 @@
-import { ones, zeros } from '@tensorflow/tfjs-core';
+import { memory, ones, zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compareBackends, useBackend } from '@attnkit/backends';
+import { ResourceLimitError, compareBackends, useBackend, withBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { fixtureTensor, fixtureValues, leaksOf, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/sdpa.json' with { type: 'json' };
@@ -58,5 +58,18 @@ describe('scaledDotProductAttention', () => {
       "scaledDotProductAttention: 'mask' must be broadcastable to [B, H, T, S] = [2, 3, 4, 6] (read as [B, H, T, S]; each dimension 1 or equal); received [2, 1, 1, 5], whose dimension 3 (S) is 5, expected 1 or 6.",
     );
     [q, k, v, mask].forEach((t) => t.dispose());
+  });
+
+  it('refuses sizes past the memory budget before allocating anything, on cpu and wasm', async () => {
+    for (const backend of ['cpu', 'wasm']) {
+      await withBackend(backend, () => {
+        const [q, k, v] = [zeros([1, 2, 30_000, 1]), zeros([1, 2, 30_000, 1]), zeros([1, 2, 30_000, 1])]; // scores would be 2 × 30 000² floats: 6.7 GiB each
+        const before = memory();
+        expect(() => scaledDotProductAttention(q, k, v)).toThrow(ResourceLimitError);
+        expect(() => scaledDotProductAttention(q, k, v)).toThrow(`scaledDotProductAttention: the attention scores [1, 2, 30000, 30000] float32 (3 at once) need 20.1 GiB, more than the 2.0 GiB ${backend} allows`);
+        expect([memory().numTensors, memory().numBytes]).toEqual([before.numTensors, before.numBytes]);
+        [q, k, v].forEach((t) => t.dispose());
+      });
+    }
   });
 });

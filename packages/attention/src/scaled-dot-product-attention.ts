@@ -1,5 +1,5 @@
 import { add, dropout as applyDropout, matMul, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { assertBackendReady } from '@attnkit/backends';
+import { assertBackendReady, checkMemoryBudget } from '@attnkit/backends';
 import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
 import { maskedSoftmax, validateMask } from '@attnkit/masks';
 import { scaledDotProductScorer, type Scorer } from '@attnkit/scorers';
@@ -32,9 +32,11 @@ export interface AttentionResult {
 }
 
 /**
- * Attention over heads (seeds 000 and 002): `softmax(mask(score(q, k) + bias)) · v`. Blocked keys get
- * exactly zero weight; a query with no allowed key gets zeros (never NaN). The optional `bias` is
- * added to the scores (soft, any value); the `mask` decides which keys count at all.
+ * Attention over heads: `softmax(mask(score(q, k) + bias)) · v`. Blocked keys get exactly zero
+ * weight; a query with no allowed key gets zeros (never NaN). The optional `bias` is added to the
+ * scores (soft, any value); the `mask` decides which keys count at all. Sizes whose scores
+ * `[B, H, T, S]` would not fit the backend's memory budget (three such tensors at once, see
+ * `memoryBudget` in `@attnkit/backends`) are a `ResourceLimitError` before anything is allocated.
  *
  * `query [B, H, T, D]`, `key [B, H, S, D]`, `value [B, H, S, Dv]` → `output [B, H, T, Dv]`.
  *
@@ -62,6 +64,7 @@ export function scaledDotProductAttention(query: Tensor, key: Tensor, value: Ten
   if (typeof rate !== 'number' || !(rate >= 0 && rate < 1)) {
     throw new InvalidArgumentError({ caller, argument: 'dropout', expected: 'a rate in [0, 1)', received: String(rate) });
   }
+  checkMemoryBudget(caller, 'the attention scores', [batch, heads, queryLength, keyLength], 3); // scores, weights and a temporary at once: refused before allocating
   const target = { batch, heads, queryLength, keyLength };
   const bias = options.bias === undefined ? undefined : checkAttentionBias(options.bias, target, caller);
   let mask: Tensor | undefined;

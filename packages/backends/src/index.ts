@@ -22,3 +22,5 @@ export { BackendPackageMissingError, type BackendPackageMissingDetails } from '.
 export { BackendInitError } from './errors/backend-init-error.js';
 export { BackendNotReadyError } from './errors/backend-not-ready-error.js';
 export { WasmBinariesMissingError } from './errors/wasm-binaries-missing-error.js';
+export { ResourceLimitError } from './errors/resource-limit-error.js';
+export { memoryBudget, checkMemoryBudget, type MemoryBudget } from './memory-budget.js';

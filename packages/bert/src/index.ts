@@ -12,6 +12,7 @@ export { checkpointKeys, type CheckpointKeys } from './checkpoint-keys.js';
 export { MODEL_TYPES, parseEncoderConfig, type ModelType, type EncoderConfig } from './encoder-config.js';
 export type { Encoder, EncoderInputs, EncoderOutputs } from './encoder.js';
 export { loadEncoder, describeSource, type LoadEncoderOptions } from './load-encoder.js';
+export { nonFiniteTensors } from './non-finite-tensors.js';
 export { RobertaModel, RobertaEmbeddings } from './roberta/roberta-model.js';
 export { DistilBertModel, DistilBertEmbeddings, TransformerBlock } from './distilbert/distilbert-model.js';
 export { ElectraModel } from './electra/electra-model.js';

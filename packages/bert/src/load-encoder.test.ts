@@ -5,6 +5,7 @@ import { memory } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
+import { readSafetensors, writeSafetensors } from '@attnkit/nn';
 import { loadEncoder } from './load-encoder.js';
 import { ModelLoadError } from './model-load-error.js';
 import { loadBert } from './load-bert.js';
@@ -56,5 +57,34 @@ describe('loadEncoder', () => {
       roberta.dispose();
       distilbert.dispose();
     }
+  });
+});
+
+describe('loadEncoder with checkFinite', () => {
+  /** A copy of a family folder whose weights hold NaN and Infinity in `poisoned` tensors. */
+  function poisoned(count: number): string {
+    const dir = mkdtempSync(join(tmpdir(), 'attnkit-nan-'));
+    cpSync(family('bert'), dir, { recursive: true });
+    const { tensors } = readSafetensors(new Uint8Array(readFileSync(join(dir, 'model.safetensors'))));
+    const out: Record<string, { shape: number[]; values: Float32Array }> = {};
+    [...tensors].forEach(([name, { shape, values }], i) => {
+      const copy = Float32Array.from(values);
+      if (i < count) [copy[0], copy[1]] = [NaN, i % 2 === 0 ? Infinity : NaN];
+      out[name] = { shape: [...shape], values: copy };
+    });
+    writeFileSync(join(dir, 'model.safetensors'), writeSafetensors(out));
+    return dir;
+  }
+
+  it('loads NaN weights by default (reading every value costs time), refuses them when asked, naming at most three tensors', async () => {
+    await useBackend('cpu');
+    const before = memory().numTensors;
+    const dir = poisoned(5);
+    (await loadEncoder(dir)).dispose();
+    const error = await loadEncoder(dir, { checkFinite: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelLoadError);
+    expect((error as Error).message).toMatch(/^loadEncoder: model\.safetensors in .* has non-finite weights \(checkFinite\): [^:]+: 1 NaN, 1 infinite; [^:]+: 2 NaN; [^:]+: 1 NaN, 1 infinite; and 2 more tensors\.$/);
+    expect(memory().numTensors).toBe(before);
+    (await loadEncoder(family('bert'), { checkFinite: true })).dispose();
   });
 });

@@ -7,6 +7,7 @@ import { DistilBertModel } from './distilbert/distilbert-model.js';
 import { ElectraModel } from './electra/electra-model.js';
 import type { Encoder } from './encoder.js';
 import { parseEncoderConfig, type EncoderConfig, type ModelType } from './encoder-config.js';
+import { nonFiniteTensors } from './non-finite-tensors.js';
 import { modelFiles, type LoadProgress, type ModelSource } from './model-files.js';
 import { ModelLoadError } from './model-load-error.js';
 import { MPNetModel } from './mpnet/mpnet-model.js';
@@ -19,6 +20,8 @@ export interface LoadEncoderOptions {
   readonly onNotice?: (message: string) => void;
   /** Stops the load: it rejects with the signal's reason (an `AbortError`), leaving no tensor behind. */
   readonly signal?: AbortSignal;
+  /** Refuse weights holding NaN or ±Infinity (a `ModelLoadError` naming the tensors); off by default, it reads every value once. */
+  readonly checkFinite?: boolean;
   /**
    * The (initialised) backend the weights are made on. Default: the backend active when the call
    * is made, kept however the global backend changes while the files are read.
@@ -72,6 +75,10 @@ export async function loadEncoderAs(source: ModelSource, options: LoadEncoderOpt
     fail('model.safetensors', `model.safetensors in ${where}: ${(error as Error).message}`, error);
   }
   const tensors = (file as ReturnType<typeof readSafetensors>).tensors;
+  if (options.checkFinite === true) {
+    const bad = nonFiniteTensors(tensors);
+    if (bad.length > 0) fail('model.safetensors', `model.safetensors in ${where} has non-finite weights (checkFinite): ${bad.slice(0, 3).join('; ')}${bad.length > 3 ? `; and ${bad.length - 3} more tensors` : ''}.`);
+  }
   const { keys, skipped, duplicates } = checkpointKeys(tensors.keys(), c.modelType);
   if (duplicates.length > 0) {
     const listed = duplicates.slice(0, 5).map(([key, stored]) => `${stored.join(' and ')} (both ${key})`).join('; ');

@@ -99,3 +99,20 @@ describe('new SentenceEncoder', () => {
     }
   });
 });
+
+describe('loadSentenceEncoder with checkFinite', () => {
+  it('refuses a Dense module whose weights hold NaN, naming the file; loads it without the check', async () => {
+    const { cpSync, mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { readSafetensors, writeSafetensors } = await import('@attnkit/nn');
+    const dir = mkdtempSync(join(tmpdir(), 'attnkit-dense-nan-'));
+    cpSync(`${fixtures}sentence/bert-dense`, dir, { recursive: true });
+    const { tensors } = readSafetensors(new Uint8Array(readFileSync(join(dir, '2_Dense', 'model.safetensors'))));
+    writeFileSync(join(dir, '2_Dense', 'model.safetensors'), writeSafetensors(Object.fromEntries([...tensors].map(([name, t]) => [name, { shape: [...t.shape], values: Float32Array.from(t.values, (v, i) => (i === 3 ? NaN : v)) }]))));
+    const before = memory().numTensors;
+    await expect(loadSentenceEncoder(dir, { checkFinite: true })).rejects.toThrow(/^loadSentenceEncoder: 2_Dense\/model\.safetensors in .* has non-finite weights \(checkFinite\): linear\.bias: 1 NaN; linear\.weight: 1 NaN\.$/);
+    expect(memory().numTensors).toBe(before);
+    (await loadSentenceEncoder(dir)).dispose();
+  });
+});

@@ -1,7 +1,7 @@
 import { concat, gather, reshape, slice, tensor1d, tensor2d, tidy, zeros, type Tensor, type Tensor2D } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, UseAfterDisposeError, checkInteger, describeValue } from '@attnkit/errors';
 import { callBackend } from '@attnkit/backends';
-import { ModelLoadError, describeSource, loadEncoder, loadTokenizer, modelFiles, subfolderSource, type Encoder, type LoadProgress, type ModelSource, type Tokenizer } from '@attnkit/bert';
+import { ModelLoadError, describeSource, loadEncoder, nonFiniteTensors, loadTokenizer, modelFiles, subfolderSource, type Encoder, type LoadProgress, type ModelSource, type Tokenizer } from '@attnkit/bert';
 import { readSafetensors } from '@attnkit/nn';
 import { l2Normalize } from './l2-normalize.js';
 import { Dense } from './modules/dense.js';
@@ -43,6 +43,8 @@ export interface LoadSentenceEncoderOptions {
   readonly signal?: AbortSignal;
   /** The (initialised) backend the weights are made on. Default: the backend active when the call is made. */
   readonly backend?: string;
+  /** Refuse weights (encoder and Dense modules) holding NaN or ±Infinity; off by default. */
+  readonly checkFinite?: boolean;
 }
 
 type Float = SentenceEncodeOptions & { readonly precision?: 'float32'; readonly outputValue?: 'sentence_embedding' };
@@ -264,7 +266,7 @@ export async function loadSentenceEncoder(source: ModelSource, options: LoadSent
   const folder = await readSentenceFolder(source, signal);
   const transformer = subfolderSource(source, folder.transformerPath);
   if (folder.plain) options.onNotice?.(`loadSentenceEncoder: ${describeSource(source)} has no modules.json (not a sentence-transformers folder); embedding with mean pooling, as sentence-transformers does for such a folder.`);
-  const encoder = await loadEncoder(transformer, { backend: backend.name, ...signal, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }), ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }) });
+  const encoder = await loadEncoder(transformer, { backend: backend.name, ...signal, ...(options.checkFinite === undefined ? {} : { checkFinite: options.checkFinite }), ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }), ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }) });
   const dense: Dense[] = [];
   try {
     const tokenizer = await loadTokenizer(transformer, { lowercase: folder.doLowerCase, ...signal });
@@ -273,11 +275,21 @@ export async function loadSentenceEncoder(source: ModelSource, options: LoadSent
       const inside = subfolderSource(source, module.path);
       const bytes = await modelFiles(inside, { caller: 'loadSentenceEncoder', ...signal, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) })('model.safetensors');
       if (bytes === undefined) throw new ModelLoadError(`${module.path}/model.safetensors`, `${module.path}/model.safetensors is missing in ${describeSource(source)} (the Dense module's weights; pytorch_model.bin is not read).`, undefined, 'loadSentenceEncoder');
+      const file = `${module.path}/model.safetensors`;
+      let weights: ReturnType<typeof readSafetensors>['tensors'] | undefined;
       try {
-        await backend.settled();
-        dense.push(backend.run(() => new Dense(module.config, readSafetensors(bytes).tensors)));
+        weights = readSafetensors(bytes).tensors;
       } catch (error) {
-        throw new ModelLoadError(`${module.path}/model.safetensors`, `${module.path}/model.safetensors in ${describeSource(source)} does not match its config.json: ${(error as Error).message}`, error, 'loadSentenceEncoder');
+        throw new ModelLoadError(file, `${file} in ${describeSource(source)}: ${(error as Error).message}`, error, 'loadSentenceEncoder');
+      }
+      const bad = options.checkFinite === true ? nonFiniteTensors(weights) : [];
+      if (bad.length > 0) throw new ModelLoadError(file, `${file} in ${describeSource(source)} has non-finite weights (checkFinite): ${bad.slice(0, 3).join('; ')}${bad.length > 3 ? `; and ${bad.length - 3} more tensors` : ''}.`, undefined, 'loadSentenceEncoder');
+      await backend.settled();
+      try {
+        const checked = weights;
+        dense.push(backend.run(() => new Dense(module.config, checked)));
+      } catch (error) {
+        throw new ModelLoadError(file, `${file} in ${describeSource(source)} does not match its config.json: ${(error as Error).message}`, error, 'loadSentenceEncoder');
       }
     }
     options.signal?.throwIfAborted();

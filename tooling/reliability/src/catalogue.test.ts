@@ -11,6 +11,7 @@ import { cliCases } from './catalogue/cli-cases.js';
 import { concurrencyCases } from './catalogue/concurrency-cases.js';
 import { untrustedCases } from './catalogue/untrusted-cases.js';
 import { extremesCases } from './catalogue/extremes-cases.js';
+import { sizesCases } from './catalogue/sizes-cases.js';
 import { loadersCases } from './catalogue/loaders-cases.js';
 import { masksCases } from './catalogue/masks-cases.js';
 import { nnCases } from './catalogue/nn-cases.js';
@@ -19,14 +20,14 @@ import { tokenizerCases } from './catalogue/tokenizer-cases.js';
 import { FUZZ_RUNS } from './fuzz-budget.js';
 import { renderReliability, type CaseOutcome } from './render-reliability.js';
 
-const CASES: CatalogueCase[] = [...masksCases, ...nnCases, ...scorersCases, ...attentionCases, ...bertCases, ...loadersCases, ...tokenizerCases, ...cliCases, ...backendsCases, ...concurrencyCases, ...untrustedCases, ...extremesCases];
+const CASES: CatalogueCase[] = [...masksCases, ...nnCases, ...scorersCases, ...attentionCases, ...bertCases, ...loadersCases, ...tokenizerCases, ...cliCases, ...backendsCases, ...concurrencyCases, ...untrustedCases, ...extremesCases, ...sizesCases];
 const outcomes: CaseOutcome[] = [];
 beforeAll(() => useBackend('cpu'));
 
 describe('the bad-input catalogue', () => {
   it('has at least 60 cases across every area', () => {
     expect(CASES.length).toBeGreaterThanOrEqual(60);
-    expect(new Set(CASES.map((c) => c.area))).toEqual(new Set(['masks', 'nn', 'scorers', 'attention', 'bert', 'sentence', 'loaders', 'tokenizer', 'cli', 'backends', 'concurrency', 'untrusted files', 'extremes']));
+    expect(new Set(CASES.map((c) => c.area))).toEqual(new Set(['masks', 'nn', 'scorers', 'attention', 'bert', 'sentence', 'loaders', 'tokenizer', 'cli', 'backends', 'concurrency', 'untrusted files', 'extremes', 'sizes and memory']));
   });
 
   it.each(CASES.map((c, i) => [i + 1, c.area, c.input, c] as const))('#%i %s: %s', async (_, __, ___, testCase) => {

@@ -1,0 +1,58 @@
+import { engine, env, getBackend } from '@tensorflow/tfjs-core';
+import { formatShape } from '@attnkit/errors';
+import { ResourceLimitError } from './errors/resource-limit-error.js';
+
+const GiB = 2 ** 30;
+
+/** What bounds one operation on a backend: bytes for its working set, and why. */
+export interface MemoryBudget {
+  readonly backend: string;
+  /** Bytes an operation's working set may take (the tensors it holds at once). */
+  readonly bytes: number;
+  /** Bytes one tensor may take, where the backend bounds single tensors more tightly. */
+  readonly tensorBytes: number;
+  /** The reason, for messages. */
+  readonly rule: string;
+}
+
+/**
+ * The documented memory budget of a backend, checked before attnkit allocates large tensors:
+ * - `wasm`: 2 GiB per operation — the wasm32 heap ends at 4 GiB, and an operation's inputs,
+ *   outputs and temporaries share it (a larger request fails inside tfjs or aborts the module);
+ * - `cpu`: 2 GiB per operation — JavaScript typed arrays end at 4 GiB, and a tfjs cpu kernel over
+ *   billions of floats runs for minutes;
+ * - `webgl`: one tensor fits one texture, `WEBGL_MAX_TEXTURE_SIZE`² texels of 4 floats, and 2 GiB
+ *   per operation;
+ * - `webgpu`: one tensor fits one storage buffer (the device's `maxStorageBufferBindingSize`), and
+ *   2 GiB per operation.
+ *
+ * @example
+ * memoryBudget('wasm').bytes; // 2147483648
+ */
+export function memoryBudget(backend: string = getBackend()): MemoryBudget {
+  if (backend === 'webgl') {
+    const side = env().getNumber('WEBGL_MAX_TEXTURE_SIZE');
+    return { backend, bytes: 2 * GiB, tensorBytes: side * side * 16, rule: `one tensor per texture of at most ${side}² texels of 4 floats, 2 GiB per operation` };
+  }
+  if (backend === 'webgpu') {
+    const limit = (engine().findBackend('webgpu') as unknown as { device?: { limits?: { maxStorageBufferBindingSize?: number } } } | null)?.device?.limits?.maxStorageBufferBindingSize ?? 128 * 2 ** 20;
+    return { backend, bytes: 2 * GiB, tensorBytes: limit, rule: `one tensor per storage buffer of at most ${limit} bytes, 2 GiB per operation` };
+  }
+  const rule = backend === 'wasm' ? 'the wasm32 heap ends at 4 GiB; 2 GiB per operation' : '2 GiB per operation';
+  return { backend, bytes: 2 * GiB, tensorBytes: 2 * GiB, rule };
+}
+
+/**
+ * Throws {@link ResourceLimitError} unless `count` float32 tensors of `shape` fit the active
+ * backend's {@link memoryBudget}. Call it before allocating: the check costs nothing.
+ *
+ * @example
+ * checkMemoryBudget('scaledDotProductAttention', 'the attention scores', [B, H, T, S], 3);
+ */
+export function checkMemoryBudget(caller: string, what: string, shape: readonly number[], count = 1, backend: string = getBackend()): void {
+  const budget = memoryBudget(backend);
+  const one = 4 * shape.reduce((a, b) => a * b, 1);
+  const described = `${what} ${formatShape(shape)} float32`;
+  if (one * count > budget.bytes) throw new ResourceLimitError({ caller, what: count > 1 ? `${described} (${count} at once)` : described, backend, bytes: one * count, limit: budget.bytes, rule: budget.rule });
+  if (one > budget.tensorBytes) throw new ResourceLimitError({ caller, what: `${described} (one tensor)`, backend, bytes: one, limit: budget.tensorBytes, rule: budget.rule });
+}

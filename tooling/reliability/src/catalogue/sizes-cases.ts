@@ -1,0 +1,75 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { memory, zeros } from '@tensorflow/tfjs-core';
+import { withBackend } from '@attnkit/backends';
+import { scaledDotProductAttention } from '@attnkit/attention';
+import { loadEncoder, loadTokenizer } from '@attnkit/bert';
+import { readSafetensors, writeSafetensors } from '@attnkit/nn';
+import { rejects, safely, type CatalogueCase } from './catalogue-case.js';
+import { repoPath } from './fixtures-path.js';
+
+const Z = 'sizes and memory';
+const R = 'ResourceLimitError';
+const S = 'SafetensorsError';
+
+/** scaledDotProductAttention on zeros of [B, H, T, D] / [B, H, S, D] under `backend`; inputs disposed. */
+function attention(backend: 'cpu' | 'wasm', [b, h, t, s]: [number, number, number, number]): Promise<unknown> {
+  return withBackend(backend, () => {
+    const [q, k, v] = [zeros([b, h, t, 1]), zeros([b, h, s, 1]), zeros([b, h, s, 1])];
+    try {
+      const { output, attentionWeights } = scaledDotProductAttention(q, k, v);
+      const shape = output.shape;
+      [output, attentionWeights].forEach((x) => x.dispose());
+      return shape;
+    } finally {
+      [q, k, v].forEach((x) => x.dispose());
+    }
+  });
+}
+
+const file = writeSafetensors({ a: { shape: [3], values: Float32Array.of(1, 2, 3) } });
+const values = Float32Array.of(1, 2);
+
+function nanFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'attnkit-nan-'));
+  cpSync(repoPath('tooling/reference/fixtures/families/bert'), dir, { recursive: true });
+  const { tensors } = readSafetensors(new Uint8Array(readFileSync(join(dir, 'model.safetensors'))));
+  writeFileSync(join(dir, 'model.safetensors'), writeSafetensors(Object.fromEntries([...tensors].map(([name, t], i) => [name, { shape: [...t.shape], values: Float32Array.from(t.values, (x, j) => (i === 0 && j === 0 ? NaN : x)) }]))));
+  return dir;
+}
+
+/** Sizes at and past the limits, host memory views, and what the writers and loaders let through. */
+export const sizesCases: CatalogueCase[] = [
+  ...(['cpu', 'wasm'] as const).flatMap((backend) => [
+    rejects(Z, `attention scores [1, 2, 30000, 30000] on ${backend} (6.7 GiB each)`, R, new RegExp(`^scaledDotProductAttention: the attention scores \\[1, 2, 30000, 30000\\] float32 \\(3 at once\\) need 20\\.1 GiB, more than the 2\\.0 GiB ${backend} allows`), () => attention(backend, [1, 2, 30_000, 30_000])),
+    rejects(Z, `attention scores [64, 16, 1024, 1024] on ${backend} (a large batch)`, R, /need 12\.0 GiB, more than the 2\.0 GiB/, () => attention(backend, [64, 16, 1024, 1024])),
+    rejects(Z, `attention scores [1, 1, 16384, 16385] on ${backend} (just past the budget)`, R, /need 3\.0 GiB, more than the 2\.0 GiB/, () => attention(backend, [1, 1, 16_384, 16_385])),
+    safely(Z, `attention scores [1, 1, 2048, 2048] on ${backend} (well inside)`, 'runs: output [1, 1, 2048, 1]', () => attention(backend, [1, 1, 2048, 2048]), (v) => JSON.stringify(v) === '[1,1,2048,1]'),
+  ]),
+  safely(Z, 'tokenizing one text of 1 000 000 characters without truncation', 'every token returned', async () => (await loadTokenizer(repoPath('packages/bert/assets/attnkit-tiny-bert/'))).encode(['word '.repeat(200_000)], { truncation: false }).inputIds[0]!.length, (n) => n === 200_002),
+  safely(Z, 'tokenizing 125 000 texts in one call', '125 000 rows, padded to the longest', async () => (await loadTokenizer(repoPath('packages/bert/assets/attnkit-tiny-bert/'))).encode(Array.from({ length: 125_000 }, (_, i) => 'a b c'.slice(0, 1 + (i % 5)))).inputIds.length, (n) => n === 125_000),
+  safely(Z, 'readSafetensors on a Node Buffer at an odd offset of a pooled buffer', 'read correctly, as a copy (later writes to the buffer change nothing)', () => {
+    const pooled = Buffer.alloc(file.length + 3);
+    pooled.set(file, 3);
+    const { tensors } = readSafetensors(pooled.subarray(3));
+    pooled.fill(0);
+    return Array.from(tensors.get('a')!.values);
+  }, (v) => JSON.stringify(v) === '[1,2,3]'),
+  safely(Z, 'readSafetensors on a SharedArrayBuffer view at an odd offset', 'read correctly, as a copy', () => {
+    const shared = new SharedArrayBuffer(file.length + 1);
+    new Uint8Array(shared).set(file, 1);
+    return Array.from(readSafetensors(new Uint8Array(shared, 1)).tensors.get('a')!.values);
+  }, (v) => JSON.stringify(v) === '[1,2,3]'),
+  safely(Z, 'readSafetensors on an ArrayBuffer (not a view)', 'read correctly', () => Array.from(readSafetensors(file.buffer.slice(file.byteOffset, file.byteOffset + file.length)).tensors.get('a')!.values), (v) => JSON.stringify(v) === '[1,2,3]'),
+  rejects(Z, 'writeSafetensors with a tensor named __metadata__', S, 'safetensors: writeSafetensors: a tensor cannot be named "__metadata__" (the format reserves "__metadata__"; names are non-empty).', () => writeSafetensors({ __metadata__: { shape: [2], values } })),
+  rejects(Z, 'writeSafetensors with a shape that does not match the values', S, 'safetensors: writeSafetensors: tensor "a" has shape [5] (5 values) but holds 2.', () => writeSafetensors({ a: { shape: [5], values } })),
+  rejects(Z, 'writeSafetensors with float64 values', S, 'safetensors: writeSafetensors: tensor "a" must hold a Float32Array; received [object Float64Array].', () => writeSafetensors({ a: { shape: [2], values: Float64Array.of(1, 2) as never } })),
+  rejects(Z, 'writeSafetensors with a fractional dimension', S, 'safetensors: writeSafetensors: tensor "a" has shape [0.5,4]; expected a list of non-negative integers.', () => writeSafetensors({ a: { shape: [0.5, 4], values } })),
+  rejects(Z, 'a checkpoint with a NaN weight, loaded with checkFinite', 'ModelLoadError', /^loadEncoder: model\.safetensors in .* has non-finite weights \(checkFinite\): [^:]+: 1 NaN\.$/, () => loadEncoder(nanFolder(), { checkFinite: true })),
+  safely(Z, 'the same checkpoint loaded without checkFinite', 'loads (the check reads every value, so it is opt-in); no tensor left behind after dispose', async () => {
+    const before = memory().numTensors;
+    (await loadEncoder(nanFolder())).dispose();
+    return memory().numTensors - before;
+  }, (v) => v === 0),
+];
