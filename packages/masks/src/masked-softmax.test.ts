@@ -1,6 +1,6 @@
-import { ones, tensor, zeros } from '@tensorflow/tfjs-core';
+import { grad, mul, ones, softmax, sum, tensor, tensor1d, tensor2d, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compareBackends, useBackend } from '@attnkit/backends';
+import { compareBackends, maxDifference, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { fixtureTensor, leaksOf, fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/masked-softmax.json' with { type: 'json' };
@@ -57,5 +57,22 @@ describe('maskedSoftmax', () => {
     expect(Array.from(await result.data())).toEqual([0, 0, 0]);
     [scores, result].forEach((t) => t.dispose());
     none.dispose();
+  });
+});
+
+describe('maskedSoftmax gradients (composite, on cpu)', () => {
+  it('equal tfjs softmax gradients where everything is allowed, are 0 at blocked entries, and equal the softmax of the allowed entries alone', async () => {
+    await useBackend('cpu');
+    const x = tensor2d([[0.5, -1, 2, 0.25], [3, 1, -2, 0.5]]);
+    const w = tensor2d([[1, -2, 0.5, 3], [-1, 2, 1, 0.25]]);
+    const all = tensor2d([[true, true, true, true], [true, true, true, true]], undefined, 'bool');
+    const ours = grad((s: Tensor) => sum(mul(maskedSoftmax(s, all), w)))(x);
+    const plain = grad((s: Tensor) => sum(mul(softmax(s), w)))(x);
+    expect(maxDifference(await ours.data(), await plain.data()).maxAbsDiff).toBeLessThan(1e-6);
+    const some = tensor2d([[true, false, true, true], [false, true, true, false]], undefined, 'bool');
+    const masked = (await grad((s: Tensor) => sum(mul(maskedSoftmax(s, some), w)))(x).array()) as number[][];
+    expect([masked[0]![1], masked[1]![0], masked[1]![3]].map(Math.abs)).toEqual([0, 0, 0]);
+    const row0 = (await grad((s: Tensor) => sum(mul(softmax(s), tensor1d([1, 0.5, 3]))))(tensor1d([0.5, 2, 0.25])).array()) as number[];
+    expect(maxDifference([masked[0]![0]!, masked[0]![2]!, masked[0]![3]!], row0).maxAbsDiff).toBeLessThan(1e-6);
   });
 });

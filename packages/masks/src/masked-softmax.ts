@@ -1,4 +1,4 @@
-import { div, engine, equal, exp, getBackend, getKernel, isFinite, max, onesLike, softmax, sub, sum, tidy, where, zerosLike, type Tensor } from '@tensorflow/tfjs-core';
+import { customGrad, div, engine, equal, exp, getBackend, getKernel, isFinite, max, mul, onesLike, softmax, sub, sum, tidy, where, zerosLike, type GradSaveFunc, type Tensor } from '@tensorflow/tfjs-core';
 import { MASKED_SOFTMAX_KERNEL, assertBackendReady } from '@attnkit/backends';
 import { InvalidArgumentError, broadcastShapes, checkTensor, formatShape } from '@attnkit/errors';
 import { checkBoolMask } from './check-bool-mask.js';
@@ -39,12 +39,20 @@ export function maskedSoftmax(scores: Tensor, mask?: Tensor): Tensor {
   if (mask.shape.at(-1) === scores.shape.at(-1) && getKernel(MASKED_SOFTMAX_KERNEL, getBackend()) !== undefined) {
     return engine().runKernel(MASKED_SOFTMAX_KERNEL, { scores, mask }) as Tensor; // one fused pass (wasm)
   }
-  return tidy(() => {
-    // the row's max over allowed entries only (blocked -> the lowest float32, so any allowed score wins)
-    const rowMax = max(where(mask, scores, LOWEST_FLOAT32), -1, true);
-    const shift = where(isFinite(rowMax), rowMax, zerosLike(rowMax)); // nothing allowed, or only -inf: 0
-    const e = where(mask, exp(where(mask, sub(scores, shift), maskedFillValue())), 0); // blocked -> exactly 0
-    const total = sum(e, -1, true);
-    return div(e, where(equal(total, 0), onesLike(total), total)); // a zero row stays zero; a NaN makes its row NaN
+  // Comparisons have no gradient in tfjs, so the composite gets the masked-softmax gradient itself:
+  // y · (dy − Σ dy · y), which is 0 where blocked (the same one the wasm kernel registers).
+  const composite = customGrad((...args: Array<Tensor | GradSaveFunc>) => {
+    const [x, save] = args as [Tensor, GradSaveFunc];
+    const y = tidy(() => {
+      // the row's max over allowed entries only (blocked -> the lowest float32, so any allowed score wins)
+      const rowMax = max(where(mask, x, LOWEST_FLOAT32), -1, true);
+      const shift = where(isFinite(rowMax), rowMax, zerosLike(rowMax)); // nothing allowed, or only -inf: 0
+      const e = where(mask, exp(where(mask, sub(x, shift), maskedFillValue())), 0); // blocked -> exactly 0
+      const total = sum(e, -1, true);
+      return div(e, where(equal(total, 0), onesLike(total), total)); // a zero row stays zero; a NaN makes its row NaN
+    });
+    save([y]);
+    return { value: y, gradFunc: (dy: Tensor, saved: Tensor[]) => { const out = saved[0] as Tensor; return mul(out, sub(dy, sum(mul(dy, out), -1, true))); } };
   });
+  return composite(scores);
 }

@@ -11,7 +11,7 @@ import { cliCases } from './catalogue/cli-cases.js';
 import { concurrencyCases } from './catalogue/concurrency-cases.js';
 import { untrustedCases } from './catalogue/untrusted-cases.js';
 import { extremesCases } from './catalogue/extremes-cases.js';
-import { sizesCases } from './catalogue/sizes-cases.js';
+import { sizesCases, wasmGuardCases } from './catalogue/sizes-cases.js';
 import { loadersCases } from './catalogue/loaders-cases.js';
 import { masksCases } from './catalogue/masks-cases.js';
 import { nnCases } from './catalogue/nn-cases.js';
@@ -20,7 +20,7 @@ import { tokenizerCases } from './catalogue/tokenizer-cases.js';
 import { FUZZ_RUNS } from './fuzz-budget.js';
 import { renderReliability, type CaseOutcome } from './render-reliability.js';
 
-const CASES: CatalogueCase[] = [...masksCases, ...nnCases, ...scorersCases, ...attentionCases, ...bertCases, ...loadersCases, ...tokenizerCases, ...cliCases, ...backendsCases, ...concurrencyCases, ...untrustedCases, ...extremesCases, ...sizesCases];
+const CASES: CatalogueCase[] = [...masksCases, ...nnCases, ...scorersCases, ...attentionCases, ...bertCases, ...loadersCases, ...tokenizerCases, ...cliCases, ...backendsCases, ...concurrencyCases, ...untrustedCases, ...extremesCases, ...sizesCases, ...wasmGuardCases];
 const outcomes: CaseOutcome[] = [];
 beforeAll(() => useBackend('cpu'));
 

@@ -1,4 +1,5 @@
-import { engine, fused, reshape, tensor, tidy, variable, type Tensor, type TensorInfo } from '@tensorflow/tfjs-core';
+import { engine, fused, memory, reshape, tensor, tensor1d, tensor3d, tidy, transpose, variable, type Tensor, type TensorInfo } from '@tensorflow/tfjs-core';
+import { withBackend } from '../with-backend.js';
 import { describe, expect, it } from 'vitest';
 import { maxDifference } from '../max-difference.js';
 import { useBackend } from '../use-backend.js';
@@ -61,5 +62,31 @@ describe('wasm _FusedMatMul fill', () => {
     expect(Array.from(viewed.dataSync())).toEqual([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 1]].flatMap((r) => rows.map((c) => r.reduce((s, v, i) => s + v * c[i]!, 0))));
     [viewed, view, x4, x, weight, initial, next].forEach((t) => t.dispose());
     expect(backend.dataIdMap.numDataIds()).toBe(before); // the kept copies went with their sources
+  });
+
+  it('adds the bias right to batched products (the original gets every row after the first wrong), with each fused activation and transposes', async () => {
+    await useBackend('wasm');
+    const a = tensor3d([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], [2, 2, 3]);
+    const b = tensor3d([1, 0, 2, 1, 0, 1, 3, 1, 1, 2, 0, 1, 1, 1, 1, 1, 0, 2, 1, 1, 2, 0, 1, 1], [2, 3, 4]);
+    const bias = tensor1d([1, -20, 3, -4]);
+    const alpha = tensor1d([0.5, 0.25, 0.125, 2]);
+    const before = memory().numTensors;
+    for (const activation of ['linear', 'relu', 'relu6', 'elu', 'sigmoid', 'leakyrelu', 'prelu'] as const) {
+      for (const [transposeA, transposeB] of [[false, false], [true, false], [false, true], [true, true]] as const) {
+        const args = { a: transposeA ? transpose(a, [0, 2, 1]) : a, b: transposeB ? transpose(b, [0, 2, 1]) : b, transposeA, transposeB, bias, activation, ...(activation === 'prelu' ? { preluActivationWeights: alpha } : {}), ...(activation === 'leakyrelu' ? { leakyreluAlpha: 0.1 } : {}) };
+        const read = (backend: string) => withBackend(backend, async () => {
+          const out = tidy(() => fused.matMul(args));
+          const values = await out.data();
+          out.dispose();
+          return values;
+        });
+        const [onWasm, onCpu] = [await read('wasm'), await read('cpu')];
+        expect({ activation, transposeA, transposeB, diff: maxDifference(onWasm, onCpu).maxAbsDiff < 1e-5 }).toEqual({ activation, transposeA, transposeB, diff: true });
+        if (transposeA) args.a.dispose();
+        if (transposeB) args.b.dispose();
+      }
+    }
+    expect(memory().numTensors).toBe(before);
+    [a, b, bias, alpha].forEach((t) => t.dispose());
   });
 });

@@ -37,9 +37,11 @@ function watchDisposals(backend: WasmBackendInternals): void {
 
 /**
  * tfjs-backend-wasm 4.22's `_FusedMatMul` returns wrong values (errors of order 1) when a bias
- * is combined with `transposeA` or `transposeB`; without a bias, or untransposed, it is right.
- * This re-registers the kernel so that, in exactly that case, the transposed operands are
- * materialised with wasm's own Transpose kernel and the original kernel runs untransposed.
+ * is combined with `transposeA` or `transposeB`, and when a bias is added to a batch of products
+ * (`[N, m, k] × [N, k, n]`, N > 1: every row after the first gets the wrong bias); without a bias,
+ * or untransposed and unbatched, it is right. This re-registers the kernel so that the transposed
+ * operands are materialised with wasm's own Transpose kernel and the original kernel runs
+ * untransposed, and a batched product gets its bias and activation from their own kernels.
  *
  * A matrix `b` used with `transposeB` (the PyTorch `[out, in]` weight layout of `linear`) is
  * transposed once and the copy kept until `b` is disposed, with or without a bias: XNNPACK then
@@ -52,14 +54,16 @@ function watchDisposals(backend: WasmBackendInternals): void {
  */
 export function fillWasmFusedMatMul(): string[] {
   return replaceWasmKernel('_FusedMatMul', (kernel) => {
-    const transpose = getKernel('Transpose', 'wasm');
-    if (transpose === undefined) return undefined;
+    const [transpose, add] = [getKernel('Transpose', 'wasm'), getKernel('Add', 'wasm')];
+    if (transpose === undefined || add === undefined) return undefined;
     const kernelFunc: KernelFunc = (args) => {
       const inputs = args.inputs as unknown as FusedInputs;
-      const attrs = args.attrs as { transposeA: boolean; transposeB: boolean };
+      const attrs = args.attrs as { transposeA: boolean; transposeB: boolean; activation?: string; leakyreluAlpha?: number };
       const bShape = inputs.b.shape;
       const cacheB = attrs.transposeB && bShape.length === 3 && bShape[0] === 1; // one weight matrix (the op passes b as [1, N, K])
-      if (!cacheB && (inputs.bias == null || (!attrs.transposeA && !attrs.transposeB))) return kernel.kernelFunc(args);
+      const batches = (x: TensorInfo) => x.shape.slice(0, -2).reduce((n, d) => n * d, 1);
+      const batched = inputs.bias != null && Math.max(batches(inputs.a), batches(inputs.b)) > 1;
+      if (!cacheB && !batched && (inputs.bias == null || (!attrs.transposeA && !attrs.transposeB))) return kernel.kernelFunc(args);
       const temporaries: TensorInfo[] = [];
       const untransposed = (x: TensorInfo): TensorInfo => {
         const rank = x.shape.length;
@@ -78,12 +82,31 @@ export function fillWasmFusedMatMul(): string[] {
         transposedCopies.set(b.dataId, { shape, copy });
         return copy;
       };
+      const backend = args.backend;
+      /** The bias, then the activation, with their own kernels (for batched products, where the original adds the bias wrongly). */
+      const biasThenActivate = (product: TensorInfo): TensorInfo => {
+        temporaries.push(product);
+        const biased = add.kernelFunc({ inputs: { a: product, b: inputs.bias as TensorInfo }, backend }) as TensorInfo;
+        const activation = attrs.activation ?? 'linear';
+        if (activation === 'linear') return biased;
+        temporaries.push(biased);
+        const run = (name: string, kernelInputs: Record<string, TensorInfo>, kernelAttrs: Record<string, unknown> = {}) => {
+          const k = getKernel(name, 'wasm');
+          if (k === undefined) throw new Error(`_FusedMatMul: wasm has no ${name} kernel for the fused activation '${activation}'`);
+          return k.kernelFunc({ inputs: kernelInputs as never, attrs: kernelAttrs as never, backend }) as TensorInfo;
+        };
+        const names: Record<string, string> = { relu: 'Relu', relu6: 'Relu6', elu: 'Elu', sigmoid: 'Sigmoid' };
+        if (activation === 'leakyrelu') return run('LeakyRelu', { x: biased }, { alpha: attrs.leakyreluAlpha ?? 0.2 });
+        if (activation === 'prelu') return run('Prelu', { x: biased, alpha: inputs.preluActivationWeights as TensorInfo });
+        const name = names[activation];
+        if (name === undefined) throw new Error(`_FusedMatMul: unknown fused activation '${activation}'`);
+        return run(name, { x: biased });
+      };
       try {
-        return kernel.kernelFunc({
-          ...args,
-          inputs: { ...args.inputs, a: attrs.transposeA ? untransposed(inputs.a) : inputs.a, b: cacheB ? keptTransposed(inputs.b) : attrs.transposeB ? untransposed(inputs.b) : inputs.b },
-          attrs: { ...args.attrs, transposeA: false, transposeB: false },
-        });
+        const a = attrs.transposeA ? untransposed(inputs.a) : inputs.a;
+        const b = cacheB ? keptTransposed(inputs.b) : attrs.transposeB ? untransposed(inputs.b) : inputs.b;
+        if (batched) return biasThenActivate(kernel.kernelFunc({ ...args, inputs: { a, b }, attrs: { ...args.attrs, transposeA: false, transposeB: false, activation: 'linear' } }) as TensorInfo);
+        return kernel.kernelFunc({ ...args, inputs: { ...args.inputs, a, b }, attrs: { ...args.attrs, transposeA: false, transposeB: false } });
       } finally {
         for (const t of temporaries) (args.backend as WasmBackendInternals).disposeData(t.dataId);
       }

@@ -1,4 +1,4 @@
-import { gather, tensor, tensor2d, tensor1d } from '@tensorflow/tfjs-core';
+import { gather, tensor, tensor1d, tensor2d, tensor3d } from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { leaksOf } from '@attnkit/test-utils';
 import { useBackend } from '../use-backend.js';
@@ -40,5 +40,19 @@ describe('wasm GatherV2 fill (whole rows, heap to heap)', () => {
     const ids = tensor1d([2, 2, 0], 'int32');
     expect(await leaksOf(() => gather(x, ids).dispose())).toEqual({ tensors: 0, bytes: 0 });
     [x, columns, ids].forEach((t) => t.dispose());
+  });
+
+  it('gathers with batchDims as cpu does, also for rows shorter than 8 (the original kernel got them wrong)', async () => {
+    const run = async (backend: string) => {
+      await useBackend(backend);
+      const out = gather(tensor2d([[1, 2], [3, 4]]), tensor2d([[1], [0]], undefined, 'int32'), 1, 1);
+      const wide = gather(tensor3d(Array.from({ length: 24 }, (_, i) => i), [2, 3, 4]), tensor2d([[2, 0], [1, 1]], undefined, 'int32'), 1, 1);
+      const values = [Array.from(await out.data()), Array.from(await wide.data())];
+      [out, wide].forEach((t) => t.dispose());
+      return values;
+    };
+    const onCpu = await run('cpu');
+    expect(onCpu[0]).toEqual([2, 3]);
+    expect(await run('wasm')).toEqual(onCpu);
   });
 });

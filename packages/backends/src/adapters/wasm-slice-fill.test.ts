@@ -1,4 +1,4 @@
-import { slice, tensor, tidy, type DataType, type Rank, type Tensor } from '@tensorflow/tfjs-core';
+import { slice, tensor, tensor1d, tensor2d, tidy, type DataType, type Rank, type Tensor } from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { leaksOf, seededIntegers } from '@attnkit/test-utils';
 import { useBackend } from '../use-backend.js';
@@ -62,5 +62,13 @@ describe('wasm Slice fill (heap to heap)', () => {
     }
     expect(await leaksOf(() => tidy(() => slice(x as Tensor<Rank.R3>, [1, 0, 0], [1, 4, 5])).dispose())).toEqual({ tensors: 0, bytes: 0 });
     x.dispose();
+  });
+
+  it('throws for a slice that runs past the input, as the cpu kernel does, instead of reading the heap beyond it', async () => {
+    for (const backend of ['cpu', 'wasm']) {
+      await useBackend(backend);
+      expect(() => slice(tensor2d([[1, 2, 3], [4, 5, 6]]), [1, 1], [2, 2])).toThrow(/begin\[0\] \+ size\[0\] \(3\) would overflow input\.shape\[0\] \(2\)/);
+      expect(() => slice(tensor1d([1, 2, 3]), [2], [5])).toThrow(/would overflow input\.shape\[0\] \(3\)/);
+    }
   });
 });

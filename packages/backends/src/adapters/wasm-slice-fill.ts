@@ -9,7 +9,8 @@ import { heapOffset, type WasmBackendInternals } from './wasm-backend-internals.
  * `[3, B·T, E]` into three moves 4× the data it needs to. This re-registers `Slice` on wasm to copy
  * the slice heap to heap: one `copyWithin` per contiguous run (one in all when the slice is
  * contiguous, e.g. along the first axis; B runs for `x[:, 0]` of `[B, T, E]`). Strings and
- * complex numbers keep the original kernel.
+ * complex numbers keep the original kernel. A slice that runs past the input throws, as on cpu (the
+ * original kernel read whatever lay beyond the tensor in the heap).
  *
  * @returns `['Slice']`, or `[]` if tfjs-backend-wasm has no Slice kernel
  * @example
@@ -22,6 +23,7 @@ export function fillWasmSlice(): string[] {
       if (x.dtype === 'string' || x.dtype === 'complex64') return kernel.kernelFunc(args);
       const { begin, size } = args.attrs as unknown as { begin: number | number[]; size: number | number[] };
       const [start, extent] = slice_util.parseSliceParams(x as never, begin, size) as [number[], number[]];
+      slice_util.assertParamsValid(x as never, start, extent); // as the cpu kernel: a slice past the end throws instead of reading beyond the tensor
       const backend = args.backend as unknown as WasmBackendInternals;
       const out = backend.makeOutput(extent, x.dtype);
       if (util.sizeFromShape(extent) === 0) return out;
