@@ -71,7 +71,7 @@ describe('maskedSoftmax gradients (composite, on cpu)', () => {
     expect(maxDifference(await ours.data(), await plain.data()).maxAbsDiff).toBeLessThan(1e-6);
     const some = tensor2d([[true, false, true, true], [false, true, true, false]], undefined, 'bool');
     const masked = (await grad((s: Tensor) => sum(mul(maskedSoftmax(s, some), w)))(x).array()) as number[][];
-    expect([masked[0]![1], masked[1]![0], masked[1]![3]].map(Math.abs)).toEqual([0, 0, 0]);
+    expect([masked[0]![1]!, masked[1]![0]!, masked[1]![3]!].map((v) => Math.abs(v))).toEqual([0, 0, 0]);
     const row0 = (await grad((s: Tensor) => sum(mul(softmax(s), tensor1d([1, 0.5, 3]))))(tensor1d([0.5, 2, 0.25])).array()) as number[];
     expect(maxDifference([masked[0]![0]!, masked[0]![2]!, masked[0]![3]!], row0).maxAbsDiff).toBeLessThan(1e-6);
   });
