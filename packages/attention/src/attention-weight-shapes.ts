@@ -1,4 +1,5 @@
 import type { ResolvedAttentionConfig } from './multi-head-attention-config.js';
+import { InvalidArgumentError, checkObject, describeValue } from '@attnkit/errors';
 
 /**
  * The weights a `MultiHeadAttention` with this config has, by PyTorch name, with their shapes —
@@ -9,7 +10,8 @@ import type { ResolvedAttentionConfig } from './multi-head-attention-config.js';
  * // { in_proj_weight: [36, 12], in_proj_bias: [36], 'out_proj.weight': [12, 12], 'out_proj.bias': [12] }
  */
 export function attentionWeightShapes(config: ResolvedAttentionConfig): Record<string, number[]> {
-  const { embedDim: e, keyDim, valueDim, bias } = config;
+  const { embedDim: e, keyDim, valueDim, bias } = checkObject(config, { caller: 'attentionWeightShapes', argument: 'config', expected: 'a resolved attention config (resolveAttentionConfig)' });
+  if (![e, keyDim, valueDim].every((n) => Number.isInteger(n) && n > 0) || (config.projections !== 'fused' && config.projections !== 'separate')) throw new InvalidArgumentError({ caller: 'attentionWeightShapes', argument: 'config', expected: 'a resolved attention config (resolveAttentionConfig)', received: describeValue(config) });
   const shapes: Record<string, number[]> =
     config.projections === 'fused'
       ? { in_proj_weight: [3 * e, e] }

@@ -1,5 +1,5 @@
 import { tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor, describeValue } from '@attnkit/errors';
+import { checkObject, checkTensor, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { fromTorchMasks } from './from-torch-masks.js';
 
 /** PyTorch's encoder call options: `src_mask`, `src_key_padding_mask` and the layout of `src`. */
@@ -30,6 +30,7 @@ export function callWithTorchMasks(
   numHeads: number,
   forward: (x: Tensor, mask: Tensor | undefined, bias: Tensor | undefined) => Tensor,
 ): Tensor {
+  checkObject(options, { caller: typeof caller === 'string' ? caller : 'callWithTorchMasks', argument: 'options', expected: 'an object of PyTorch-style call options' });
   const batchFirst = options.batchFirst ?? true;
   if (typeof batchFirst !== 'boolean') throw new InvalidArgumentError({ caller, argument: 'batchFirst', expected: 'a boolean', received: describeValue(batchFirst) });
   checkTensor(src, { caller, argument: 'src', dtype: 'float32', rank: 3, shape: batchFirst ? '[B, T, E]' : '[T, B, E]' });

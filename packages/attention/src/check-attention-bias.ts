@@ -1,5 +1,5 @@
 import { reshape, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
+import { checkObject, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
 
 /** The scores an attention bias is added to: `[B, H, T, S]`. */
 export interface BiasTarget {
@@ -20,7 +20,7 @@ export interface BiasTarget {
  * const placed = checkAttentionBias(alibi, { batch: 2, heads: 8, queryLength: 5, keyLength: 5 }, 'scaledDotProductAttention'); // [1, 8, 5, 5]
  */
 export function checkAttentionBias(bias: unknown, target: BiasTarget, caller: string, argument = 'bias'): Tensor {
-  const { batch, heads, queryLength, keyLength } = target;
+  const { batch, heads, queryLength, keyLength } = checkObject(target, { caller: typeof caller === 'string' ? caller : 'checkAttentionBias', argument: 'target', expected: 'the sizes { batch, heads, queryLength, keyLength }' });
   const wanted = [batch, heads, queryLength, keyLength];
   const given = checkTensor(bias, { caller, argument, dtype: 'float32', rank: [2, 4], shape: '[T, S] or [B|1, H|1, T|1, S|1]', dtypeHint: 'A bool tensor is a mask: pass it as the mask, not the bias.' });
   const placed = given.rank === 2 ? [1, 1, ...given.shape] : given.shape;

@@ -1,5 +1,5 @@
 import { add, maximum, reshape, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
+import { checkObject, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { fromTorchBoolMask, maskedFillValue, mergeMasks, splitAdditiveMask } from '@attnkit/masks';
 
 /** PyTorch's two attention masks, as `nn.MultiheadAttention` and `nn.TransformerEncoderLayer` take them. */
@@ -30,8 +30,8 @@ export function fromTorchMasks(
   masks: TorchMasks,
   sizes: { readonly batch: number; readonly numHeads: number; readonly queryLength: number; readonly keyLength: number },
 ): { mask: Tensor | undefined; bias: Tensor | undefined } {
-  const { batch, numHeads, queryLength, keyLength } = sizes;
-  const { keyPaddingMask, attnMask } = masks;
+  const { keyPaddingMask, attnMask } = checkObject(masks, { caller: typeof caller === 'string' ? caller : 'fromTorchMasks', argument: 'masks', expected: 'an object { keyPaddingMask?, attnMask? }' });
+  const { batch, numHeads, queryLength, keyLength } = checkObject(sizes, { caller: typeof caller === 'string' ? caller : 'fromTorchMasks', argument: 'sizes', expected: 'the sizes { batch, numHeads, queryLength, keyLength }' });
   if (keyPaddingMask !== undefined) {
     checkTensor(keyPaddingMask, { caller, argument: 'keyPaddingMask', dtype: ['bool', 'float32'], rank: 2, shape: '[B, S]' });
     if (keyPaddingMask.shape[0] !== batch || keyPaddingMask.shape[1] !== keyLength) {

@@ -1,5 +1,5 @@
 import { reshape, tidy, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { checkInteger, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { checkInteger, checkObject, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { linear } from '@attnkit/nn';
 import { WeightedModule, weightVariable } from '@attnkit/scorers';
 
@@ -32,6 +32,7 @@ export class HeadProjection extends WeightedModule {
 
   constructor(config: HeadProjectionConfig) {
     const caller = 'HeadProjection';
+    checkObject(config, { caller, argument: 'config', expected: 'a HeadProjectionConfig object ({ inputDim, numHeads, headDim, ... })' });
     const inputDim = checkInteger(config.inputDim, { caller, argument: 'inputDim', min: 1 });
     const numHeads = checkInteger(config.numHeads, { caller, argument: 'numHeads', min: 1 });
     const headDim = checkInteger(config.headDim, { caller, argument: 'headDim', min: 1 });

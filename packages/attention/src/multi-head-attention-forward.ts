@@ -1,6 +1,6 @@
 import { mean, reshape, slice, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
 import { assertBackendReady } from '@attnkit/backends';
-import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
+import { checkObject, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { validateMask } from '@attnkit/masks';
 import { linear } from '@attnkit/nn';
 import type { Scorer } from '@attnkit/scorers';
@@ -83,7 +83,9 @@ export function multiHeadAttentionForward(
   options: AttentionCallOptions = {},
 ): MultiHeadAttentionResult {
   assertBackendReady(caller);
-  const { query, key, value } = inputs;
+  if (!(weights instanceof Map)) throw new InvalidArgumentError({ caller: typeof caller === 'string' ? caller : 'multiHeadAttentionForward', argument: 'weights', expected: 'a Map of name → tensor', received: describeValue(weights) });
+  checkObject(config, { caller, argument: 'config', expected: 'a resolved attention config' });
+  const { query, key, value } = checkObject(inputs, { caller, argument: 'inputs', expected: 'an object { query, key, value }' });
   checkInputs(caller, config, query, key, value);
   const returnWeights = options.returnWeights ?? 'none';
   if (!['none', 'per-head', 'averaged'].includes(returnWeights)) {

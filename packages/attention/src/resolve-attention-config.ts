@@ -1,4 +1,4 @@
-import { InvalidArgumentError, checkInteger } from '@attnkit/errors';
+import { checkInteger, checkObject, InvalidArgumentError } from '@attnkit/errors';
 import type { MultiHeadAttentionConfig, ResolvedAttentionConfig } from './multi-head-attention-config.js';
 
 /**
@@ -8,6 +8,7 @@ import type { MultiHeadAttentionConfig, ResolvedAttentionConfig } from './multi-
  * resolveAttentionConfig({ embedDim: 12, numHeads: 3 }); // { headDim: 4, projections: 'fused', ... }
  */
 export function resolveAttentionConfig(config: MultiHeadAttentionConfig, caller = 'MultiHeadAttention'): ResolvedAttentionConfig {
+  checkObject(config, { caller, argument: 'config', expected: 'a MultiHeadAttentionConfig object ({ embedDim, numHeads, ... })' });
   const embedDim = checkInteger(config.embedDim, { caller, argument: 'embedDim', min: 1 });
   const numHeads = checkInteger(config.numHeads, { caller, argument: 'numHeads', min: 1 });
   if (embedDim % numHeads !== 0) {

@@ -1,5 +1,5 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor } from '@attnkit/errors';
+import { checkTensor, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { fromTorchMasks, type TorchMasks } from './from-torch-masks.js';
 import type { AttentionCallOptions, MultiHeadAttentionResult } from './multi-head-attention-forward.js';
 import type { ResolvedAttentionConfig } from './multi-head-attention-config.js';
@@ -29,6 +29,7 @@ export interface TorchCallOptions extends TorchMasks {
  */
 export function torchStyleCall(mha: AttentionCallable, query: Tensor, key: Tensor, value: Tensor, options: TorchCallOptions = {}): MultiHeadAttentionResult {
   const caller = 'MultiHeadAttention.callTorch';
+  if (typeof (mha as { config?: unknown } | null)?.config !== 'object') throw new InvalidArgumentError({ caller, argument: 'mha', expected: 'a MultiHeadAttention layer', received: describeValue(mha) });
   if (mha.config.layout !== 'batch-first') {
     throw new InvalidArgumentError({ caller, argument: 'layout', expected: "a 'batch-first' layer (PyTorch batch_first=True)", received: `'${mha.config.layout}'`, hint: 'Use call() with seq-first masks [T, S, B] instead.' });
   }

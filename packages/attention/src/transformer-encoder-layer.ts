@@ -1,5 +1,5 @@
 import { add, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkInteger, checkTensor, formatShape } from '@attnkit/errors';
+import { checkInteger, checkObject, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { Dropout, LayerNorm, Linear, Module, activationByName, type ActivationFunction } from '@attnkit/nn';
 import { callWithTorchMasks, type TorchEncoderCallOptions } from './call-with-torch-masks.js';
 import { MultiHeadAttention } from './multi-head-attention.js';
@@ -51,6 +51,7 @@ export class TransformerEncoderLayer extends Module {
   constructor(config: TransformerEncoderLayerConfig) {
     super();
     const caller = 'TransformerEncoderLayer';
+    checkObject(config, { caller, argument: 'config', expected: 'a TransformerEncoderLayerConfig object ({ embedDim, numHeads, ... })' });
     this.embedDim = checkInteger(config.embedDim, { caller, argument: 'embedDim', min: 1 });
     const feedForwardDim = checkInteger(config.feedForwardDim ?? 2048, { caller, argument: 'feedForwardDim', min: 1 });
     const rate = config.dropout ?? 0.1;

@@ -1,5 +1,5 @@
 import { tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkInteger } from '@attnkit/errors';
+import { checkInteger, checkObject, InvalidArgumentError } from '@attnkit/errors';
 import { LayerNorm, Module, ModuleList } from '@attnkit/nn';
 import { TransformerEncoderLayer, type EncoderLayerCallOptions } from './transformer-encoder-layer.js';
 import { callWithTorchMasks, type TorchEncoderCallOptions } from './call-with-torch-masks.js';
@@ -50,6 +50,7 @@ export class TransformerEncoder extends Module {
 
   constructor(config: TransformerEncoderConfig) {
     super();
+    checkObject(config, { caller: 'TransformerEncoder', argument: 'config', expected: 'a TransformerEncoderConfig object ({ numLayers, embedDim, numHeads, ... })' });
     const numLayers = checkInteger(config.numLayers, { caller: 'TransformerEncoder', argument: 'numLayers', min: 1 });
     if (config.finalNorm !== undefined && typeof config.finalNorm !== 'boolean') {
       throw new InvalidArgumentError({ caller: 'TransformerEncoder', argument: 'finalNorm', expected: 'a boolean', received: String(config.finalNorm) });

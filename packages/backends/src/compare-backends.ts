@@ -1,7 +1,7 @@
 import { engine, tidy } from '@tensorflow/tfjs-core';
 import { callBackend } from './call-backend.js';
 import { parseBackendName, type BackendName } from './backend-name.js';
-import { InvalidArgumentError } from '@attnkit/errors';
+import { checkObject, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { maxDifference } from './max-difference.js';
 import { namedOutputs, type TensorOutputs } from './named-outputs.js';
 import { withBackend } from './with-backend.js';
@@ -83,6 +83,9 @@ export async function compareBackends(
   fn: () => TensorOutputs,
   options: CompareBackendsOptions,
 ): Promise<ComparisonReport> {
+  if (typeof fn !== 'function') throw new InvalidArgumentError({ caller: 'compareBackends', argument: 'fn', expected: 'a function returning tensors', received: describeValue(fn) });
+  checkObject(options, { caller: 'compareBackends', argument: 'options', expected: 'an object { backends, tolerance?, reference?, baseline? }' });
+  if (!Array.isArray(options.backends)) throw new InvalidArgumentError({ caller: 'compareBackends', argument: 'backends', expected: 'a list of backend names', received: describeValue(options.backends) });
   const backends = options.backends.map(parseBackendName);
   if (backends.length === 0) {
     throw new InvalidArgumentError({ caller: 'compareBackends', argument: 'backends', expected: 'at least one backend name', received: '[]' });

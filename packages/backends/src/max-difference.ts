@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@attnkit/errors';
+import { describeValue, InvalidArgumentError } from '@attnkit/errors';
 
 /** How far `actual` is from `expected`, element by element. */
 export interface Difference {
@@ -20,6 +20,9 @@ export function maxDifference(
   expected: ArrayLike<number>,
   caller = 'maxDifference',
 ): Difference {
+  for (const [argument, value] of [['actual', actual], ['expected', expected]] as const) {
+    if (typeof value !== 'object' || value === null || typeof (value as { length?: unknown }).length !== 'number') throw new InvalidArgumentError({ caller: typeof caller === 'string' ? caller : 'maxDifference', argument, expected: 'an array or typed array of numbers (await tensor.data())', received: describeValue(value) });
+  }
   if (actual.length !== expected.length) {
     throw new InvalidArgumentError({
       caller,

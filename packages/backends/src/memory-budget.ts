@@ -1,5 +1,5 @@
 import { engine, env, getBackend } from '@tensorflow/tfjs-core';
-import { formatShape } from '@attnkit/errors';
+import { describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { ResourceLimitError } from './errors/resource-limit-error.js';
 
 const GiB = 2 ** 30;
@@ -50,6 +50,7 @@ export function memoryBudget(backend: string = getBackend()): MemoryBudget {
  * checkMemoryBudget('scaledDotProductAttention', 'the attention scores', [B, H, T, S], 3);
  */
 export function checkMemoryBudget(caller: string, what: string, shape: readonly number[], count = 1, backend: string = getBackend()): void {
+  if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) throw new InvalidArgumentError({ caller: typeof caller === 'string' ? caller : 'checkMemoryBudget', argument: 'shape', expected: 'a list of non-negative integers', received: describeValue(shape) });
   const budget = memoryBudget(backend);
   const one = 4 * shape.reduce((a, b) => a * b, 1);
   const described = `${what} ${formatShape(shape)} float32`;

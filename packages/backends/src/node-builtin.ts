@@ -1,3 +1,4 @@
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 type BuiltIns = {
   'node:fs': typeof import('node:fs');
   'node:fs/promises': typeof import('node:fs/promises');
@@ -20,5 +21,8 @@ type BuiltIns = {
 export function nodeBuiltin<ID extends keyof BuiltIns>(id: ID): BuiltIns[ID] {
   const load = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
   if (load === undefined) throw new Error(`attnkit: ${id} is only available in Node.js ≥ 20.16 (this code path is Node-only)`);
-  return load(id) as BuiltIns[ID];
+  if (typeof id !== 'string') throw new InvalidArgumentError({ caller: 'nodeBuiltin', argument: 'id', expected: 'a Node built-in module id such as "node:fs"', received: describeValue(id) });
+  const loaded = load(id);
+  if (loaded === undefined) throw new InvalidArgumentError({ caller: 'nodeBuiltin', argument: 'id', expected: 'a Node built-in module id such as "node:fs"', received: describeValue(id) });
+  return loaded as BuiltIns[ID];
 }

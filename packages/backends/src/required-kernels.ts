@@ -1,3 +1,4 @@
+import { parseBackendName } from './backend-name.js';
 import { getKernel } from '@tensorflow/tfjs-core';
 
 /**
@@ -32,5 +33,6 @@ export const REQUIRED_KERNELS = [
  * missingKernels('wasm'); // ['Einsum']
  */
 export function missingKernels(backend: string): string[] {
-  return REQUIRED_KERNELS.filter((name) => getKernel(name, backend) === undefined);
+  const name = parseBackendName(backend); // an UnknownBackendError for anything else
+  return REQUIRED_KERNELS.filter((kernel) => getKernel(kernel, name) === undefined);
 }

@@ -1,5 +1,5 @@
 import { add, slice, squeeze, tanh, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError } from '@attnkit/errors';
+import { checkObject, InvalidArgumentError } from '@attnkit/errors';
 import { mergeHeads, scaledDotProductAttention, splitHeads } from '@attnkit/attention';
 import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
 import type { BertConfig } from './bert-config.js';
@@ -31,6 +31,7 @@ export class BertEmbeddings extends Module {
 
   constructor(c: BertConfig) {
     super();
+    checkObject(c, { caller: 'BertEmbeddings', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
     [this.wordEmbeddings, this.positionEmbeddings, this.tokenTypeEmbeddings, this.layerNorm, this.dropout] = this.guard(() => [
       this.registerModule('word_embeddings', new Embedding(c.vocabSize, c.hiddenSize, { paddingIdx: c.padTokenId })),
       this.registerModule('position_embeddings', new Embedding(c.maxPositionEmbeddings, c.hiddenSize)),
@@ -77,6 +78,7 @@ export class BertSelfAttention extends Module {
 
   constructor(c: BertConfig) {
     super();
+    checkObject(c, { caller: 'BertSelfAttention', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
     this.numHeads = c.numAttentionHeads;
     this.dropoutRate = c.attentionProbsDropoutProb;
     [this.query, this.key, this.value] = this.guard(() => [
@@ -115,6 +117,7 @@ export class BertResidualOutput extends Module {
 
   constructor(c: BertConfig, inFeatures: number) {
     super();
+    checkObject(c, { caller: 'BertResidualOutput', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
     [this.dense, this.layerNorm, this.dropout] = this.guard(() => [
       this.registerModule('dense', new Linear(inFeatures, c.hiddenSize)),
       this.registerModule('LayerNorm', new LayerNorm(c.hiddenSize, { eps: c.layerNormEps })),
@@ -142,6 +145,7 @@ export class BertLayer extends Module {
 
   constructor(c: BertConfig) {
     super();
+    checkObject(c, { caller: 'BertLayer', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
     this.activation = activationByName(c.hiddenAct, 'BertLayer');
     [this.attention, this.intermediate, this.output] = this.guard(() => [
       this.registerModule('attention', children({ self: new BertSelfAttention(c), output: new BertResidualOutput(c, c.hiddenSize) })),

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@attnkit/errors';
+import { checkObject, InvalidArgumentError } from '@attnkit/errors';
 import { regexHazard } from './regex-hazard.js';
 
 const COMPONENTS = ['normalizer', 'pre_tokenizer', 'decoder', 'post_processor'] as const;
@@ -16,6 +16,7 @@ const MAX_DEPTH = 8;
  * checkTokenizerRegexes(new HfTokenizer(json, config), 'Tokenizer'); // InvalidArgumentError for a Split on "(a+)+$"
  */
 export function checkTokenizerRegexes(tokenizer: object, caller: string): void {
+  checkObject(tokenizer, { caller: typeof caller === 'string' ? caller : 'checkTokenizerRegexes', argument: 'tokenizer', expected: 'a built tokenizer (@huggingface/tokenizers)' });
   const seen = new Set<unknown>();
   const walk = (value: unknown, component: string, depth: number): void => {
     if (value instanceof RegExp) {

@@ -1,4 +1,5 @@
 import type { ModelType } from './encoder-config.js';
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 
 /** How {@link checkpointKeys} reads a checkpoint's tensor names. */
 export interface CheckpointKeys {
@@ -33,6 +34,8 @@ const LEGACY_NORM = { gamma: 'weight', beta: 'bias' } as const;
  * checkpointKeys(['roberta.embeddings.word_embeddings.weight', 'lm_head.dense.weight'], 'roberta');
  */
 export function checkpointKeys(names: Iterable<string>, modelType: ModelType = 'bert'): CheckpointKeys {
+  if (typeof names === 'string' || typeof (names as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== 'function') throw new InvalidArgumentError({ caller: 'checkpointKeys', argument: 'names', expected: 'an iterable of tensor names (not a string)', received: describeValue(names) });
+  if (!Object.hasOwn(PREFIX, modelType)) throw new InvalidArgumentError({ caller: 'checkpointKeys', argument: 'modelType', expected: Object.keys(PREFIX).map((t) => `"${t}"`).join(', '), received: describeValue(modelType) });
   const prefix = PREFIX[modelType];
   const keys = new Map<string, string>();
   const skipped: string[] = [];

@@ -1,4 +1,4 @@
-import { AttnkitError } from '@attnkit/errors';
+import { AttnkitError, checkObject } from '@attnkit/errors';
 import { callBackend } from '@attnkit/backends';
 import { readSafetensors, type StateDictSource } from '@attnkit/nn';
 import { BertModel } from './bert-model.js';
@@ -8,7 +8,7 @@ import { ElectraModel } from './electra/electra-model.js';
 import type { Encoder } from './encoder.js';
 import { parseEncoderConfig, type EncoderConfig, type ModelType } from './encoder-config.js';
 import { nonFiniteTensors } from './non-finite-tensors.js';
-import { modelFiles, type LoadProgress, type ModelSource } from './model-files.js';
+import { checkModelSource, modelFiles, type LoadProgress, type ModelSource } from './model-files.js';
 import { ModelLoadError } from './model-load-error.js';
 import { MPNetModel } from './mpnet/mpnet-model.js';
 import { RobertaModel } from './roberta/roberta-model.js';
@@ -46,6 +46,8 @@ export function describeSource(source: ModelSource): string {
 
 /** Loads a folder's encoder, accepting the `model_type`s in `accept` (all when undefined); `caller` names the loader in errors. */
 export async function loadEncoderAs(source: ModelSource, options: LoadEncoderOptions, caller: string, accept?: readonly ModelType[]): Promise<Encoder> {
+  checkModelSource(source, caller);
+  checkObject(options, { caller, argument: 'options', expected: 'an object of load options' });
   const backend = callBackend(caller, options.backend); // the backend this call started on
   const read = modelFiles(source, { caller, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }), ...(options.signal === undefined ? {} : { signal: options.signal }) });
   const where = describeSource(source);

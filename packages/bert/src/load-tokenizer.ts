@@ -1,6 +1,6 @@
 import { ModelLoadError } from './model-load-error.js';
 import { Tokenizer } from './tokenizer.js';
-import { modelFiles, type ModelSource } from './model-files.js';
+import { checkModelSource, modelFiles, type ModelSource } from './model-files.js';
 import { lowercaseTokenizerJson } from './lowercase-tokenizer-json.js';
 import { tokenizerJsonFromVocab } from './vocab-tokenizer-json.js';
 
@@ -33,6 +33,7 @@ function json(bytes: Uint8Array, file: string): Record<string, unknown> {
  */
 export async function loadTokenizer(source: ModelSource, options: LoadTokenizerOptions = {}): Promise<Tokenizer> {
   const lower = (tokenizerJson: Record<string, unknown>) => (options.lowercase === true ? lowercaseTokenizerJson(tokenizerJson) : tokenizerJson);
+  checkModelSource(source, 'loadTokenizer');
   const read = modelFiles(source, { caller: 'loadTokenizer', ...(options.signal === undefined ? {} : { signal: options.signal }) });
   const configBytes = await read('tokenizer_config.json');
   const config = configBytes === undefined ? {} : json(configBytes, 'tokenizer_config.json');

@@ -1,3 +1,4 @@
+import { checkObject } from '@attnkit/errors';
 /** Whether a `tokenizer.json` normalizer already lowercases (`Lowercase`, or `BertNormalizer` with `lowercase`), also inside a `Sequence`. */
 function lowercases(normalizer: unknown): boolean {
   if (typeof normalizer !== 'object' || normalizer === null) return false;
@@ -15,6 +16,7 @@ function lowercases(normalizer: unknown): boolean {
  * new Tokenizer(lowercaseTokenizerJson(json), config).tokenize('Hello'); // ['hello']
  */
 export function lowercaseTokenizerJson(tokenizerJson: Record<string, unknown>): Record<string, unknown> {
+  checkObject(tokenizerJson, { caller: 'lowercaseTokenizerJson', argument: 'tokenizerJson', expected: 'a parsed tokenizer.json object' });
   const normalizer = tokenizerJson['normalizer'];
   if (lowercases(normalizer)) return tokenizerJson;
   const rest = normalizer === null || normalizer === undefined ? [] : typeof normalizer === 'object' && (normalizer as { type?: unknown }).type === 'Sequence' ? ((normalizer as { normalizers?: unknown[] }).normalizers ?? []) : [normalizer];

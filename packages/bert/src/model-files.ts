@@ -1,5 +1,6 @@
 import { nodeBuiltin } from '@attnkit/backends';
 import { ModelLoadError } from './model-load-error.js';
+import { describeValue } from '@attnkit/errors';
 
 /** Where a Hugging Face model folder comes from: a local folder (Node), a URL, or its files. */
 export type ModelSource = string | URL | { readonly files: Readonly<Record<string, ArrayBuffer | Uint8Array | string | Blob>> };
@@ -16,6 +17,19 @@ export type FileReader = (name: string) => Promise<Uint8Array | undefined>;
 
 function isUrl(source: string | URL): boolean {
   return source instanceof URL || /^(https?:|blob:|data:)/.test(source) || (typeof document !== 'undefined' && !/^[A-Za-z]:[\\/]/.test(source));
+}
+
+/**
+ * Throws a `ModelLoadError` unless `source` is a model source: a non-empty path or URL string, a
+ * `URL`, or `{ files }` (an object of file name → contents).
+ *
+ * @example
+ * checkModelSource(undefined, 'loadEncoder'); // ModelLoadError: loadEncoder: the model source must be ...
+ */
+export function checkModelSource(source: unknown, caller: string): asserts source is ModelSource {
+  const files = (source as { files?: unknown } | null)?.files;
+  const ok = (typeof source === 'string' && source !== '') || source instanceof URL || (typeof source === 'object' && source !== null && typeof files === 'object' && files !== null && !Array.isArray(files));
+  if (!ok) throw new ModelLoadError('', `the model source must be a folder path or URL (a non-empty string), a URL object, or { files: { 'config.json': ..., ... } }; received ${describeValue(source)}.`, undefined, caller);
 }
 
 /** Options of {@link modelFiles}. */
@@ -75,6 +89,7 @@ async function fetchFile(url: URL, name: string, signal: AbortSignal | undefined
  * const config = await read('config.json');
  */
 export function modelFiles(source: ModelSource, options: ModelFilesOptions | ((progress: LoadProgress) => void) = {}): FileReader {
+  checkModelSource(source, typeof options === 'object' && options !== null && typeof options.caller === 'string' ? options.caller : 'modelFiles');
   const { onProgress, signal, caller = 'loadBert' } = typeof options === 'function' ? { onProgress: options } : options;
   if (typeof source === 'object' && !(source instanceof URL)) {
     return async (name) => {
@@ -164,6 +179,8 @@ function checkInsideRealFolder(root: string, inside: string, path: string): void
  * const pooling = modelFiles(subfolderSource('./all-MiniLM-L6-v2', '1_Pooling'));
  */
 export function subfolderSource(source: ModelSource, path: string): ModelSource {
+  checkModelSource(source, 'subfolderSource');
+  if (typeof path !== 'string') throw new ModelLoadError('modules.json', `module path must be a string; received ${describeValue(path)}.`, undefined, 'subfolderSource');
   const segments = path.split('/').filter((s, i, all) => !(s === '' && i === all.length - 1)); // a trailing slash is fine
   if (path === '' || segments.length === 0) return source;
   if (segments.some((s) => !/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(s) || s === '..')) {

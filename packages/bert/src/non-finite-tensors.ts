@@ -1,3 +1,4 @@
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 /**
  * The tensors of a checkpoint that hold NaN or ±Infinity, each as `'name: 3 NaN, 1 infinite'`
  * (names cut at 80 characters), for the opt-in `checkFinite` of the loaders.
@@ -6,6 +7,7 @@
  * nonFiniteTensors(readSafetensors(bytes).tensors); // ['encoder.layer.0.output.dense.weight: 2 NaN']
  */
 export function nonFiniteTensors(tensors: ReadonlyMap<string, { readonly values: ArrayLike<number> }>): string[] {
+  if (!(tensors instanceof Map)) throw new InvalidArgumentError({ caller: 'nonFiniteTensors', argument: 'tensors', expected: 'a Map of name → { values } (readSafetensors(...).tensors)', received: describeValue(tensors) });
   const found: string[] = [];
   for (const [name, { values }] of tensors) {
     let nan = 0;

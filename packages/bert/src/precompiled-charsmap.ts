@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@attnkit/errors';
+import { describeValue, InvalidArgumentError } from '@attnkit/errors';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const PREPEND = String.raw`\u0d4e\u{111c2}\u{111c3}\u{113d1}\u{1193f}\u{11941}\u{11a3a}\u{11a84}-\u{11a89}\u{11d46}\u{11f02}`;
@@ -67,6 +67,7 @@ const offsetOf = (unit: number) => (unit >>> 10) << ((unit & 0x200) >>> 6);
  * normalize('ＡＢＣ ｶﾞ ﬁ'); // 'ABC ガ fi'
  */
 export function precompiledNormalizer(charsmapBase64: string): (text: string) => string {
+  if (typeof charsmapBase64 !== 'string') throw new InvalidArgumentError({ caller: 'precompiledNormalizer', argument: 'charsmapBase64', expected: 'a base64 string (tokenizer.json precompiled_charsmap)', received: describeValue(charsmapBase64) });
   let binary: string;
   try {
     binary = atob(charsmapBase64);

@@ -1,3 +1,4 @@
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 /** A parsed regular expression: just what the backtracking analysis needs. */
 type Node =
   | { readonly kind: 'atom' }
@@ -124,6 +125,7 @@ function unboundedInARow(branch: readonly Node[]): number {
  * regexHazard(" ?\\p{L}+| ?\\p{N}+|\\s+(?!\\S)|\\s+"); // undefined
  */
 export function regexHazard(source: string): string | undefined {
+  if (typeof source !== 'string') throw new InvalidArgumentError({ caller: 'regexHazard', argument: 'source', expected: 'a regular expression source string', received: describeValue(source) });
   let top: Node[][];
   try {
     top = parse(source);

@@ -179,6 +179,9 @@ export class Tokenizer {
  * (so two sides longer than `maxLength` count as equal: the second gets the odd token).
  */
 export function longestFirst<T>(a: readonly T[], b: readonly T[], budget: number, maxLength = Infinity): [T[], T[]] {
+  if (!Array.isArray(a) || !Array.isArray(b)) throw new InvalidArgumentError({ caller: 'longestFirst', argument: Array.isArray(a) ? 'b' : 'a', expected: 'a list of tokens or ids', received: describeValue(Array.isArray(a) ? b : a) });
+  if (!Number.isInteger(budget) || budget < 0) throw new InvalidArgumentError({ caller: 'longestFirst', argument: 'budget', expected: 'a non-negative integer', received: describeValue(budget) });
+  if (!(maxLength === Infinity || (Number.isInteger(maxLength) && maxLength >= 0))) throw new InvalidArgumentError({ caller: 'longestFirst', argument: 'maxLength', expected: 'a non-negative integer or Infinity', received: describeValue(maxLength) });
   if (a.length + b.length <= budget) return [[...a], [...b]];
   const swap = Math.min(a.length, maxLength) > Math.min(b.length, maxLength);
   let short = Math.min(swap ? b.length : a.length, maxLength);

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@attnkit/errors';
+import { checkObject, describeValue, InvalidArgumentError } from '@attnkit/errors';
 
 /** The options of a `tokenizer_config.json` that shape a BERT tokenizer. */
 export interface WordPieceOptions {
@@ -21,6 +21,8 @@ const SPECIALS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'] as const;
  * const json = tokenizerJsonFromVocab(await readFile('vocab.txt', 'utf8'), { lowercase: true });
  */
 export function tokenizerJsonFromVocab(vocabText: string, options: WordPieceOptions = {}): Record<string, unknown> {
+  if (typeof vocabText !== 'string') throw new InvalidArgumentError({ caller: 'tokenizerJsonFromVocab', argument: 'vocab.txt', expected: 'the text of vocab.txt', received: describeValue(vocabText) });
+  checkObject(options, { caller: 'tokenizerJsonFromVocab', argument: 'options', expected: 'an object { lowercase?, stripAccents? }' });
   const tokens = vocabText.split(/\r?\n/);
   if (tokens[tokens.length - 1] === '') tokens.pop();
   const vocab: Record<string, number> = Object.create(null) as Record<string, number>;

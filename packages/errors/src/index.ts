@@ -1,4 +1,4 @@
 export { AttnkitError } from './attnkit-error.js';
 export { InvalidArgumentError, type InvalidArgumentDetails } from './invalid-argument-error.js';
 export { UseAfterDisposeError } from './use-after-dispose-error.js';
-export { checkTensor, checkInteger, broadcastShapes, describeValue, formatShape, isTensorLike, assertFinite, type TensorRequirement } from './validate/index.js';
+export { checkTensor, checkInteger, broadcastShapes, describeValue, formatShape, isTensorLike, assertFinite, checkObject, type TensorRequirement } from './validate/index.js';

@@ -1,5 +1,5 @@
 import { reshape, tidy, transpose, type Tensor, type Tensor4D } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkInteger, formatShape } from '@attnkit/errors';
+import { checkInteger, checkObject, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { checkBoolMask } from './check-bool-mask.js';
 
 /** The attention a mask must fit: scores are `[B, H, T, S]`. */
@@ -55,6 +55,7 @@ function hintFor(shape: readonly number[], target: MaskTarget, layout: string): 
  * validateMask(mask2d, { ... }); // a [B, S] mask: error "... use paddingMask() ..."
  */
 export function validateMask(mask: Tensor, options: ValidateMaskOptions): Tensor4D {
+  checkObject(options, { caller: 'validateMask', argument: 'options', expected: 'an object { batch, heads, queryLength, keyLength, caller?, ... }' });
   const { caller = 'validateMask', argument = 'mask', layout = 'batch-first' } = options;
   const target: MaskTarget = {
     batch: checkInteger(options.batch, { caller, argument: 'batch', min: 1 }),

@@ -1,5 +1,5 @@
 import { add, expandDims, reshape, tanh, tidy, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { checkInteger } from '@attnkit/errors';
+import { checkInteger, checkObject } from '@attnkit/errors';
 import { checkQueryKey } from './check-query-key.js';
 import { linear } from '@attnkit/nn';
 import type { Scorer } from './scorer.js';
@@ -36,6 +36,7 @@ export class AdditiveScorer extends WeightedModule implements Scorer {
 
   constructor(config: AdditiveScorerConfig) {
     const caller = 'AdditiveScorer';
+    checkObject(config, { caller, argument: 'config', expected: 'a AdditiveScorerConfig object' });
     const queryDim = checkInteger(config.queryDim, { caller, argument: 'queryDim', min: 1 });
     const keyDim = checkInteger(config.keyDim, { caller, argument: 'keyDim', min: 1 });
     const hiddenDim = checkInteger(config.hiddenDim, { caller, argument: 'hiddenDim', min: 1 });

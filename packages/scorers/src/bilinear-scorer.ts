@@ -1,5 +1,5 @@
 import { matMul, reshape, tidy, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { checkInteger } from '@attnkit/errors';
+import { checkInteger, checkObject } from '@attnkit/errors';
 import { checkQueryKey } from './check-query-key.js';
 import type { Scorer } from './scorer.js';
 import { WeightedModule } from './weighted-module.js';
@@ -29,6 +29,7 @@ export class BilinearScorer extends WeightedModule implements Scorer {
 
   constructor(config: BilinearScorerConfig) {
     const caller = 'BilinearScorer';
+    checkObject(config, { caller, argument: 'config', expected: 'a BilinearScorerConfig object' });
     const queryDim = checkInteger(config.queryDim, { caller, argument: 'queryDim', min: 1 });
     const keyDim = checkInteger(config.keyDim, { caller, argument: 'keyDim', min: 1 });
     super(new Map<string, Variable>([['weight', weightVariable({ caller, name: 'weight', shape: [queryDim, keyDim], value: config.weights?.['weight'], seed: config.seed })]]));

@@ -1,5 +1,5 @@
 import { matMul, tidy, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { checkInteger } from '@attnkit/errors';
+import { checkInteger, checkObject } from '@attnkit/errors';
 import { checkQueryKey } from './check-query-key.js';
 import { linear } from '@attnkit/nn';
 import type { Scorer } from './scorer.js';
@@ -33,6 +33,7 @@ export class SelfAttentionScorer extends WeightedModule implements Scorer {
 
   constructor(config: SelfAttentionScorerConfig) {
     const caller = 'SelfAttentionScorer';
+    checkObject(config, { caller, argument: 'config', expected: 'a SelfAttentionScorerConfig object' });
     const embedDim = checkInteger(config.embedDim, { caller, argument: 'embedDim', min: 1 });
     const projectionDim = checkInteger(config.projectionDim ?? embedDim, { caller, argument: 'projectionDim', min: 1 });
     const given = config.weights ?? {};

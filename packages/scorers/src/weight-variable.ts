@@ -1,5 +1,5 @@
 import { clone, randomUniform, tidy, variable, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
+import { checkObject, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 
 /** How {@link weightVariable} creates one weight. */
 export interface WeightSpec {
@@ -24,7 +24,8 @@ export interface WeightSpec {
  * const W_q = weightVariable({ caller: 'AdditiveScorer', name: 'W_q.weight', shape: [hidden, queryDim], seed: 1 });
  */
 export function weightVariable(spec: WeightSpec): Variable {
-  const { caller, name, shape } = spec;
+  const { caller, name, shape } = checkObject(spec, { caller: 'weightVariable', argument: 'spec', expected: 'a WeightSpec object ({ caller, name, shape, ... })' });
+  if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) throw new InvalidArgumentError({ caller: String(caller), argument: `shape of '${String(name)}'`, expected: 'a list of non-negative integers', received: describeValue(shape) });
   if (spec.value !== undefined) {
     const given = checkTensor(spec.value, { caller, argument: `weights['${name}']`, dtype: 'float32', rank: shape.length, shape: formatShape(shape) });
     if (given.shape.some((size, i) => size !== shape[i])) {

@@ -1,5 +1,6 @@
 import type { Tensor, Variable } from '@tensorflow/tfjs-core';
 import { Module } from '@attnkit/nn';
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 
 /**
  * Base of the flat attnkit modules whose weights are created up front (scorers, head projections,
@@ -17,6 +18,7 @@ export abstract class WeightedModule extends Module {
 
   protected constructor(weights: Map<string, Variable>) {
     super();
+    if (!(weights instanceof Map)) throw new InvalidArgumentError({ caller: 'WeightedModule', argument: 'weights', expected: 'a Map of name → Variable', received: describeValue(weights) });
     for (const [name, weight] of weights) this.registerParameter(name, weight);
   }
 

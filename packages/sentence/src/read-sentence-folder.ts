@@ -1,4 +1,4 @@
-import { ModelLoadError, describeSource, modelFiles, subfolderSource, type ModelSource } from '@attnkit/bert';
+import { checkModelSource, describeSource, modelFiles, ModelLoadError, subfolderSource, type ModelSource } from '@attnkit/bert';
 import { parseDenseConfig, type DenseConfig } from './modules/dense.js';
 import { parsePoolingConfig, type PoolingConfig } from './modules/pooling.js';
 import { SIMILARITY_FUNCTIONS, type SimilarityFunction } from './similarity.js';
@@ -56,6 +56,7 @@ async function readJson(source: ModelSource, name: string, signal: AbortSignal |
  * const folder = await readSentenceFolder('./all-MiniLM-L6-v2'); // pooling mean, then Normalize
  */
 export async function readSentenceFolder(source: ModelSource, options: { readonly signal?: AbortSignal } = {}): Promise<SentenceFolder> {
+  checkModelSource(source, CALLER);
   const where = describeSource(source);
   const fail = (file: string, message: string): never => {
     throw new ModelLoadError(file, `${file} in ${where} ${message}`, undefined, CALLER);

@@ -1,7 +1,7 @@
 import { concat, gather, reshape, slice, tensor1d, tensor2d, tidy, zeros, type Tensor, type Tensor2D } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, UseAfterDisposeError, checkInteger, describeValue } from '@attnkit/errors';
+import { checkInteger, checkObject, describeValue, InvalidArgumentError, UseAfterDisposeError } from '@attnkit/errors';
 import { callBackend } from '@attnkit/backends';
-import { ModelLoadError, describeSource, loadEncoder, nonFiniteTensors, loadTokenizer, modelFiles, subfolderSource, type Encoder, type LoadProgress, type ModelSource, type Tokenizer } from '@attnkit/bert';
+import { checkModelSource, describeSource, loadEncoder, loadTokenizer, modelFiles, ModelLoadError, nonFiniteTensors, subfolderSource, type Encoder, type LoadProgress, type ModelSource, type Tokenizer } from '@attnkit/bert';
 import { readSafetensors } from '@attnkit/nn';
 import { l2Normalize } from './l2-normalize.js';
 import { Dense } from './modules/dense.js';
@@ -72,6 +72,9 @@ export class SentenceEncoder {
   #disposed = false;
 
   constructor(encoder: Encoder, tokenizer: Tokenizer, folder: SentenceFolder, dense: readonly Dense[] = []) {
+    for (const [argument, value, kind] of [['encoder', encoder, 'an Encoder (loadEncoder)'], ['tokenizer', tokenizer, 'a Tokenizer (loadTokenizer)'], ['folder', folder, 'a SentenceFolder (readSentenceFolder)']] as const) checkObject(value, { caller: 'SentenceEncoder', argument, expected: kind });
+    if (typeof encoder.forward !== 'function' || typeof (encoder as { config?: { hiddenSize?: unknown } }).config?.hiddenSize !== 'number') throw new InvalidArgumentError({ caller: 'SentenceEncoder', argument: 'encoder', expected: 'an Encoder (loadEncoder)', received: describeValue(encoder) });
+    if (!Array.isArray(dense)) throw new InvalidArgumentError({ caller: 'SentenceEncoder', argument: 'dense', expected: 'a list of Dense modules', received: describeValue(dense) });
     this.encoder = encoder;
     this.tokenizer = tokenizer;
     this.folder = folder;
@@ -261,6 +264,8 @@ export class SentenceEncoder {
  * const embeddings = await model.encode(['query text'], { normalize: true }); // [1, 384]
  */
 export async function loadSentenceEncoder(source: ModelSource, options: LoadSentenceEncoderOptions = {}): Promise<SentenceEncoder> {
+  checkModelSource(source, 'loadSentenceEncoder');
+  checkObject(options, { caller: 'loadSentenceEncoder', argument: 'options', expected: 'an object of load options' });
   const backend = callBackend('loadSentenceEncoder', options.backend); // the weights are made here, whatever happens meanwhile
   const signal = options.signal === undefined ? {} : { signal: options.signal };
   const folder = await readSentenceFolder(source, signal);

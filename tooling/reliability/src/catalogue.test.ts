@@ -12,6 +12,7 @@ import { concurrencyCases } from './catalogue/concurrency-cases.js';
 import { untrustedCases } from './catalogue/untrusted-cases.js';
 import { extremesCases } from './catalogue/extremes-cases.js';
 import { sizesCases, wasmGuardCases } from './catalogue/sizes-cases.js';
+import { entryPointCases } from './catalogue/entry-points-cases.js';
 import { loadersCases } from './catalogue/loaders-cases.js';
 import { masksCases } from './catalogue/masks-cases.js';
 import { nnCases } from './catalogue/nn-cases.js';
@@ -20,14 +21,14 @@ import { tokenizerCases } from './catalogue/tokenizer-cases.js';
 import { FUZZ_RUNS } from './fuzz-budget.js';
 import { renderReliability, type CaseOutcome } from './render-reliability.js';
 
-const CASES: CatalogueCase[] = [...masksCases, ...nnCases, ...scorersCases, ...attentionCases, ...bertCases, ...loadersCases, ...tokenizerCases, ...cliCases, ...backendsCases, ...concurrencyCases, ...untrustedCases, ...extremesCases, ...sizesCases, ...wasmGuardCases];
+const CASES: CatalogueCase[] = [...masksCases, ...nnCases, ...scorersCases, ...attentionCases, ...bertCases, ...loadersCases, ...tokenizerCases, ...cliCases, ...backendsCases, ...concurrencyCases, ...untrustedCases, ...extremesCases, ...sizesCases, ...wasmGuardCases, ...entryPointCases];
 const outcomes: CaseOutcome[] = [];
 beforeAll(() => useBackend('cpu'));
 
 describe('the bad-input catalogue', () => {
   it('has at least 60 cases across every area', () => {
     expect(CASES.length).toBeGreaterThanOrEqual(60);
-    expect(new Set(CASES.map((c) => c.area))).toEqual(new Set(['masks', 'nn', 'scorers', 'attention', 'bert', 'sentence', 'loaders', 'tokenizer', 'cli', 'backends', 'concurrency', 'untrusted files', 'extremes', 'sizes and memory']));
+    expect(new Set(CASES.map((c) => c.area))).toEqual(new Set(['masks', 'nn', 'scorers', 'attention', 'bert', 'sentence', 'loaders', 'tokenizer', 'cli', 'backends', 'concurrency', 'untrusted files', 'extremes', 'sizes and memory', 'entry points']));
   });
 
   it.each(CASES.map((c, i) => [i + 1, c.area, c.input, c] as const))('#%i %s: %s', async (_, __, ___, testCase) => {
@@ -42,9 +43,10 @@ describe('the bad-input catalogue', () => {
     const leaked = memory().numTensors - before;
     let outcome: CaseOutcome['outcome'];
     if (testCase.error !== undefined) {
-      outcome = thrown instanceof AttnkitError && thrown.name === testCase.error.name ? 'typed error' : thrown === undefined ? 'garbage' : 'crash';
-      expect(thrown, `expected ${testCase.error.name}`).toBeInstanceOf(AttnkitError);
-      expect((thrown as Error).name).toBe(testCase.error.name);
+      const anyTyped = testCase.error.name === 'AttnkitError'; // any AttnkitError subclass (the entry-point sweep)
+      outcome = thrown instanceof AttnkitError && (anyTyped || thrown.name === testCase.error.name) ? 'typed error' : thrown === undefined ? 'garbage' : 'crash';
+      expect(thrown, `expected ${testCase.error.name}; got ${String((thrown as Error | undefined)?.message).slice(0, 200)}`).toBeInstanceOf(AttnkitError);
+      if (!anyTyped) expect((thrown as Error).name).toBe(testCase.error.name);
       if (typeof testCase.error.message === 'string') expect((thrown as Error).message).toBe(testCase.error.message);
       else expect((thrown as Error).message).toMatch(testCase.error.message);
     } else {

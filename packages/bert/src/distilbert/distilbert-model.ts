@@ -7,6 +7,7 @@ import type { Encoder, EncoderInputs, EncoderOutputs } from '../encoder.js';
 import type { EncoderConfig } from '../encoder-config.js';
 import { encoderForward } from '../encoder-forward.js';
 import { initialiseLikeHuggingFace } from '../initialise-like-hugging-face.js';
+import { checkObject } from '@attnkit/errors';
 
 // The module tree mirrors Hugging Face's modeling_distilbert (`transformer.layer.0.attention.q_lin.weight`).
 
@@ -24,6 +25,7 @@ export class DistilBertEmbeddings extends Module {
 
   constructor(c: EncoderConfig) {
     super();
+    checkObject(c, { caller: 'DistilBertEmbeddings', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
     [this.wordEmbeddings, this.positionEmbeddings, this.layerNorm, this.dropout] = this.guard(() => [
       this.registerModule('word_embeddings', new Embedding(c.vocabSize, c.hiddenSize, { paddingIdx: c.padTokenId })),
       this.registerModule('position_embeddings', new Embedding(c.maxPositionEmbeddings, c.hiddenSize)),
@@ -60,6 +62,7 @@ export class TransformerBlock extends Module {
 
   constructor(c: EncoderConfig) {
     super();
+    checkObject(c, { caller: 'TransformerBlock', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
     this.activation = activationByName(c.hiddenAct, 'TransformerBlock');
     this.#numHeads = c.numAttentionHeads;
     this.#attentionDropout = c.attentionProbsDropoutProb;

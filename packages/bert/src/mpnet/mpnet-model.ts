@@ -10,6 +10,7 @@ import { initialiseLikeHuggingFace } from '../initialise-like-hugging-face.js';
 import { loadCheckpoint } from '../load-checkpoint.js';
 import { RobertaEmbeddings } from '../roberta/roberta-model.js';
 import { relativePositionBuckets } from './relative-position-buckets.js';
+import { checkObject } from '@attnkit/errors';
 
 // The module tree mirrors Hugging Face's modeling_mpnet (`encoder.layer.0.attention.attn.q.weight`).
 
@@ -30,6 +31,7 @@ export class MPNetSelfAttention extends Module {
 
   constructor(c: EncoderConfig) {
     super();
+    checkObject(c, { caller: 'MPNetSelfAttention', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
     this.#numHeads = c.numAttentionHeads;
     this.#dropout = c.attentionProbsDropoutProb;
     const e = c.hiddenSize;
@@ -67,6 +69,7 @@ export class MPNetLayer extends Module {
 
   constructor(c: EncoderConfig) {
     super();
+    checkObject(c, { caller: 'MPNetLayer', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
     this.activation = activationByName(c.hiddenAct, 'MPNetLayer');
     [this.attention, this.intermediate, this.output] = this.guard(() => [
       this.registerModule('attention', children({ attn: new MPNetSelfAttention(c), LayerNorm: new LayerNorm(c.hiddenSize, { eps: c.layerNormEps }), dropout: new Dropout(c.hiddenDropoutProb) })),

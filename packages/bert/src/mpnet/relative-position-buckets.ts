@@ -1,3 +1,4 @@
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 /**
  * MPNet's (and T5's bidirectional) relative position buckets for a `T`-token sequence: entry
  * `[i, j]` is the bucket of `j - i`. Half the buckets are for keys after the query; distances
@@ -9,6 +10,9 @@
  * relativePositionBuckets(3, 32); // [0, 17, 18, 1, 0, 17, 2, 1, 0]
  */
 export function relativePositionBuckets(length: number, numBuckets: number, maxDistance = 128): Int32Array {
+  for (const [argument, value, min] of [['length', length, 0], ['numBuckets', numBuckets, 4], ['maxDistance', maxDistance, 1]] as const) {
+    if (!Number.isInteger(value) || value < min) throw new InvalidArgumentError({ caller: 'relativePositionBuckets', argument, expected: `an integer ≥ ${min}`, received: describeValue(value) });
+  }
   const f = Math.fround;
   const half = Math.floor(numBuckets / 2);
   const maxExact = Math.floor(half / 2);

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '../invalid-argument-error.js';
-import { formatShape } from './describe-value.js';
+import { describeValue, formatShape } from './describe-value.js';
 
 /**
  * The NumPy broadcast of two shapes (aligned at the last axis; each pair of sizes equal or one of
@@ -9,6 +9,11 @@ import { formatShape } from './describe-value.js';
  * broadcastShapes([2, 1, 1, 5], [1, 1, 3, 5], 'mergeMasks', 'masks'); // [2, 1, 3, 5]
  */
 export function broadcastShapes(a: readonly number[], b: readonly number[], caller: string, argument: string): number[] {
+  for (const shape of [a, b]) {
+    if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) {
+      throw new InvalidArgumentError({ caller: typeof caller === 'string' ? caller : 'broadcastShapes', argument: typeof argument === 'string' ? argument : 'shape', expected: 'two shapes (lists of non-negative integers)', received: describeValue(shape) });
+    }
+  }
   const rank = Math.max(a.length, b.length);
   const out: number[] = [];
   for (let i = 0; i < rank; i++) {

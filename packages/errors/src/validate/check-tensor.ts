@@ -1,6 +1,7 @@
 import type { DataType, Tensor } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError } from '../invalid-argument-error.js';
 import { describeValue, isTensorLike } from './describe-value.js';
+import { checkObject } from './check-object.js';
 
 /** What {@link checkTensor} requires of a tensor argument. */
 export interface TensorRequirement {
@@ -24,6 +25,7 @@ export interface TensorRequirement {
  * const q = checkTensor(query, { caller: 'dotProductScorer', argument: 'query', rank: [3, 4], dtype: 'float32', shape: '[B, H, T, D]' });
  */
 export function checkTensor(value: unknown, requirement: TensorRequirement): Tensor {
+  checkObject(requirement, { caller: 'checkTensor', argument: 'requirement', expected: 'a TensorRequirement object ({ caller, argument, dtype?, rank?, ... })' });
   const { caller, argument } = requirement;
   const ranks = requirement.rank === undefined ? undefined : ([] as number[]).concat(requirement.rank);
   const dtypes = requirement.dtype === undefined ? undefined : ([] as DataType[]).concat(requirement.dtype);

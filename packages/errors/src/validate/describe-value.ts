@@ -28,6 +28,7 @@ export function describeValue(value: unknown): string {
 
 /** `[2, 5]` for a shape, as every message in attnkit writes shapes. */
 export function formatShape(shape: readonly number[]): string {
+  if (!Array.isArray(shape)) return describeValue(shape); // for messages: never throws
   return `[${shape.join(', ')}]`;
 }
 

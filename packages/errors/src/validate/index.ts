@@ -1,3 +1,4 @@
+export { checkObject } from './check-object.js';
 export { checkTensor, type TensorRequirement } from './check-tensor.js';
 export { checkInteger } from './check-integer.js';
 export { broadcastShapes } from './broadcast-shapes.js';

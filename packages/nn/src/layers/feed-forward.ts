@@ -1,5 +1,5 @@
 import { tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { checkInteger } from '@attnkit/errors';
+import { checkInteger, checkObject } from '@attnkit/errors';
 import { Module } from '../module/module.js';
 import { activationByName, type ActivationFunction } from '../ops/activation-by-name.js';
 import { Dropout } from './dropout.js';
@@ -38,6 +38,7 @@ export class FeedForward extends Module {
   constructor(config: FeedForwardConfig) {
     super();
     const caller = 'FeedForward';
+    checkObject(config, { caller, argument: 'config', expected: 'a FeedForwardConfig object ({ embedDim, feedForwardDim, ... })' });
     const embedDim = checkInteger(config.embedDim, { caller, argument: 'embedDim', min: 1 });
     const feedForwardDim = checkInteger(config.feedForwardDim, { caller, argument: 'feedForwardDim', min: 1 });
     this.activation = activationByName(config.activation ?? 'gelu', caller);

@@ -1,4 +1,5 @@
 import { fill, randomNormal, randomUniform, zeros, type Tensor } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 
 let skipping = 0;
 
@@ -12,6 +13,8 @@ let skipping = 0;
  * initialValues([16, 8], { uniform: 1 / Math.sqrt(8) }, 7); // nn.Linear(8, 16)'s weight init, seeded
  */
 export function initialValues(shape: readonly number[], init: { readonly uniform: number } | { readonly normal: number } | { readonly constant: number }, seed?: number): Tensor {
+  if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) throw new InvalidArgumentError({ caller: 'initialValues', argument: 'shape', expected: 'a list of non-negative integers', received: describeValue(shape) });
+  if (typeof init !== 'object' || init === null || !['uniform', 'normal', 'constant'].some((k) => Object.hasOwn(init, k))) throw new InvalidArgumentError({ caller: 'initialValues', argument: 'init', expected: '{ uniform }, { normal } or { constant }', received: describeValue(init) });
   const dims = shape as number[];
   if (skipping > 0) return zeros(dims); // the values are about to be loaded: no random draw
   if ('uniform' in init) return randomUniform(dims, -init.uniform, init.uniform, 'float32', seed);
@@ -29,6 +32,7 @@ export function initialValues(shape: readonly number[], init: { readonly uniform
  * model.loadStateDict(weights);
  */
 export function skipInitialization<T>(build: () => T): T {
+  if (typeof build !== 'function') throw new InvalidArgumentError({ caller: 'skipInitialization', argument: 'build', expected: 'a function that builds modules', received: describeValue(build) });
   skipping += 1;
   try {
     return build();

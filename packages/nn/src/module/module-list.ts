@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@attnkit/errors';
+import { describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { Module } from './module.js';
 
 /**
@@ -15,6 +15,7 @@ export class ModuleList<M extends Module = Module> extends Module {
 
   constructor(modules: readonly M[]) {
     super();
+    if (!Array.isArray(modules)) throw new InvalidArgumentError({ caller: 'ModuleList', argument: 'modules', expected: 'a list of Modules', received: describeValue(modules) });
     this.#items = this.guard(() => modules.map((module, i) => this.registerModule(String(i), module)));
   }
 

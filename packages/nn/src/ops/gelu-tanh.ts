@@ -1,4 +1,5 @@
 import { add, mul, tanh, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { checkTensor } from '@attnkit/errors';
 
 const SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
 
@@ -11,5 +12,6 @@ const SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
  * geluTanh(tf.tensor([-1, 0, 1])); // [-0.1588, 0, 0.8412]
  */
 export function geluTanh(x: Tensor): Tensor {
+  checkTensor(x, { caller: 'geluTanh', argument: 'x', dtype: 'float32' });
   return tidy(() => mul(mul(x, 0.5), add(tanh(mul(add(x, mul(mul(mul(x, x), x), 0.044715)), SQRT_2_OVER_PI)), 1)));
 }

@@ -1,5 +1,6 @@
 import { add, engine, erf, getBackend, getKernel, mul, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { GELU_KERNEL } from '@attnkit/backends';
+import { checkTensor } from '@attnkit/errors';
 
 /**
  * Exact GELU, `0.5 · x · (1 + erf(x / √2))`, as BERT's `hidden_act: "gelu"`; `x [...]` → same shape.
@@ -11,6 +12,7 @@ import { GELU_KERNEL } from '@attnkit/backends';
  * gelu(tf.tensor([-1, 0, 1])); // [-0.1587, 0, 0.8413]
  */
 export function gelu(x: Tensor): Tensor {
+  checkTensor(x, { caller: 'gelu', argument: 'x', dtype: 'float32' });
   if (x.dtype === 'float32' && getKernel(GELU_KERNEL, getBackend()) !== undefined) return engine().runKernel(GELU_KERNEL, { x }) as Tensor;
   return tidy(() => mul(mul(x, 0.5), add(erf(mul(x, Math.SQRT1_2)), 1)));
 }

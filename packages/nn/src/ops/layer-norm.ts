@@ -1,5 +1,6 @@
 import { add, engine, getBackend, getKernel, moments, mul, rsqrt, sub, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { LAYER_NORM_KERNEL } from '@attnkit/backends';
+import { InvalidArgumentError, checkTensor, describeValue } from '@attnkit/errors';
 
 /**
  * Layer normalisation over the last axis, as `nn.LayerNorm` (biased variance, `eps` inside the
@@ -12,6 +13,10 @@ import { LAYER_NORM_KERNEL } from '@attnkit/backends';
  * layerNorm(x, gamma, beta, 1e-12);
  */
 export function layerNorm(x: Tensor, weight: Tensor | undefined, bias: Tensor | undefined, eps: number): Tensor {
+  checkTensor(x, { caller: 'layerNorm', argument: 'x', dtype: 'float32', shape: '[..., E]' });
+  if (weight !== undefined) checkTensor(weight, { caller: 'layerNorm', argument: 'weight', dtype: 'float32', rank: 1, shape: '[E]' });
+  if (bias !== undefined) checkTensor(bias, { caller: 'layerNorm', argument: 'bias', dtype: 'float32', rank: 1, shape: '[E]' });
+  if (typeof eps !== 'number' || !(eps > 0)) throw new InvalidArgumentError({ caller: 'layerNorm', argument: 'eps', expected: 'a positive number', received: describeValue(eps) });
   const width = x.shape.at(-1);
   const fused =
     weight !== undefined && bias !== undefined &&

@@ -1,3 +1,4 @@
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 /**
  * IEEE half (F16) or bfloat16 (BF16) values, little-endian, widened to float32.
  *
@@ -5,6 +6,8 @@
  * decodeHalf(Uint8Array.of(0x00, 0x3c), 'F16'); // Float32Array [1]
  */
 export function decodeHalf(bytes: Uint8Array, dtype: 'F16' | 'BF16'): Float32Array {
+  if (!(bytes instanceof Uint8Array) || bytes.length % 2 !== 0) throw new InvalidArgumentError({ caller: 'decodeHalf', argument: 'bytes', expected: 'a Uint8Array of 2-byte values', received: describeValue(bytes) });
+  if (dtype !== 'F16' && dtype !== 'BF16') throw new InvalidArgumentError({ caller: 'decodeHalf', argument: 'dtype', expected: "'F16' or 'BF16'", received: describeValue(dtype) });
   const count = bytes.length / 2;
   const out = new Float32Array(count);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

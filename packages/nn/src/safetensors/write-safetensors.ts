@@ -14,6 +14,8 @@ export function writeSafetensors(
   tensors: Readonly<Record<string, { readonly shape: readonly number[]; readonly values: Float32Array }>>,
   metadata: Readonly<Record<string, string>> = {},
 ): Uint8Array {
+  if (typeof tensors !== 'object' || tensors === null || Array.isArray(tensors)) throw new SafetensorsError('header', `writeSafetensors: 'tensors' must be an object of name → { shape, values }; received ${tensors === null ? 'null' : Array.isArray(tensors) ? 'a list' : typeof tensors}.`);
+  if (typeof metadata !== 'object' || metadata === null) throw new SafetensorsError('header', 'writeSafetensors: \'metadata\' must be an object of strings.');
   const fail = (reason: SafetensorsError['reason'], message: string): never => {
     throw new SafetensorsError(reason, `writeSafetensors: ${message}`);
   };

@@ -1,5 +1,5 @@
 import { tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError } from '@attnkit/errors';
+import { checkObject, InvalidArgumentError } from '@attnkit/errors';
 import { Linear, Module, activationByName, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
 
 /** A sentence-transformers `Dense` module's `config.json`, read. */
@@ -59,6 +59,7 @@ export class Dense extends Module {
   /** `checkpoint`: the module's `model.safetensors` values, loaded strictly; random (PyTorch's Linear init) without one. */
   constructor(config: DenseConfig, checkpoint?: StateDictSource) {
     super();
+    checkObject(config, { caller: 'Dense', argument: 'config', expected: 'a parsed Dense config (parseDenseConfig)' });
     this.config = config;
     this.activation = activationByName(config.activation, 'Dense');
     this.linear = this.guard(() => {

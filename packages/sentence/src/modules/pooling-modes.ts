@@ -1,4 +1,5 @@
 import { add, argMax, cast, concat, div, expandDims, gather, greater, max, maximum, mul, range, reshape, reverse, scalar, sqrt, sub, sum, where, type Tensor } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 
 /** sentence-transformers' pooling modes, in the order their outputs are concatenated. */
 export const POOLING_MODES = ['cls', 'max', 'mean', 'mean_sqrt_len_tokens', 'weightedmean', 'lasttoken'] as const;
@@ -51,6 +52,7 @@ function maskedSum(tokens: Tensor, weights: Tensor): Tensor {
 
 /** Each mode's output for the same batch, concatenated along the features (`[B, modes · E]`). */
 export function poolModes(modes: readonly PoolingMode[], tokens: Tensor, mask: Tensor): Tensor {
-  const outputs = modes.map((mode) => POOL[mode](tokens, mask));
+  if (!Array.isArray(modes) || modes.length === 0 || !modes.every((m) => Object.hasOwn(POOL, m))) throw new InvalidArgumentError({ caller: 'poolModes', argument: 'modes', expected: `a non-empty list of ${Object.keys(POOL).map((m) => `'${m}'`).join(', ')}`, received: describeValue(modes) });
+  const outputs = (modes as readonly PoolingMode[]).map((mode) => POOL[mode](tokens, mask));
   return outputs.length === 1 ? (outputs[0] as Tensor) : concat(outputs, 1);
 }

@@ -1,5 +1,5 @@
 import { add, argMax, cast, expandDims, less, range, reshape, tidy, where, zerosLike, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
+import { checkObject, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { POOLING_MODES, poolModes, type PoolingMode } from './pooling-modes.js';
 
 /** A sentence-transformers `Pooling` module's `config.json`, read. */
@@ -60,6 +60,8 @@ export class Pooling {
   readonly config: PoolingConfig;
 
   constructor(config: PoolingConfig) {
+    checkObject(config, { caller: 'Pooling', argument: 'config', expected: 'a parsed Pooling config (parsePoolingConfig)' });
+    if (!Array.isArray(config.modes) || config.modes.length === 0 || !config.modes.every((m) => (POOLING_MODES as readonly unknown[]).includes(m))) throw new InvalidArgumentError({ caller: 'Pooling', argument: 'config.modes', expected: `a non-empty list of ${POOLING_MODES.map((m) => `'${m}'`).join(', ')}`, received: describeValue(config.modes) });
     this.config = config;
   }
 

@@ -8,7 +8,7 @@ export interface CatalogueCase {
   readonly input: string;
   /** Runs it (under the cpu backend). */
   readonly run: () => unknown;
-  /** A typed error with this class name and message... */
+  /** A typed error with this class name (`'AttnkitError'`: any of its subclasses) and message... */
   readonly error?: { readonly name: string; readonly message: string | RegExp };
   /** ...or a documented safe result, checked by `check`. */
   readonly safe?: { readonly result: string; readonly check: (value: unknown) => boolean | Promise<boolean> };

@@ -1,0 +1,82 @@
+import { memory, tensor, type Tensor } from '@tensorflow/tfjs-core';
+import * as attention from '@attnkit/attention';
+import * as backends from '@attnkit/backends';
+import * as bert from '@attnkit/bert';
+import * as errors from '@attnkit/errors';
+import * as masks from '@attnkit/masks';
+import * as nn from '@attnkit/nn';
+import * as scorers from '@attnkit/scorers';
+import * as sentence from '@attnkit/sentence';
+import { rejects, safely, type CatalogueCase } from './catalogue-case.js';
+
+const E = 'entry points';
+/** Hostile first arguments: every public function and class gets each of them. */
+const HOSTILE: ReadonlyArray<readonly [string, () => unknown]> = [
+  ['undefined', () => undefined],
+  ['null', () => null],
+  ['NaN', () => NaN],
+  ['{}', () => ({})],
+  ['"x"', () => 'x'],
+  ['a bool tensor', () => tensor([true], [1], 'bool')],
+];
+/** Where a hostile-looking first argument is valid input, and what the function then does. */
+const ACCEPTED: Readonly<Record<string, string>> = {
+  'errors.describeValue': 'describes any value (it exists for messages)',
+  'errors.isTensorLike': 'answers for any value',
+  'errors.formatShape': 'formats any value for a message (a non-shape is described)',
+  'backends.callBackend': 'the first argument only names the caller in messages',
+  'backends.assertBackendReady': 'the first argument only names the caller in messages',
+  'bert.describeSource': 'describes any source for a message',
+  'backends.namedOutputs:{}': 'an empty record of outputs: no outputs',
+  'backends.namedOutputs:a bool tensor': 'one tensor is one output',
+  'masks.checkBoolMask:a bool tensor': 'a bool tensor is a mask',
+  'masks.maskToBias:a bool tensor': 'a bool tensor is a mask',
+  'masks.toTorchBoolMask:a bool tensor': 'a bool tensor is a mask',
+  'masks.fromTorchBoolMask:a bool tensor': 'a bool tensor is a PyTorch bool mask',
+  'nn.writeSafetensors:{}': 'no tensors: an empty, valid file',
+  'bert.checkTokenizerRegexes:{}': 'an object with no compiled patterns has none to refuse',
+  'bert.lowercaseTokenizerJson:{}': 'a tokenizer.json object; a Lowercase normalizer is added',
+  'bert.checkModelSource:"x"': 'a relative folder path is a model source',
+  'bert.modelFiles:"x"': 'a relative folder path: a reader, whose reads say what is missing',
+  'sentence.readSentenceFolder:"x"': 'a relative folder path; a folder without modules.json reads as a plain Hugging Face folder',
+  'bert.regexHazard:"x"': 'a valid pattern with no hazard',
+  'errors.checkObject:{}': 'an object is an options object',
+};
+const PACKAGES: ReadonlyArray<readonly [string, Record<string, unknown>]> = [['errors', errors], ['backends', backends], ['masks', masks], ['nn', nn], ['scorers', scorers], ['attention', attention], ['bert', bert], ['sentence', sentence]];
+
+/** Calls (or constructs) `fn` with `argument`; disposes what comes back. */
+async function call(fn: (...args: unknown[]) => unknown, argument: unknown): Promise<string> {
+  const dispose = (value: unknown) => {
+    if (value !== argument) (value as { dispose?: () => void } | null)?.dispose?.(); // a function may hand its (valid) argument back
+  };
+  const isClass = /^class[\s{]/.test(Function.prototype.toString.call(fn));
+  const before = memory().numTensors;
+  let result: unknown = isClass ? new (fn as unknown as new (...args: unknown[]) => unknown)(argument) : fn(argument);
+  if (typeof (result as { then?: unknown } | null)?.then === 'function') result = await result;
+  dispose(result);
+  if (Array.isArray(result)) result.forEach(dispose);
+  return memory().numTensors === before ? 'accepted' : 'accepted but left tensors';
+}
+
+/** Every exported function and class of every package, called with each hostile first argument. */
+export const entryPointCases: CatalogueCase[] = PACKAGES.flatMap(([pkg, module]) =>
+  Object.entries(module)
+    .filter(([name, value]) => typeof value === 'function' && !/Error$/.test(name) && (value as { length: number }).length > 0)
+    .flatMap(([name, fn]) =>
+      HOSTILE.map(([label, make]) => {
+        const accepted = ACCEPTED[`${pkg}.${name}:${label}`] ?? ACCEPTED[`${pkg}.${name}`];
+        const input = `@attnkit/${pkg} ${name}(${label})`;
+        const run = async () => {
+          const argument = make();
+          try {
+            return await call(fn as (...args: unknown[]) => unknown, argument);
+          } finally {
+            (argument as Tensor | null | undefined)?.dispose?.();
+          }
+        };
+        // any AttnkitError, with a message of bounded size
+        if (accepted === undefined) return rejects(E, input, 'AttnkitError', /^[^]{10,1000}$/, run);
+        return safely(E, input, `accepted: ${accepted}`, run, (v) => v === 'accepted');
+      }),
+    ),
+);
