@@ -1,10 +1,11 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Tensor } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { l2Normalize, loadSentenceEncoder } from '@attnkit/sentence';
 import { embeddedModelFolder } from './embedded-model.js';
+import { writeOutputAtomically } from './write-output.js';
 
 /** What `attnkit encode` was asked to do. */
 export interface EncodeRequest {
@@ -115,7 +116,7 @@ export async function runEncode(request: EncodeRequest): Promise<EncodeResult> {
       sentence_embedding: (await sentences.array()) as number[][],
       timings_ms: { load: Math.round(loaded - started), forward: Math.round(forward) },
     };
-    if (request.output !== undefined) await writeFile(request.output, `${JSON.stringify(result)}\n`);
+    if (request.output !== undefined) await writeOutputAtomically(request.output, `${JSON.stringify(result)}\n`, 'attnkit encode');
     return result;
   } finally {
     toDispose.forEach((t) => t.dispose());

@@ -28,7 +28,7 @@ export function renderReliability(outcomes: readonly CaseOutcome[], fuzzRuns: nu
     '     ATTNKIT_UPDATE_DOCS=1 pnpm --filter @attnkit/reliability test -->',
     '',
     'Every row is a test (`tooling/reliability/src/catalogue/*.ts`) that runs the bad input against the',
-    'real packages (on the cpu backend; the concurrency and extremes rows on cpu and wasm) and asserts the typed error',
+    'real packages (on the cpu backend; the concurrency, extremes and sizes rows on cpu and wasm) and asserts the typed error',
     'class and message, or the documented safe result, and that no tensor is left behind. `npm test`',
     'fails if this file is out of date.',
     '',

@@ -16,4 +16,6 @@ export const cliCases: CatalogueCase[] = [
   rejects('cli', 'unknown option', E, /^attnkit encode: 'arguments' must be the options of attnkit encode; received Unknown option '--txt'/, () => parseEncodeArgs(['--txt', 'a'])),
   rejects('cli', 'model folder that does not exist', 'ModelLoadError', /^loadEncoder: config\.json is missing in \/nonexistent\/model/, () => runEncode(parseEncodeArgs(['--model', '/nonexistent/model', '--text', 'a', '--backend', 'cpu']))),
   rejects('cli', 'malformed ids.json', E, /^attnkit encode: '--input' must be a readable JSON file with input_ids/, () => runEncode(parseEncodeArgs(['--input', join(dir, 'bad.json'), '--backend', 'cpu']))),
+  rejects('cli', '--output into a folder that does not exist', E, /^attnkit encode: '--output' must be a file path in an existing, writable folder; received ".*no-such-folder\/out\.json" \(ENOENT\)\.$/, () => runEncode(parseEncodeArgs(['--text', 'a', '--backend', 'cpu', '--output', join(dir, 'no-such-folder', 'out.json')]))),
+  rejects('cli', '--output naming a folder', E, /^attnkit encode: '--output' must be a file path in an existing, writable folder; received ".*attnkit-cli-catalogue-[^"]*" \((EISDIR|ENOTEMPTY|EEXIST)\)\.$/, () => runEncode(parseEncodeArgs(['--text', 'a', '--backend', 'cpu', '--output', dir]))),
 ];
