@@ -23,7 +23,7 @@ export interface MultiHeadAttentionConfig {
    * `v_proj_weight`. Default: fused when `keyDim` and `valueDim` equal `embedDim`.
    */
   readonly projections?: 'fused' | 'separate';
-  /** `'batch-first'` `[B, T, E]` (default) or seed 001's `'seq-first'` `[T, B, E]` (masks `[T, S, B]`). */
+  /** `'batch-first'` `[B, T, E]` (default) or `'seq-first'` `[T, B, E]` (labml's layout) (masks `[T, S, B]`). */
   readonly layout?: 'batch-first' | 'seq-first';
   /** Seed of the Glorot initialisation of weights not given. */
   readonly seed?: number;

@@ -11,7 +11,7 @@ import { fromTorchStateDict, type TorchStateDict, type FromTorchOptions } from '
 /**
  * Multi-head attention equal to `torch.nn.MultiheadAttention` (Keras-style: the constructor takes
  * the config and builds the weights, `call` does the math). Self or cross attention (T ≠ S, key
- * and value of other widths), batch-first or seed 001's seq-first layout, any `Scorer`, dropout,
+ * and value of other widths), batch-first or sequence-first layout, any `Scorer`, dropout,
  * boolean masks (`true` = may attend), an additive float bias. A `Module`: every weight is a
  * `tf.Variable` named as in PyTorch (`in_proj_weight`, `out_proj.weight`, ...), so `stateDict()` and
  * `loadStateDict()` speak PyTorch's keys.

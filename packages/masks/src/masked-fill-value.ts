@@ -3,7 +3,7 @@ import { InvalidArgumentError } from '@attnkit/errors';
 
 /** The fill for half-float storage: finite, and |fill| + |scores| stays below 65504. */
 const HALF_FLOAT_FILL = -3e4;
-/** The fill for float32 (seeds 000/002): exp(fill - max) is exactly 0, fill - max stays finite. */
+/** The fill for float32: exp(fill - max) is exactly 0, fill - max stays finite. */
 const FLOAT32_FILL = -1e9;
 
 /**

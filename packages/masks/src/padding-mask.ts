@@ -2,7 +2,7 @@ import { tensor4d, type Tensor1D, type Tensor4D } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, checkInteger, checkTensor, describeValue } from '@attnkit/errors';
 
 /**
- * Padding mask from sequence lengths (seed 003's `arange(S) < lengths`): key position `s` of
+ * Padding mask from sequence lengths (`arange(S) < lengths`): key position `s` of
  * sequence `b` may be attended iff `s < lengths[b]`. A length of 0 blocks every key of that
  * sequence (attention then returns zeros for it).
  *

@@ -23,7 +23,7 @@ describe('validateMask', () => {
     [mask, out].forEach((t) => t.dispose());
   });
 
-  it("reads seed 001's seq-first [T, S, B] mask only when asked, moving every value to [B, 1, T, S]", async () => {
+  it("reads a seq-first [T, S, B] mask only when asked, moving every value to [B, 1, T, S]", async () => {
     // value at [t, s, b] = 1 iff (t + s + b) is even: a pattern a wrong transpose cannot keep
     const values = Array.from({ length: 2 }, (_, t) => Array.from({ length: 3 }, (_, s) => Array.from({ length: 2 }, (_, b) => Number((t + s + b) % 2 === 0))));
     const mask = tensor3d(values, [2, 3, 2], 'bool');
@@ -45,10 +45,10 @@ describe('validateMask', () => {
     ['a wrong key length', [2, 1, 1, 6], {}, "validateMask: 'mask' must be broadcastable to [B, H, T, S] = [2, 4, 5, 7] (read as [B, H, T, S]; each dimension 1 or equal); received [2, 1, 1, 6], whose dimension 3 (S) is 6, expected 1 or 7."],
     ['a wrong batch', [3, 1, 1, 7], {}, "validateMask: 'mask' must be broadcastable to [B, H, T, S] = [2, 4, 5, 7] (read as [B, H, T, S]; each dimension 1 or equal); received [3, 1, 1, 7], whose dimension 0 (B) is 3, expected 1 or 2."],
     ['a wrong head count', [2, 3, 5, 7], {}, "validateMask: 'mask' must be broadcastable to [B, H, T, S] = [2, 4, 5, 7] (read as [B, H, T, S]; each dimension 1 or equal); received [2, 3, 5, 7], whose dimension 1 (H) is 3, expected 1 or 4."],
-    ['a seq-first mask without the layout', [5, 7, 2], {}, "validateMask: 'mask' must be broadcastable to [B, H, T, S] = [2, 4, 5, 7] (read as [B, T, S]; each dimension 1 or equal); received [5, 7, 2], whose dimension 0 (B) is 5, expected 1 or 2. If this is seed 001's seq-first [T, S, B] mask, pass layout: 'seq-first'."],
+    ['a seq-first mask without the layout', [5, 7, 2], {}, "validateMask: 'mask' must be broadcastable to [B, H, T, S] = [2, 4, 5, 7] (read as [B, T, S]; each dimension 1 or equal); received [5, 7, 2], whose dimension 0 (B) is 5, expected 1 or 2. If this is a seq-first [T, S, B] mask (labml's layout), pass layout: 'seq-first'."],
     ['rank 1', [7], {}, "validateMask: 'mask' must be rank 2 [T, S], rank 3 [B, T, S] or rank 4 [B, H, T, S], broadcastable to [B, H, T, S] = [2, 4, 5, 7]; received rank 1 [7]."],
     ['rank 5', [1, 2, 1, 5, 7], {}, "validateMask: 'mask' must be rank 2 [T, S], rank 3 [B, T, S] or rank 4 [B, H, T, S], broadcastable to [B, H, T, S] = [2, 4, 5, 7]; received rank 5 [1, 2, 1, 5, 7]."],
-    ['a rank-4 mask with layout seq-first', [2, 1, 5, 7], { layout: 'seq-first' }, "validateMask: 'mask' must be rank 3 [T, S, B] (seed 001's seq-first layout), broadcastable to [B, H, T, S] = [2, 4, 5, 7]; received rank 4 [2, 1, 5, 7]."],
+    ['a rank-4 mask with layout seq-first', [2, 1, 5, 7], { layout: 'seq-first' }, "validateMask: 'mask' must be rank 3 [T, S, B] (the seq-first layout), broadcastable to [B, H, T, S] = [2, 4, 5, 7]; received rank 4 [2, 1, 5, 7]."],
     ['a seq-first mask with the wrong batch', [5, 7, 3], { layout: 'seq-first' }, "validateMask: 'mask' must be broadcastable to [B, H, T, S] = [2, 4, 5, 7] (read as [T, S, B]; each dimension 1 or equal); received [5, 7, 3], whose dimension 2 (B) is 3, expected 1 or 2."],
     ['an unknown layout', [5, 7], { layout: 'time-major' }, "validateMask: 'layout' must be 'batch-first' or 'seq-first'; received time-major."],
     ['batch 0', [5, 7], { batch: 0 }, "validateMask: 'batch' must be an integer ≥ 1; received number 0."],

@@ -12,7 +12,7 @@ export interface MaskTarget {
 
 /** Options of {@link validateMask}. */
 export interface ValidateMaskOptions extends MaskTarget {
-  /** `'seq-first'`: seed 001's `[T or 1, S, B or 1]` masks. Never guessed. Default `'batch-first'`. */
+  /** `'seq-first'`: labml's `[T or 1, S, B or 1]` masks. Never guessed. Default `'batch-first'`. */
   readonly layout?: 'batch-first' | 'seq-first';
   /** Named in errors (default `'validateMask'`). */
   readonly caller?: string;
@@ -27,7 +27,7 @@ const PLACEMENT: Record<'batch-first' | 'seq-first', Record<number, readonly Axi
 };
 const RANK_RULES = {
   'batch-first': 'rank 2 [T, S], rank 3 [B, T, S] or rank 4 [B, H, T, S]',
-  'seq-first': "rank 3 [T, S, B] (seed 001's seq-first layout)",
+  'seq-first': 'rank 3 [T, S, B] (the seq-first layout)',
 };
 
 function hintFor(shape: readonly number[], target: MaskTarget, layout: string): string | undefined {
@@ -36,7 +36,7 @@ function hintFor(shape: readonly number[], target: MaskTarget, layout: string): 
     return 'A [B, S] padding mask must be expanded to [B, 1, 1, S]; use paddingMask() or paddingMaskFromIds().';
   }
   if (layout === 'batch-first' && shape.length === 3 && shape[1] === keyLength && (shape[2] === batch || shape[2] === 1) && (shape[0] === queryLength || shape[0] === 1)) {
-    return "If this is seed 001's seq-first [T, S, B] mask, pass layout: 'seq-first'.";
+    return "If this is a seq-first [T, S, B] mask (labml's layout), pass layout: 'seq-first'.";
   }
   return undefined;
 }
@@ -47,7 +47,7 @@ function hintFor(shape: readonly number[], target: MaskTarget, layout: string): 
  *
  * Placement rules (batch-first): rank 2 is `[T, S]` (one mask for every sequence and head), rank 3
  * is `[B, T, S]` (shared by the heads), rank 4 is `[B, H, T, S]`. With `layout: 'seq-first'`,
- * rank 3 is seed 001's `[T, S, B]`.
+ * rank 3 is labml's seq-first `[T, S, B]`.
  *
  * @returns a new bool `[B|1, H|1, T|1, S|1]` tensor (dispose it)
  * @example

@@ -6,7 +6,7 @@ import type { Scorer } from './scorer.js';
 import { WeightedModule } from './weighted-module.js';
 import { weightVariable } from './weight-variable.js';
 
-/** Configuration of {@link AdditiveScorer}; weight names follow seed 003's `AdditiveScore`. */
+/** Configuration of {@link AdditiveScorer}; weight names follow the PyTorch reference module's (`W_q`, `W_k`, `v`). */
 export interface AdditiveScorerConfig {
   readonly queryDim: number;
   readonly keyDim: number;

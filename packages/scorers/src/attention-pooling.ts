@@ -13,7 +13,7 @@ export interface PoolingResult {
 }
 
 /**
- * Seed 003's single-query attention pooling: one learned query scores every position, a masked
+ * Single-query attention pooling: one learned query scores every position, a masked
  * softmax over S turns scores into weights, and the weighted sum of the values is the pooled
  * vector — a sentence embedding that padding cannot change.
  *

@@ -3,7 +3,7 @@ import { checkQueryKey } from './check-query-key.js';
 import type { Scorer } from './scorer.js';
 
 /**
- * Dot-product scores `q · k` (seed 003's `X q`; seed 000 without the scale).
+ * Dot-product scores `q · k` (scaled dot-product attention without the scale).
  *
  * `query [B, (H,) T, D]`, `key [B, (H,) S, D]` → `[B, (H,) T, S]`.
  *

@@ -3,7 +3,7 @@ import { checkQueryKey } from './check-query-key.js';
 import type { Scorer } from './scorer.js';
 
 /**
- * Scaled dot-product scores `(q / √D) · k` (seeds 000 and 002). The query is scaled before the
+ * Scaled dot-product scores `(q / √D) · k`. The query is scaled before the
  * product, as `nn.MultiheadAttention` does, so results match PyTorch bit for bit more often.
  *
  * `query [B, (H,) T, D]`, `key [B, (H,) S, D]` → `[B, (H,) T, S]`.

@@ -6,7 +6,7 @@ import type { Scorer } from './scorer.js';
 import { WeightedModule } from './weighted-module.js';
 import { weightVariable } from './weight-variable.js';
 
-/** Configuration of {@link SelfAttentionScorer}; names follow seed 003's `SelfAttentionScore`. */
+/** Configuration of {@link SelfAttentionScorer}; names follow the PyTorch reference module's (`W_q`, `W_k`). */
 export interface SelfAttentionScorerConfig {
   /** E, the width of the inputs. */
   readonly embedDim: number;
@@ -18,7 +18,7 @@ export interface SelfAttentionScorerConfig {
 }
 
 /**
- * Seed 003's self-attention scores `(X W_q)(X W_k)ᵀ`; with `query = key = X` it scores a sequence
+ * Self-attention scores `(X W_q)(X W_k)ᵀ`; with `query = key = X` it scores a sequence
  * against itself. Unscaled, as in the seed. Trainable.
  *
  * `query [B, (H,) T, E]`, `key [B, (H,) S, E]` → `[B, (H,) T, S]`.

@@ -4,7 +4,7 @@ import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors'
 import type { Scorer } from './scorer.js';
 
 /**
- * Dot-product scores in seed 001's seq-first layout, the `einsum('ibhd,jbhd->ijbh')` of labml,
+ * Dot-product scores in the sequence-first layout, the `einsum('ibhd,jbhd->ijbh')` of labml,
  * built from transposes and one batched matMul (tfjs-backend-wasm has no Einsum kernel).
  *
  * `query [T, B, H, D]`, `key [S, B, H, D]` → `[T, S, B, H]`.

@@ -23,6 +23,8 @@ import { renderReliability, type CaseOutcome } from './render-reliability.js';
 
 const CASES: CatalogueCase[] = [...masksCases, ...nnCases, ...scorersCases, ...attentionCases, ...bertCases, ...loadersCases, ...tokenizerCases, ...cliCases, ...backendsCases, ...concurrencyCases, ...untrustedCases, ...extremesCases, ...sizesCases, ...wasmGuardCases, ...entryPointCases];
 const outcomes: CaseOutcome[] = [];
+/** No case may run longer than this (a hang or a runaway size shows as a failure, not a stalled CI). */
+const WATCHDOG_MS = 30_000;
 beforeAll(() => useBackend('cpu'));
 
 describe('the bad-input catalogue', () => {
@@ -35,11 +37,14 @@ describe('the bad-input catalogue', () => {
     const before = memory().numTensors;
     let value: unknown;
     let thrown: unknown;
+    const started = performance.now();
     try {
       value = await testCase.run();
     } catch (error) {
       thrown = error;
     }
+    const elapsed = performance.now() - started;
+    expect(elapsed, `the watchdog: every case ends within ${WATCHDOG_MS / 1000} s`).toBeLessThan(WATCHDOG_MS);
     const leaked = memory().numTensors - before;
     let outcome: CaseOutcome['outcome'];
     if (testCase.error !== undefined) {

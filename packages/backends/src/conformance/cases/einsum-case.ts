@@ -7,7 +7,7 @@ const q = seededValues(81, 2 * 3 * 4 * 5);
 const k = seededValues(82, 2 * 3 * 6 * 5);
 
 /**
- * `einsum('bhtd,bhsd->bhts')`, the scores of seed 001. Here to reveal the gap: tfjs-backend-wasm has
+ * `einsum('bhtd,bhsd->bhts')`, the attention scores of labml's seq-first layout. Here to reveal the gap: tfjs-backend-wasm has
  * no Einsum kernel, so attnkit blocks build scores from matMul and transposes instead.
  */
 export const einsumCase: ConformanceCase = {
