@@ -3,25 +3,12 @@ import { memory } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { AttnkitError } from '@attnkit/errors';
-import { attentionCases } from './catalogue/attention-cases.js';
-import { backendsCases } from './catalogue/backends-cases.js';
-import { bertCases } from './catalogue/bert-cases.js';
+import { ALL_CASES, AREAS } from './catalogue/all-cases.js';
 import type { CatalogueCase } from './catalogue/catalogue-case.js';
-import { cliCases } from './catalogue/cli-cases.js';
-import { concurrencyCases } from './catalogue/concurrency-cases.js';
-import { untrustedCases } from './catalogue/untrusted-cases.js';
-import { extremesCases } from './catalogue/extremes-cases.js';
-import { sizesCases, wasmGuardCases } from './catalogue/sizes-cases.js';
-import { entryPointCases } from './catalogue/entry-points-cases.js';
-import { loadersCases } from './catalogue/loaders-cases.js';
-import { masksCases } from './catalogue/masks-cases.js';
-import { nnCases } from './catalogue/nn-cases.js';
-import { scorersCases } from './catalogue/scorers-cases.js';
-import { tokenizerCases } from './catalogue/tokenizer-cases.js';
 import { FUZZ_RUNS } from './fuzz-budget.js';
 import { renderReliability, type CaseOutcome } from './render-reliability.js';
 
-const CASES: CatalogueCase[] = [...masksCases, ...nnCases, ...scorersCases, ...attentionCases, ...bertCases, ...loadersCases, ...tokenizerCases, ...cliCases, ...backendsCases, ...concurrencyCases, ...untrustedCases, ...extremesCases, ...sizesCases, ...wasmGuardCases, ...entryPointCases];
+const CASES: readonly CatalogueCase[] = ALL_CASES;
 const outcomes: CaseOutcome[] = [];
 /** No case may run longer than this (a hang or a runaway size shows as a failure, not a stalled CI). */
 const WATCHDOG_MS = 30_000;
@@ -30,7 +17,7 @@ beforeAll(() => useBackend('cpu'));
 describe('the bad-input catalogue', () => {
   it('has at least 60 cases across every area', () => {
     expect(CASES.length).toBeGreaterThanOrEqual(60);
-    expect(new Set(CASES.map((c) => c.area))).toEqual(new Set(['masks', 'nn', 'scorers', 'attention', 'bert', 'sentence', 'loaders', 'tokenizer', 'cli', 'backends', 'concurrency', 'untrusted files', 'extremes', 'sizes and memory', 'entry points']));
+    expect(new Set(CASES.map((c) => c.area))).toEqual(new Set(AREAS));
   });
 
   it.each(CASES.map((c, i) => [i + 1, c.area, c.input, c] as const))('#%i %s: %s', async (_, __, ___, testCase) => {
