@@ -31,6 +31,14 @@ describe('checkAttentionBias', () => {
     bias.dispose();
   });
 
+  it('refuses a rank-2 bias whose first dimension is both B and T: a [B, S] bias would be read as [T, S]', () => {
+    const perSequence = zeros([2, 5]);
+    const error = thrown(() => checkAttentionBias(perSequence, { ...target, queryLength: 2 }, 'f'));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toMatch(/^f: 'bias' must be an unambiguous layout: with B = T = 2, a rank-2 \[2, 5\] could be \[T, S\] or a \[B, S\] padding mask; received rank 2 \[2, 5\]\. Pass \[1, 1, T, S\]/);
+    perSequence.dispose();
+  });
+
   it('refuses a bool tensor: that is a mask', () => {
     const mask = tensor([[true]], undefined, 'bool');
     expect(thrown(() => checkAttentionBias(mask, target, 'f')).message).toMatch(/A bool tensor is a mask: pass it as the mask, not the bias\.$/);

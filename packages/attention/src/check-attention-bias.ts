@@ -1,5 +1,6 @@
 import { reshape, type Tensor } from '@tensorflow/tfjs-core';
 import { checkObject, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { checkRankTwo } from '@attnkit/masks';
 
 /** The scores an attention bias is added to: `[B, H, T, S]`. */
 export interface BiasTarget {
@@ -13,7 +14,8 @@ export interface BiasTarget {
  * Checks an additive attention bias — relative-position biases, ALiBi, PyTorch's float
  * `attn_mask` — and returns it as rank 4, broadcastable to the scores `[B, H, T, S]`: rank 2 is
  * `[T, S]`, rank 4 broadcasts dimension by dimension (each 1 or equal). Rank 1 and 3 are refused:
- * they are ambiguous (is `[B, T, S]` or `[H, T, S]` meant?). Returns a reshape the caller disposes
+ * they are ambiguous (is `[B, T, S]` or `[H, T, S]` meant?), and so is rank 2 when B = T > 1 and
+ * its first dimension is B (is `[B, S]` meant?). Returns a reshape the caller disposes
  * when it differs from `bias`.
  *
  * @example
@@ -23,6 +25,7 @@ export function checkAttentionBias(bias: unknown, target: BiasTarget, caller: st
   const { batch, heads, queryLength, keyLength } = checkObject(target, { caller: typeof caller === 'string' ? caller : 'checkAttentionBias', argument: 'target', expected: 'the sizes { batch, heads, queryLength, keyLength }' });
   const wanted = [batch, heads, queryLength, keyLength];
   const given = checkTensor(bias, { caller, argument, dtype: 'float32', rank: [2, 4], shape: '[T, S] or [B|1, H|1, T|1, S|1]', dtypeHint: 'A bool tensor is a mask: pass it as the mask, not the bias.' });
+  checkRankTwo(given.shape, { batch, queryLength }, caller, argument); // a [B, S] bias would pass as [T, S] when B == T
   const placed = given.rank === 2 ? [1, 1, ...given.shape] : given.shape;
   if (placed.some((size, i) => size !== 1 && size !== wanted[i])) {
     throw new InvalidArgumentError({

@@ -29,6 +29,14 @@ describe('fromTorchMasks', () => {
     [keyPaddingMask, attnMask, mask!, bias!].forEach((t) => t.dispose());
   });
 
+  it("places a 2-D attn_mask alone as [1, 1, T, S], so B == T is never mistaken for [B, S] downstream", async () => {
+    const attnMask = tensor([[false, true, true], [false, false, true]], undefined, 'bool'); // causal-like, true = blocked
+    const { mask } = fromTorchMasks('f', { attnMask }, sizes); // batch 2 == queryLength 2
+    expect(mask!.shape).toEqual([1, 1, 2, 3]);
+    expect(await mask!.array()).toEqual([[[[1, 0, 0], [1, 1, 0]]]]);
+    [attnMask, mask!].forEach((t) => t.dispose());
+  });
+
   it('names the wrong shape', () => {
     const wrong = zeros([3, 2]);
     const error = thrown(() => fromTorchMasks('f', { attnMask: wrong }, sizes));

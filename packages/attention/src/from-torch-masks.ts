@@ -48,13 +48,12 @@ export function fromTorchMasks(
   return tidy(() => {
     const padding = keyPaddingMask === undefined ? undefined : converted(keyPaddingMask);
     const attn = attnMask === undefined ? undefined : converted(attnMask);
-    const toHeads = (x: Tensor): Tensor => (x.rank === 3 ? reshape(x, [batch, numHeads, queryLength, keyLength]) : x); // [B·H, T, S] -> [B, H, T, S]; [T, S] stays
+    const toHeads = (x: Tensor): Tensor => (x.rank === 3 ? reshape(x, [batch, numHeads, queryLength, keyLength]) : reshape(x, [1, 1, queryLength, keyLength])); // [B·H, T, S] -> [B, H, T, S]; [T, S] -> [1, 1, T, S] (PyTorch's 2-D attn_mask is never [B, S])
     const paddingShape = [batch, 1, 1, keyLength]; // [B, S] -> [B, 1, 1, S]
     const bools = [padding === undefined ? undefined : reshape(padding.mask, paddingShape), attn === undefined ? undefined : toHeads(attn.mask)];
     const biases = [padding?.bias === undefined ? undefined : reshape(padding.bias, paddingShape), attn?.bias === undefined ? undefined : toHeads(attn.bias)].filter((b) => b !== undefined);
     const merged = mergeMasks(...bools);
     const summed = biases.length === 0 ? undefined : biases.length === 1 ? biases[0]! : maximum(add(biases[0]!, biases[1]!), maskedFillValue()); // two large negatives must not sum past half-float range
-    const rank4 = summed !== undefined && summed.rank === 2 ? reshape(summed, [1, 1, queryLength, keyLength]) : summed; // [T, S] -> [1, 1, T, S]
-    return { mask: merged, bias: rank4 };
+    return { mask: merged, bias: summed };
   });
 }

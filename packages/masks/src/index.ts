@@ -2,6 +2,7 @@ export { paddingMask } from './padding-mask.js';
 export { paddingMaskFromIds } from './padding-mask-from-ids.js';
 export { causalMask, type CausalMaskOptions } from './causal-mask.js';
 export { mergeMasks } from './merge-masks.js';
+export { checkRankTwo } from './check-rank-two.js';
 export { validateMask, type MaskTarget, type ValidateMaskOptions } from './validate-mask.js';
 export { fromTorchBoolMask, toTorchBoolMask } from './torch-bool-mask.js';
 export { fromAdditiveMask } from './additive-mask.js';

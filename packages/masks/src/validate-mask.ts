@@ -1,6 +1,7 @@
 import { reshape, tidy, transpose, type Tensor, type Tensor4D } from '@tensorflow/tfjs-core';
 import { checkInteger, checkObject, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { checkBoolMask } from './check-bool-mask.js';
+import { checkRankTwo } from './check-rank-two.js';
 
 /** The attention a mask must fit: scores are `[B, H, T, S]`. */
 export interface MaskTarget {
@@ -47,7 +48,8 @@ function hintFor(shape: readonly number[], target: MaskTarget, layout: string): 
  *
  * Placement rules (batch-first): rank 2 is `[T, S]` (one mask for every sequence and head), rank 3
  * is `[B, T, S]` (shared by the heads), rank 4 is `[B, H, T, S]`. With `layout: 'seq-first'`,
- * rank 3 is labml's seq-first `[T, S, B]`.
+ * rank 3 is labml's seq-first `[T, S, B]`. A rank-2 mask whose first dimension equals both B and T
+ * (B = T > 1) is refused as ambiguous: it could be a `[B, S]` padding mask (see {@link checkRankTwo}).
  *
  * @returns a new bool `[B|1, H|1, T|1, S|1]` tensor (dispose it)
  * @example
@@ -73,6 +75,7 @@ export function validateMask(mask: Tensor, options: ValidateMaskOptions): Tensor
   if (axes === undefined) {
     throw new InvalidArgumentError({ caller, argument, expected: `${RANK_RULES[layout]}, broadcastable to ${goal}`, received: `rank ${mask.rank} ${formatShape(mask.shape)}` });
   }
+  if (layout === 'batch-first') checkRankTwo(mask.shape, target, caller, argument);
   axes.forEach((axis, i) => {
     const size = mask.shape[i] as number;
     if (size !== 1 && size !== sizes[axis]) {
