@@ -43,6 +43,25 @@ describe('compareBackends', () => {
     expect(out?.tolerance).toBe(1e-4);
   });
 
+  it('bounds a comparison without a tolerance by defaultTolerance: agreement passes, a wrong side fails', async () => {
+    await useBackend('cpu');
+    const agreeing = await compareBackends(product, { backends: ['wasm'] });
+    expect(agreeing.ok).toBe(true);
+    expect(agreeing.results[0]!.outputs[0]!.tolerance).toBeGreaterThan(0);
+    const shifted = await compareBackends(() => (engine().backendName === 'wasm' ? add(product(), 0.05) : product()), { backends: ['wasm'] });
+    expect(shifted.ok).toBe(false);
+    expect(shifted.results[0]!.outputs[0]).toMatchObject({ withinTolerance: false });
+  });
+
+  it('refuses a tolerance that is not a finite number ≥ 0 or names an unknown backend', async () => {
+    for (const tolerance of [-1, NaN, Infinity, 'x', [1e-4], { wasm: -1 }]) {
+      const error = await compareBackends(product, { backends: ['cpu'], tolerance: tolerance as never }).catch((e: unknown) => e);
+      expect(error, String(tolerance)).toBeInstanceOf(InvalidArgumentError);
+      expect((error as Error).message).toMatch(/^compareBackends: 'tolerance(\.wasm)?' must be a finite number ≥ 0/);
+    }
+    await expect(compareBackends(product, { backends: ['cpu'], tolerance: { gpu: 1 } as never })).rejects.toThrow(UnknownBackendError);
+  });
+
   it('restores the backend that was active and leaks nothing', async () => {
     await useBackend('wasm');
     expect(await leaksOf(() => compareBackends(product, { backends: ['cpu'] }))).toEqual({ tensors: 0, bytes: 0 });

@@ -2,6 +2,7 @@ import { engine, tidy } from '@tensorflow/tfjs-core';
 import { callBackend } from './call-backend.js';
 import { parseBackendName, type BackendName } from './backend-name.js';
 import { checkObject, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { defaultTolerance } from './default-tolerance.js';
 import { maxDifference } from './max-difference.js';
 import { namedOutputs, type TensorOutputs } from './named-outputs.js';
 import { withBackend } from './with-backend.js';
@@ -12,8 +13,8 @@ export interface OutputComparison {
   readonly shape: readonly number[];
   readonly maxAbsDiff: number;
   readonly maxRelDiff: number;
-  /** The allowed max abs difference for this backend, if one was given. */
-  readonly tolerance: number | undefined;
+  /** The allowed max abs difference for this backend: the one given, or the default (see {@link defaultTolerance}). */
+  readonly tolerance: number;
   /** NaN values in this backend's output. Against a baseline backend any NaN fails the comparison (two NaN sides prove nothing); against float64 `reference` values only NaN where the reference has NaN passes. */
   readonly nanCount: number;
   readonly withinTolerance: boolean;
@@ -37,7 +38,10 @@ export interface ComparisonReport {
 /** Options of {@link compareBackends}. */
 export interface CompareBackendsOptions {
   readonly backends: readonly string[];
-  /** Allowed max abs difference: one number for all backends, or per backend. */
+  /**
+   * Allowed max abs difference: one number for all backends, or per backend. A backend without one
+   * gets {@link defaultTolerance} (never "anything goes": a comparison always has a bound).
+   */
   readonly tolerance?: number | Partial<Record<BackendName, number>>;
   /** Float64 ground truth, keyed like `fn`'s outputs. When absent, `baseline` is the reference. */
   readonly reference?: Readonly<Record<string, ArrayLike<number>>>;
@@ -63,8 +67,25 @@ async function readOn(backend: BackendName, fn: () => TensorOutputs): Promise<Re
   }
 }
 
-function toleranceFor(backend: BackendName, tolerance: CompareBackendsOptions['tolerance']): number | undefined {
-  return typeof tolerance === 'number' ? tolerance : tolerance?.[backend];
+function checkTolerance(tolerance: unknown): void {
+  const bad = (argument: string, value: unknown): never => {
+    throw new InvalidArgumentError({ caller: 'compareBackends', argument, expected: 'a finite number ≥ 0 (max abs difference), or an object of them keyed by backend name', received: describeValue(value) });
+  };
+  if (tolerance === undefined) return;
+  if (typeof tolerance === 'number') {
+    if (!(Number.isFinite(tolerance) && tolerance >= 0)) bad('tolerance', tolerance);
+    return;
+  }
+  if (typeof tolerance !== 'object' || tolerance === null || Array.isArray(tolerance)) bad('tolerance', tolerance);
+  for (const [name, value] of Object.entries(tolerance as object)) {
+    parseBackendName(name);
+    if (!(typeof value === 'number' && Number.isFinite(value) && value >= 0)) bad(`tolerance.${name}`, value);
+  }
+}
+
+function toleranceFor(backend: BackendName, tolerance: CompareBackendsOptions['tolerance'], expected: ArrayLike<number>): number {
+  const given = typeof tolerance === 'number' ? tolerance : tolerance?.[backend];
+  return given ?? defaultTolerance(backend, expected);
 }
 
 /**
@@ -78,6 +99,7 @@ function toleranceFor(backend: BackendName, tolerance: CompareBackendsOptions['t
  * @example
  * const report = await compareBackends(() => tf.softmax(x), { backends: ['cpu', 'wasm'], tolerance: 1e-6 });
  * report.results[1].outputs[0].maxAbsDiff; // wasm vs cpu
+ * (await compareBackends(() => tf.softmax(x), { backends: ['wasm'] })).ok; // default bound: defaultTolerance()
  */
 export async function compareBackends(
   fn: () => TensorOutputs,
@@ -90,6 +112,7 @@ export async function compareBackends(
   if (backends.length === 0) {
     throw new InvalidArgumentError({ caller: 'compareBackends', argument: 'backends', expected: 'at least one backend name', received: '[]' });
   }
+  checkTolerance(options.tolerance);
   const baseline = parseBackendName(options.baseline ?? 'cpu');
   const reference: Readings = new Map();
   if (options.reference === undefined) {
@@ -112,11 +135,11 @@ export async function compareBackends(
         });
       }
       const { maxAbsDiff, maxRelDiff } = maxDifference(values, expected.values, 'compareBackends');
-      const tolerance = toleranceFor(backend, options.tolerance);
+      const tolerance = toleranceFor(backend, options.tolerance, expected.values);
       let nanCount = 0;
       for (let i = 0; i < values.length; i++) if (Number.isNaN(values[i])) nanCount++;
       const nanFree = nanCount === 0 || options.reference !== undefined; // a float64 reference says where NaN is right (maxDifference matched them)
-      outputs.push({ output: name, shape, maxAbsDiff, maxRelDiff, tolerance, nanCount, withinTolerance: nanFree && (tolerance === undefined || maxAbsDiff <= tolerance) });
+      outputs.push({ output: name, shape, maxAbsDiff, maxRelDiff, tolerance, nanCount, withinTolerance: nanFree && maxAbsDiff <= tolerance });
     }
     results.push({ backend, outputs });
   }

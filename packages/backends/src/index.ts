@@ -11,6 +11,7 @@ export { assertBackendReady } from './assert-backend-ready.js';
 export { nodeBuiltin } from './node-builtin.js';
 export { compareBackends, type CompareBackendsOptions, type ComparisonReport, type BackendComparison, type OutputComparison } from './compare-backends.js';
 export { maxDifference, type Difference } from './max-difference.js';
+export { defaultTolerance, DEFAULT_RELATIVE_TOLERANCE } from './default-tolerance.js';
 export { namedOutputs, type TensorOutputs } from './named-outputs.js';
 export { REQUIRED_KERNELS, missingKernels } from './required-kernels.js';
 export { GELU_KERNEL } from './adapters/wasm-gelu-fill.js';
