@@ -3,6 +3,7 @@ import { backendsCases } from './backends-cases.js';
 import { bertCases } from './bert-cases.js';
 import type { CatalogueCase } from './catalogue-case.js';
 import { cliCases } from './cli-cases.js';
+import { combinationsCases } from './combinations-cases.js';
 import { concurrencyCases } from './concurrency-cases.js';
 import { entryPointCases } from './entry-points-cases.js';
 import { extremesCases } from './extremes-cases.js';
@@ -28,6 +29,7 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...concurrencyCases,
   ...untrustedCases,
   ...extremesCases,
+  ...combinationsCases,
   ...sizesCases,
   ...wasmGuardCases,
   ...entryPointCases,
@@ -48,6 +50,7 @@ export const AREAS: readonly string[] = [
   'concurrency',
   'untrusted files',
   'extremes',
+  'combinations',
   'sizes and memory',
   'entry points',
 ];
