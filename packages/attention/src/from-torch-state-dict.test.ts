@@ -54,6 +54,16 @@ describe('MultiHeadAttention.fromTorchStateDict', () => {
     Object.values(sd).forEach((t) => t.dispose());
   });
 
+  it('summarises thousands of unexpected weights in a bounded message', () => {
+    const sd = stateDict(8);
+    const extra = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`layers.${i}.weight`, zeros([1])]));
+    const error = thrown(() => MultiHeadAttention.fromTorchStateDict({ ...sd, ...extra }, { numHeads: 2 }));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toMatch(/received unexpected layers\.0\.weight .*; unexpected layers\.7\.weight .* and 4992 more\.$/);
+    expect(error.message.length).toBeLessThan(2_000);
+    [...Object.values(sd), ...Object.values(extra)].forEach((t) => t.dispose());
+  });
+
   it('rejects numHeads that do not divide the width read from the weights, non-tensors, and corrupt files', async () => {
     const sd = stateDict(8);
     expect(thrown(() => MultiHeadAttention.fromTorchStateDict(sd, { numHeads: 3 })).message).toMatch(/^MultiHeadAttention\.fromTorchStateDict: 'embedDim' must be divisible by numHeads = 3; received embedDim=8\./);

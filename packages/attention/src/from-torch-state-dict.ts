@@ -1,5 +1,5 @@
 import { tensor, type Tensor } from '@tensorflow/tfjs-core';
-import { checkObject, describeValue, formatShape, InvalidArgumentError, isTensorLike } from '@attnkit/errors';
+import { checkObject, describeValue, formatShape, InvalidArgumentError, isTensorLike, summarizeList } from '@attnkit/errors';
 import { attentionWeightShapes } from './attention-weight-shapes.js';
 import type { MultiHeadAttentionConfig } from './multi-head-attention-config.js';
 import { resolveAttentionConfig } from './resolve-attention-config.js';
@@ -78,7 +78,7 @@ function configFrom(named: Map<string, Tensor>, options: FromTorchOptions, calle
         .map(([n, s]) => `${prefix}${n} is ${formatShape(weights[n]!.shape)}, expected ${formatShape(s)}`),
     ];
     if (problems.length > 0) {
-      throw new InvalidArgumentError({ caller, argument: 'stateDict', expected: `the weights of nn.MultiheadAttention(embed_dim=${config.embedDim}, num_heads=${config.numHeads})`, received: problems.join('; ') });
+      throw new InvalidArgumentError({ caller, argument: 'stateDict', expected: `the weights of nn.MultiheadAttention(embed_dim=${config.embedDim}, num_heads=${config.numHeads})`, received: summarizeList(problems, 8, '; ') });
     }
     return { ...config, weights: Object.fromEntries(Object.keys(shapes).map((n) => [n, weights[n]!])) };
   }

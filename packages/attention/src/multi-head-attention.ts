@@ -1,5 +1,5 @@
 import type { Tensor, Variable } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError } from '@attnkit/errors';
+import { InvalidArgumentError, summarizeList } from '@attnkit/errors';
 import { WeightedModule, weightVariable, type Scorer } from '@attnkit/scorers';
 import { attentionWeightShapes } from './attention-weight-shapes.js';
 import { multiHeadAttentionForward, type AttentionCallOptions, type MultiHeadAttentionResult } from './multi-head-attention-forward.js';
@@ -40,7 +40,7 @@ export class MultiHeadAttention extends WeightedModule {
           caller,
           argument: 'weights',
           expected: `exactly ${Object.keys(shapes).join(', ')} (for this config)`,
-          received: [missing.length > 0 ? `missing ${missing.join(', ')}` : '', unexpected.length > 0 ? `unexpected ${unexpected.join(', ')}` : ''].filter(Boolean).join('; '),
+          received: [missing.length > 0 ? `missing ${summarizeList(missing)}` : '', unexpected.length > 0 ? `unexpected ${summarizeList(unexpected)}` : ''].filter(Boolean).join('; '),
         });
       }
     }

@@ -1,7 +1,7 @@
 import { engine, tidy } from '@tensorflow/tfjs-core';
 import { callBackend } from './call-backend.js';
 import { parseBackendName, type BackendName } from './backend-name.js';
-import { checkObject, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { checkObject, describeValue, InvalidArgumentError, summarizeList } from '@attnkit/errors';
 import { defaultTolerance } from './default-tolerance.js';
 import { maxDifference } from './max-difference.js';
 import { namedOutputs, type TensorOutputs } from './named-outputs.js';
@@ -130,8 +130,8 @@ export async function compareBackends(
         throw new InvalidArgumentError({
           caller: 'compareBackends',
           argument: 'reference',
-          expected: `a value for every output of fn (${[...readings.keys()].join(', ')})`,
-          received: `keys ${[...reference.keys()].join(', ') || 'none'}`,
+          expected: `a value for every output of fn (${summarizeList([...readings.keys()])})`,
+          received: `keys ${summarizeList([...reference.keys()])}`,
         });
       }
       const { maxAbsDiff, maxRelDiff } = maxDifference(values, expected.values, 'compareBackends');

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@attnkit/errors';
+import { InvalidArgumentError, summarizeList } from '@attnkit/errors';
 
 const MODEL_KINDS = ['WordPiece', 'BPE', 'Unigram', 'WordLevel'] as const;
 const MAX_ID = 2 ** 31 - 1;
@@ -9,11 +9,6 @@ const show = (value: unknown) => {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 };
-
-/** "a, b, c and 7 more": at most `shown` items of a list, so that a message stays short. */
-function summarise(items: readonly string[], shown = 3): string {
-  return items.length <= shown ? items.join(', ') : `${items.slice(0, shown).join(', ')} and ${items.length - shown} more`;
-}
 
 /**
  * Checks the parts of a parsed `tokenizer.json` that become token ids, before the tokenizer
@@ -44,13 +39,13 @@ export function checkTokenizerJson(json: Record<string, unknown>, caller: string
     if (!Array.isArray(vocab)) fail('model.vocab', 'a list of [piece, score] pairs (Unigram)', show(vocab));
     const entries = vocab as unknown[];
     const bad = entries.flatMap((entry, i) => (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && typeof entry[1] === 'number' && Number.isFinite(entry[1]) ? [] : [`[${i}] ${show(entry)}`]));
-    if (bad.length > 0) fail('model.vocab', 'a list of [piece, finite score] pairs', `${bad.length} other entries: ${summarise(bad)}`);
+    if (bad.length > 0) fail('model.vocab', 'a list of [piece, finite score] pairs', `${bad.length} other entries: ${summarizeList(bad, 3)}`);
     const unk = m.get('unk_id');
     if (unk !== undefined && unk !== null && !(isId(unk) && unk < entries.length)) fail('model.unk_id', `null or an index into the vocabulary (0 to ${entries.length - 1})`, show(unk));
   } else {
     if (!isRecord(vocab)) fail('model.vocab', 'an object of token → id', show(vocab));
     const bad = Object.entries(vocab as Record<string, unknown>).flatMap(([token, id]) => (isId(id) ? [] : [`${quote(token)}: ${show(id)}`]));
-    if (bad.length > 0) fail('model.vocab', `integer ids in [0, ${MAX_ID}] for every token`, `${bad.length} other values: ${summarise(bad)}`);
+    if (bad.length > 0) fail('model.vocab', `integer ids in [0, ${MAX_ID}] for every token`, `${bad.length} other values: ${summarizeList(bad, 3)}`);
     const unk = m.get('unk_token');
     if (unk !== undefined && unk !== null && typeof unk !== 'string') fail('model.unk_token', 'a string or null', show(unk));
   }
@@ -58,12 +53,12 @@ export function checkTokenizerJson(json: Record<string, unknown>, caller: string
     const merges = m.get('merges');
     if (!Array.isArray(merges)) fail('model.merges', 'a list of merges (BPE)', show(merges));
     const bad = (merges as unknown[]).flatMap((merge, i) => ((typeof merge === 'string' && merge.includes(' ')) || (Array.isArray(merge) && merge.length === 2 && merge.every((p) => typeof p === 'string')) ? [] : [`[${i}] ${show(merge)}`]));
-    if (bad.length > 0) fail('model.merges', '"a b" strings or ["a", "b"] pairs', `${bad.length} other entries: ${summarise(bad)}`);
+    if (bad.length > 0) fail('model.merges', '"a b" strings or ["a", "b"] pairs', `${bad.length} other entries: ${summarizeList(bad, 3)}`);
   }
   const added = Object.hasOwn(json, 'added_tokens') ? json['added_tokens'] : undefined;
   if (added !== undefined && added !== null) {
     if (!Array.isArray(added)) fail('added_tokens', 'a list', show(added));
     const bad = (added as unknown[]).flatMap((token, i) => (isRecord(token) && Object.hasOwn(token, 'id') && isId(token['id']) && typeof token['content'] === 'string' ? [] : [`[${i}] ${show(token)}`]));
-    if (bad.length > 0) fail('added_tokens', 'objects with an integer id in [0, 2³¹) and a string content', `${bad.length} other entries: ${summarise(bad)}`);
+    if (bad.length > 0) fail('added_tokens', 'objects with an integer id in [0, 2³¹) and a string content', `${bad.length} other entries: ${summarizeList(bad, 3)}`);
   }
 }

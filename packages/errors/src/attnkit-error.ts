@@ -1,8 +1,12 @@
+import { boundMessage } from './bound-message.js';
+
 /**
  * Base class of every error thrown by an `@attnkit/*` package.
  *
  * Catch it to handle any attnkit failure; switch on `code` (stable, machine-readable) rather than on
- * the message (written for people and free to improve).
+ * the message (written for people and free to improve). Messages are bounded
+ * ({@link boundMessage}: at most 2 000 characters, start and end kept); structured fields keep the
+ * full details.
  *
  * @example
  * try { await useBackend('webgl'); } catch (e) { if (e instanceof AttnkitError) console.log(e.code); }
@@ -12,7 +16,7 @@ export class AttnkitError extends Error {
   readonly code: string;
 
   constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(boundMessage(message), options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
   }

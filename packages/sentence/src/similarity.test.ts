@@ -29,6 +29,6 @@ describe('similarity: every row of a against every row of b', () => {
     expect(thrown(() => similarity(a(), tensor2d([[1, 2, 3]]))).message).toBe("similarity: 'b' must be rows of width E = 2 like 'a'; received [1, 3].");
     const error = thrown(() => similarity(a(), b(), 'jaccard' as never));
     expect(error).toBeInstanceOf(InvalidArgumentError);
-    expect(error.message).toBe('similarity: \'fn\' must be \'cosine\', \'dot\', \'euclidean\', \'manhattan\'; received "jaccard".');
+    expect(error.message).toBe('similarity: \'fn\' must be \'cosine\', \'dot\', \'euclidean\', \'manhattan\'; received string \'jaccard\'.');
   });
 });

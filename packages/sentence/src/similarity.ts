@@ -1,5 +1,5 @@
 import { abs, matMul, neg, sqrt, sub, sum, tidy, transpose, expandDims, maximum, square, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
+import { InvalidArgumentError, checkTensor, describeValue, formatShape } from '@attnkit/errors';
 import { l2Normalize } from './l2-normalize.js';
 
 /** The similarity functions a sentence-transformers folder names in `similarity_fn_name`. */
@@ -21,7 +21,7 @@ export function similarity(a: Tensor, b: Tensor, fn: SimilarityFunction = 'cosin
   checkTensor(a, { caller, argument: 'a', dtype: 'float32', rank: 2, shape: '[N, E]' });
   checkTensor(b, { caller, argument: 'b', dtype: 'float32', rank: 2, shape: '[M, E]' });
   if (a.shape[1] !== b.shape[1]) throw new InvalidArgumentError({ caller, argument: 'b', expected: `rows of width E = ${a.shape[1]} like 'a'`, received: formatShape(b.shape) });
-  if (!(SIMILARITY_FUNCTIONS as readonly unknown[]).includes(fn)) throw new InvalidArgumentError({ caller, argument: 'fn', expected: SIMILARITY_FUNCTIONS.map((f) => `'${f}'`).join(', '), received: JSON.stringify(fn) ?? String(fn) });
+  if (!(SIMILARITY_FUNCTIONS as readonly unknown[]).includes(fn)) throw new InvalidArgumentError({ caller, argument: 'fn', expected: SIMILARITY_FUNCTIONS.map((f) => `'${f}'`).join(', '), received: describeValue(fn) });
   return tidy(() => {
     switch (fn) {
       case 'cosine':

@@ -41,6 +41,8 @@ const ACCEPTED: Readonly<Record<string, string>> = {
   'sentence.readSentenceFolder:"x"': 'a relative folder path; a folder without modules.json reads as a plain Hugging Face folder',
   'bert.regexHazard:"x"': 'a valid pattern with no hazard',
   'errors.checkObject:{}': 'an object is an options object',
+  'errors.boundMessage': 'bounds any value as a message (it exists for messages)',
+  'errors.summarizeList': 'summarises any value for a message (a non-list is "none")',
 };
 const PACKAGES: ReadonlyArray<readonly [string, Record<string, unknown>]> = [['errors', errors], ['backends', backends], ['masks', masks], ['nn', nn], ['scorers', scorers], ['attention', attention], ['bert', bert], ['sentence', sentence]];
 
