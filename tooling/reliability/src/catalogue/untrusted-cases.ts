@@ -201,6 +201,9 @@ export const untrustedCases: CatalogueCase[] = [
     ['decoder', '(\\w+\\s?)+$', 'nested quantifier'],
     ['pre_tokenizer', 'a*a*a*a*a*a*b', 'unbounded quantifiers'],
     ['normalizer', '((a)\\2)+', 'backreference'],
+    ['pre_tokenizer', '(?:a?a?){16}x', 'optional part in a repeated group'],
+    ['normalizer', 'a{0,99}a{0,99}a{0,99}b', 'unbounded quantifiers: more than two in a row'],
+    ['decoder', '(a{1,50}){1,50}', 'nested quantifier'],
   ] as const).map(([where, pattern, reason]) =>
     rejects(U, `tokenizer.json ${where} pattern ${pattern}`, L, new RegExp(`^loadTokenizer: the tokenizer cannot be built: Tokenizer: 'tokenizer\\.json ${where} pattern' must be a regular expression that cannot backtrack catastrophically; received /.*/: ${reason}`), () => loadWith(withPattern(where, pattern)))),
   safely(U, 'the Llama 3 split pattern on 100 000 adversarial characters', 'accepted, and encoding stays under a second', () => {
