@@ -26,12 +26,15 @@ export default defineConfig({
   optimizeDeps: {
     include: [
       '@tensorflow/tfjs-core',
+      '@tensorflow/tfjs-core/dist/register_all_gradients', // imported by @attnkit/test-utils (the reliability catalogue's combinations)
       ...['cpu', 'wasm', 'webgl', 'webgpu'].map((name) => `@attnkit/backends > @tensorflow/tfjs-backend-${name}`),
     ],
   },
   test: {
     include: executablePath === undefined ? [] : ['src/**/*.browser.test.ts', 'src/**/*.parity.test.ts'],
     passWithNoTests: true,
+    // ATTNKIT_UPDATE_DOCS=1 lets a browser test rewrite the artefact it checks (read in the page as import.meta.env).
+    env: { ATTNKIT_UPDATE_DOCS: process.env['ATTNKIT_UPDATE_DOCS'] ?? '' },
     testTimeout: 180_000,
     hookTimeout: 180_000,
     browser: {

@@ -1,66 +1,46 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { memory } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
-import { AttnkitError } from '@attnkit/errors';
 import { ALL_CASES, AREAS } from './catalogue/all-cases.js';
-import type { CatalogueCase } from './catalogue/catalogue-case.js';
 import { FUZZ_RUNS } from './fuzz-budget.js';
-import { renderReliability, type CaseOutcome } from './render-reliability.js';
+import { CHROMIUM_SUMMARY_PATH, type ChromiumSummary } from './render-chromium-summary.js';
+import { renderReliability } from './render-reliability.js';
+import { planRuns } from './runner/plan-runs.js';
+import { runCase, WATCHDOG_MS, type CaseRun } from './runner/run-case.js';
 
-const CASES: readonly CatalogueCase[] = ALL_CASES;
-const outcomes: CaseOutcome[] = [];
-/** No case may run longer than this (a hang or a runaway size shows as a failure, not a stalled CI). */
-const WATCHDOG_MS = 30_000;
+/** Every case once per backend it declares that Node has (cpu, wasm); the others once on cpu. */
+const PLANNED = planRuns(ALL_CASES, ['cpu', 'wasm']);
+const NUMBER = new Map(ALL_CASES.map((c, i) => [c, i + 1]));
+const runs: CaseRun[] = [];
+const fromRoot = (path: string) => decodeURIComponent(new URL(`../../../${path}`, import.meta.url).pathname);
 beforeAll(() => useBackend('cpu'));
 
-describe('the bad-input catalogue', () => {
+describe('the bad-input catalogue (Node: cpu and wasm)', () => {
   it('has at least 60 cases across every area', () => {
-    expect(CASES.length).toBeGreaterThanOrEqual(60);
-    expect(new Set(CASES.map((c) => c.area))).toEqual(new Set(AREAS));
+    expect(ALL_CASES.length).toBeGreaterThanOrEqual(60);
+    expect(new Set(ALL_CASES.map((c) => c.area))).toEqual(new Set(AREAS));
   });
 
-  it.each(CASES.map((c, i) => [i + 1, c.area, c.input, c] as const))('#%i %s: %s', async (_, __, ___, testCase) => {
-    const before = memory().numTensors;
-    let value: unknown;
-    let thrown: unknown;
-    const started = performance.now();
-    try {
-      value = await testCase.run();
-    } catch (error) {
-      thrown = error;
-    }
-    const elapsed = performance.now() - started;
-    expect(elapsed, `the watchdog: every case ends within ${WATCHDOG_MS / 1000} s`).toBeLessThan(WATCHDOG_MS);
-    const leaked = memory().numTensors - before;
-    let outcome: CaseOutcome['outcome'];
-    if (testCase.error !== undefined) {
-      const anyTyped = testCase.error.name === 'AttnkitError'; // any AttnkitError subclass (the entry-point sweep)
-      outcome = thrown instanceof AttnkitError && (anyTyped || thrown.name === testCase.error.name) ? 'typed error' : thrown === undefined ? 'garbage' : 'crash';
-      expect(thrown, `expected ${testCase.error.name}; got ${String((thrown as Error | undefined)?.message).slice(0, 200)}`).toBeInstanceOf(AttnkitError);
-      if (!anyTyped) expect((thrown as Error).name).toBe(testCase.error.name);
-      if (typeof testCase.error.message === 'string') expect((thrown as Error).message).toBe(testCase.error.message);
-      else expect((thrown as Error).message).toMatch(testCase.error.message);
-    } else {
-      const ok = thrown === undefined && (await testCase.safe!.check(value));
-      outcome = ok ? 'documented result' : thrown === undefined ? 'garbage' : 'crash';
-      expect(thrown).toBeUndefined();
-      expect(ok, `documented result: ${testCase.safe!.result}; got ${JSON.stringify(value)?.slice(0, 200)}`).toBe(true);
-    }
-    outcomes.push({ case: testCase, outcome, leaked });
-    expect(leaked, 'tensors left behind').toBe(0);
-  }, 60_000);
+  it.each(PLANNED.map((p) => [NUMBER.get(p.case)!, p.case.area, p.case.shownAs ?? p.backend, p.case.input, p] as const))('#%i %s (%s): %s', async (_, __, ___, ____, planned) => {
+    const run = await runCase(planned.case, planned.backend);
+    runs.push(run);
+    expect(run.outcome === 'typed error' || run.outcome === 'documented result', `${run.outcome}: ${run.detail}`).toBe(true);
+    expect(run.leaked, 'tensors left behind').toBe(0);
+  }, WATCHDOG_MS + 30_000);
 });
 
-afterAll(() => {
-  if (outcomes.length !== CASES.length) return; // a filtered or failed run must not rewrite the document
-  const rendered = renderReliability(outcomes, FUZZ_RUNS);
-  const path = decodeURIComponent(new URL('../../../docs/reliability.md', import.meta.url).pathname);
+afterAll(async () => {
+  await useBackend('cpu');
+  if (runs.length !== PLANNED.length) return; // a filtered run must not rewrite the document (failing runs are counted in it)
+  let chromium: ChromiumSummary | undefined;
+  try { chromium = JSON.parse(readFileSync(fromRoot(CHROMIUM_SUMMARY_PATH), 'utf8')) as ChromiumSummary; } catch { /* rendered as missing */ }
+  const rendered = renderReliability(runs, chromium, FUZZ_RUNS);
+  const path = fromRoot('docs/reliability.md');
   if (process.env['ATTNKIT_UPDATE_DOCS'] === '1') {
     writeFileSync(path, rendered);
     return;
   }
   let current = '';
   try { current = readFileSync(path, 'utf8'); } catch { /* missing counts as stale */ }
-  if (current !== rendered) throw new Error('docs/reliability.md is out of date with the catalogue: run ATTNKIT_UPDATE_DOCS=1 pnpm --filter @attnkit/reliability test');
+  if (current !== rendered) throw new Error('docs/reliability.md is out of date with the catalogue or docs/reliability-chromium.json: run ATTNKIT_UPDATE_DOCS=1 pnpm --filter @attnkit/reliability test');
 });

@@ -1,37 +1,33 @@
-import { attentionCases } from './attention-cases.js';
 import { backendsCases } from './backends-cases.js';
 import { bertCases } from './bert-cases.js';
-import type { CatalogueCase } from './catalogue-case.js';
+import { shownAs, type CatalogueCase } from './catalogue-case.js';
 import { cliCases } from './cli-cases.js';
 import { combinationsCases } from './combinations-cases.js';
 import { concurrencyCases } from './concurrency-cases.js';
 import { entryPointCases } from './entry-points-cases.js';
 import { extremesCases } from './extremes-cases.js';
 import { loadersCases } from './loaders-cases.js';
-import { masksCases } from './masks-cases.js';
-import { nnCases } from './nn-cases.js';
-import { scorersCases } from './scorers-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
+import { tensorCases } from './tensor-cases.js';
 import { tokenizerCases } from './tokenizer-cases.js';
 import { untrustedCases } from './untrusted-cases.js';
 
-/** Every case of the Node catalogue, in the order docs/reliability.md lists them. */
+/**
+ * Every case of the Node catalogue, in the order docs/reliability.md lists them. Tensor-only areas
+ * run once per backend (tensor-cases.ts); areas that compare cpu and wasm inside are shown as such.
+ */
 export const ALL_CASES: readonly CatalogueCase[] = [
-  ...masksCases,
-  ...nnCases,
-  ...scorersCases,
-  ...attentionCases,
+  ...tensorCases,
   ...bertCases,
   ...loadersCases,
   ...tokenizerCases,
   ...cliCases,
   ...backendsCases,
-  ...concurrencyCases,
+  ...shownAs('cpu+wasm', concurrencyCases),
   ...untrustedCases,
-  ...extremesCases,
-  ...combinationsCases,
-  ...sizesCases,
-  ...wasmGuardCases,
+  ...shownAs('cpu+wasm', extremesCases),
+  ...shownAs('cpu+wasm', combinationsCases),
+  ...shownAs('cpu+wasm', [...sizesCases, ...wasmGuardCases]),
   ...entryPointCases,
 ];
 

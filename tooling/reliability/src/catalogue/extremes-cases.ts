@@ -1,4 +1,4 @@
-import { tensor, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { getBackend, tensor, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { maxDifference, withBackend } from '@attnkit/backends';
 import { maskedSoftmax } from '@attnkit/masks';
 import { scaledDotProductAttention } from '@attnkit/attention';
@@ -31,16 +31,20 @@ function maskTensor(shape: number[] | undefined, allowed: (b: number, h: number,
   return tensor(values, shape, 'bool');
 }
 
-/** Runs `fn` on cpu and on wasm and says whether they agree: NaN exactly where the other has NaN, infinities alike, finite values within 1e-6. */
+/**
+ * Runs `fn` on cpu and on the backend the runner set (wasm when that is cpu) and says whether they
+ * agree: NaN exactly where the other has NaN, infinities alike, finite values within 1e-6.
+ */
 async function agree(fn: () => Tensor): Promise<{ agree: boolean; diff: number }> {
+  const other = getBackend() === 'cpu' ? 'wasm' : getBackend();
   const read = (backend: string) => withBackend(backend, async () => {
     const out = tidy(fn);
     const values = await out.data();
     out.dispose();
     return values;
   });
-  const [cpu, wasm] = [await read('cpu'), await read('wasm')];
-  const { maxAbsDiff } = maxDifference(wasm, cpu, 'catalogue');
+  const [cpu, compared] = [await read('cpu'), await read(other)];
+  const { maxAbsDiff } = maxDifference(compared, cpu, 'catalogue');
   return { agree: maxAbsDiff <= 1e-6, diff: maxAbsDiff };
 }
 
