@@ -49,6 +49,17 @@ describe('the embedded BERT tokenizer', () => {
     expect(tokenizer.decode(batch.inputIds[0]!)).toBe('one two three four short');
   });
 
+  it('reads each text once: a hole in a sparse list is refused, and a proxy cannot swap a text after its check', () => {
+    // eslint-disable-next-line no-sparse-arrays
+    expect(thrown(() => tokenizer.encode(['hello', , 'world'] as never)).message).toBe("Tokenizer.encode: 'texts[1]' must be a string or a [string, string] pair; received undefined.");
+    let reads = 0;
+    const swapping = new Proxy(['hello'], { get: (target, key, receiver) => (key === '0' ? (reads++ === 0 ? 'hello' : 42) : Reflect.get(target, key, receiver)) });
+    expect(tokenizer.encode(swapping).tokens).toEqual([['[CLS]', 'hello', '[SEP]']]);
+    let pairReads = 0;
+    const pair = new Proxy(['the cat', 'sat'], { get: (target, key, receiver) => (key === '1' ? (pairReads++ === 0 ? 'sat' : 7) : Reflect.get(target, key, receiver)) });
+    expect(tokenizer.encode([pair as unknown as [string, string]]).tokens[0]).toEqual(['[CLS]', 'the', 'cat', '[SEP]', 'sat', '[SEP]']);
+  });
+
   it('returns every id with truncation: false, however long', () => {
     const batch = tokenizer.encode(['one two three four', 'one'], { maxLength: 4, truncation: false });
     expect(batch.tokens[0]).toEqual(['[CLS]', 'one', 'two', 'three', 'four', '[SEP]']);
@@ -60,6 +71,8 @@ describe('the embedded BERT tokenizer', () => {
     [() => tokenizer.encode([42 as never]), "Tokenizer.encode: 'texts[0]' must be a string or a [string, string] pair; received number 42."],
     [() => tokenizer.encode(['a'], { maxLength: 2 }), "Tokenizer.encode: 'maxLength' must be an integer ≥ 3; received number 2."],
     [() => tokenizer.encode(['a', 'a b'], { padding: false }), "Tokenizer.encode: 'padding' must be 'longest' or 'max_length' for sequences of different lengths; received false."],
+    // found by tooling/reliability/src/fuzz/tokenizer-encode.fuzz.test.ts: 2^33 was an untyped RangeError ("Invalid array length"); 1e9 ran the process out of memory
+    [() => tokenizer.encode(['a'], { maxLength: 2 ** 33, padding: 'max_length' }), "Tokenizer.encode: 'maxLength' must be at most 1048576 with padding: 'max_length' (every row is padded to it); received 8589934592. padding: 'longest' pads to the longest sequence only."],
     [() => tokenizerJsonFromVocab('a\nb\n'), "tokenizerJsonFromVocab: 'vocab.txt' must be the BERT special tokens [PAD], [UNK], [CLS], [SEP], [MASK]; received a vocabulary of 2 tokens without [PAD], [UNK], [CLS], [SEP], [MASK]."],
   ])('rejects bad input %#', (call, message) => {
     const error = thrown(call);

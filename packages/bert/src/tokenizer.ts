@@ -6,7 +6,7 @@ import { checkTokenizerRegexes } from './check-tokenizer-regexes.js';
 
 /** Options of {@link Tokenizer.encode}. */
 export interface EncodeOptions {
-  /** `'longest'` (default): pad to the longest sequence; `'max_length'`: to `maxLength`; `false`: no padding (then all must have equal length). */
+  /** `'longest'` (default): pad to the longest sequence; `'max_length'`: to `maxLength` (at most 2^20); `false`: no padding (then all must have equal length). */
   readonly padding?: 'longest' | 'max_length' | false;
   /**
    * Default true: cut sequences (pairs: longest first, as Hugging Face's `longest_first`) so that
@@ -27,6 +27,9 @@ export interface EncodedBatch {
   /** The tokens of each sequence, without padding. */
   readonly tokens: string[][];
 }
+
+/** The longest `padding: 'max_length'` pads to (2^20 tokens): every row is made that long, so a larger `maxLength` would allocate gigabytes. */
+const MAX_PADDED_LENGTH = 2 ** 20;
 
 /** Tokenizer classes whose models take no token type ids (transformers' `model_input_names` without them). */
 const WITHOUT_TOKEN_TYPES = /^(Roberta|XLMRoberta|DistilBert|MPNet|Camembert|Bart|Longformer)Tokenizer(Fast)?$/;
@@ -125,10 +128,15 @@ export class Tokenizer {
     const caller = 'Tokenizer.encode';
     if (!Array.isArray(texts) || texts.length === 0) throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'a non-empty list of strings or [string, string] pairs', received: describeValue(texts) });
     const maxLength = checkInteger(options.maxLength ?? this.modelMaxLength, { caller, argument: 'maxLength', min: this.#specials.single + 1 });
-    const encoded = texts.map((entry: unknown, i) => {
-      const pair = Array.isArray(entry) && entry.length === 2 && entry.every((s) => typeof s === 'string');
+    if (options.padding === 'max_length' && maxLength > MAX_PADDED_LENGTH) {
+      throw new InvalidArgumentError({ caller, argument: 'maxLength', expected: `at most ${MAX_PADDED_LENGTH} with padding: 'max_length' (every row is padded to it)`, received: String(maxLength), hint: "padding: 'longest' pads to the longest sequence only." });
+    }
+    // Array.from: one read of each entry (a hole is undefined and refused; nothing changes after its check)
+    const encoded = Array.from(texts as ArrayLike<unknown>).map((entry: unknown, i) => {
+      const parts: unknown[] | undefined = Array.isArray(entry) ? Array.from(entry as ArrayLike<unknown>) : undefined;
+      const pair = parts !== undefined && parts.length === 2 && parts.every((s) => typeof s === 'string');
       if (typeof entry !== 'string' && !pair) throw new InvalidArgumentError({ caller, argument: `texts[${i}]`, expected: 'a string or a [string, string] pair', received: describeValue(entry) });
-      const [first, second] = typeof entry === 'string' ? [entry, undefined] : (entry as [string, string]);
+      const [first, second] = typeof entry === 'string' ? [entry, undefined] : (parts as [string, string]);
       let a = this.tokenize(first);
       let b = second === undefined ? null : this.tokenize(second);
       if (options.truncation !== false) {

@@ -24,6 +24,10 @@ describe('paddingMaskFromIds', () => {
     [() => paddingMaskFromIds([[1, 2]]), "paddingMaskFromIds: 'attentionMask[0][1]' must be 0 (padding) or 1 (token); received number 2."],
     [() => paddingMaskFromIds([[1, 1], [1]]), "paddingMaskFromIds: 'attentionMask[1]' must be a row of 2 values like row 0; received array [1]."],
     [() => paddingMaskFromIds([]), "paddingMaskFromIds: 'attentionMask' must be a non-empty [B, S] mask (B ≥ 1, S ≥ 1); received [0, 0]."],
+    // eslint-disable-next-line no-sparse-arrays
+    [() => paddingMaskFromIds([[1, , 1]] as never), "paddingMaskFromIds: 'attentionMask[0][1]' must be 0 (padding) or 1 (token); received undefined."],
+    // eslint-disable-next-line no-sparse-arrays
+    [() => paddingMaskFromIds([[1, 1], , [1, 0]] as never), "paddingMaskFromIds: 'attentionMask[1]' must be a row of 2 values like row 0; received undefined."],
   ])('rejects bad arrays %#', (call, message) => {
     const error = thrown(call);
     expect(error).toBeInstanceOf(InvalidArgumentError);
@@ -41,5 +45,13 @@ describe('paddingMaskFromIds', () => {
     );
     cube.dispose();
     soft.dispose();
+  });
+
+  it('takes typed-array rows, and a long row without spreading it', async () => {
+    const typed = paddingMaskFromIds([Int32Array.of(1, 0), Uint8Array.of(1, 1)]);
+    expect(Array.from(await typed.data())).toEqual([1, 0, 1, 1]);
+    const long = paddingMaskFromIds([new Int32Array(300_000).fill(1)]);
+    expect(long.shape).toEqual([1, 1, 1, 300_000]);
+    [typed, long].forEach((t) => t.dispose());
   });
 });

@@ -30,6 +30,27 @@ describe('paddingMask', () => {
     mask.dispose();
   });
 
+  it('accepts typed arrays, a view at an offset of a larger buffer included', async () => {
+    const view = new Int32Array(new ArrayBuffer(16), 8, 2);
+    view.set([3, 1]);
+    const fromView = paddingMask(view, 3);
+    expect(Array.from(await fromView.data())).toEqual([1, 1, 1, 1, 0, 0]);
+    const fromFloats = paddingMask(Float64Array.of(0, 2), 2);
+    expect(Array.from(await fromFloats.data())).toEqual([0, 0, 1, 1]);
+    [fromView, fromFloats].forEach((t) => t.dispose());
+  });
+
+  it('reads every length exactly once: a hole in a sparse array is refused, and a proxy cannot change a value after the check', async () => {
+    // eslint-disable-next-line no-sparse-arrays
+    expect(thrown(() => paddingMask([1, , 2], 3)).message).toBe("paddingMask: 'lengths[1]' must be an integer from 0 to keyLength = 3; received undefined.");
+    let reads = 0;
+    const shifting = new Proxy([1, 1], { get: (target, key, receiver) => (key === '0' ? (reads++ === 0 ? 1 : 99) : Reflect.get(target, key, receiver)) });
+    const mask = paddingMask(shifting, 3);
+    expect(Array.from(await mask.data())).toEqual([1, 0, 0, 1, 0, 0]); // the value that was checked is the value used
+    expect(reads).toBe(1);
+    mask.dispose();
+  });
+
   it('leaks nothing', async () => {
     const lengths = tensor1d([2, 0], 'int32');
     expect(await leaksOf(() => paddingMask(lengths, 3).dispose())).toEqual({ tensors: 0, bytes: 0 });
@@ -45,6 +66,8 @@ describe('paddingMask', () => {
     [() => paddingMask([1], 2.5), "paddingMask: 'keyLength' must be an integer ≥ 1; received number 2.5."],
     [() => paddingMask(zeros([2]) as never, 3), "paddingMask: 'lengths' must be an int32 tensor of rank 1 [B]; received float32 tensor of rank 1 [2]."],
     [() => paddingMask(zeros([2, 1], 'int32') as never, 3), "paddingMask: 'lengths' must be an int32 tensor of rank 1 [B]; received int32 tensor of rank 2 [2, 1]."],
+    [() => paddingMask({ length: 1, 0: 1 } as never, 3), "paddingMask: 'lengths' must be an int32 tensor [B], or an array or typed array of integers; received Object."],
+    [() => paddingMask(new DataView(new ArrayBuffer(4)) as never, 3), "paddingMask: 'lengths' must be an int32 tensor [B], or an array or typed array of integers; received DataView."],
   ])('rejects bad input %#', (call, message) => {
     const error = thrown(call);
     expect(error).toBeInstanceOf(InvalidArgumentError);

@@ -55,6 +55,12 @@ describe('SentenceEncoder.encode', () => {
     ['a precision sentence-transformers does not have', () => model.encode(['a'], { precision: 'float16' as never }), "SentenceEncoder.encode: 'precision' must be 'float32', 'int8', 'uint8', 'binary', 'ubinary'; received string 'float16'."],
     ['one string instead of a list', () => model.encode('a' as never), "SentenceEncoder.encode: 'texts' must be a list of strings; received string 'a'."],
     ['a number among the texts', () => model.encode(['a', 3 as never]), "SentenceEncoder.encode: 'texts[1]' must be a string; received number 3."],
+    // eslint-disable-next-line no-sparse-arrays
+    ['a hole in a sparse list', () => model.encode(['a', , 'b'] as never), "SentenceEncoder.encode: 'texts[1]' must be a string; received undefined."],
+    ['a proxy that swaps a text after its check', () => {
+      let reads = 0;
+      return model.encode(new Proxy(['a', 'b'], { get: (target, key, receiver) => (key === '1' ? (reads++ === 0 ? 3 : 'b') : Reflect.get(target, key, receiver)) }));
+    }, "SentenceEncoder.encode: 'texts[1]' must be a string; received number 3."],
     ['quantized token embeddings', () => model.encode(['a'], { outputValue: 'token_embeddings', precision: 'int8' } as never), "SentenceEncoder.encode: 'precision' must be 'float32' with outputValue 'token_embeddings'; received string 'int8'."],
     ['a truncateDim of 0', () => model.encode(['a'], { truncateDim: 0 }), "SentenceEncoder.encode: 'truncateDim' must be an integer ≥ 1; received number 0."],
   ])('rejects %s', async (_, call, message) => {

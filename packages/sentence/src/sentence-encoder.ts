@@ -126,14 +126,15 @@ export class SentenceEncoder {
   encode(texts: readonly string[], options?: Float): Promise<Tensor2D>;
   encode(texts: readonly string[], options: Quantized): Promise<QuantizedEmbeddings>;
   encode(texts: readonly string[], options: Tokens): Promise<Tensor2D[]>;
-  async encode(texts: readonly string[], options: SentenceEncodeOptions = {}): Promise<Tensor2D | QuantizedEmbeddings | Tensor2D[]> {
+  async encode(given: readonly string[], options: SentenceEncodeOptions = {}): Promise<Tensor2D | QuantizedEmbeddings | Tensor2D[]> {
     const caller = 'SentenceEncoder.encode';
     if (this.#disposed) throw new UseAfterDisposeError(caller);
     const backend = callBackend(caller); // every batch runs here, whatever the global backend is by then
-    if (!Array.isArray(texts)) throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'a list of strings', received: describeValue(texts) });
-    texts.forEach((text, i) => {
-      if (typeof text !== 'string') throw new InvalidArgumentError({ caller, argument: `texts[${i}]`, expected: 'a string', received: describeValue(text) });
-    });
+    if (!Array.isArray(given)) throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'a list of strings', received: describeValue(given) });
+    const texts: readonly unknown[] = Array.from(given); // one read of each text: a hole is undefined (refused), and nothing changes after the check
+    for (let i = 0; i < texts.length; i++) {
+      if (typeof texts[i] !== 'string') throw new InvalidArgumentError({ caller, argument: `texts[${i}]`, expected: 'a string', received: describeValue(texts[i]) });
+    }
     const batchSize = checkInteger(options.batchSize ?? 32, { caller, argument: 'batchSize', min: 1 });
     const precision = options.precision ?? 'float32';
     if (!(PRECISIONS as readonly unknown[]).includes(precision)) throw new InvalidArgumentError({ caller, argument: 'precision', expected: PRECISIONS.map((p) => `'${p}'`).join(', '), received: describeValue(precision) });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { thrown } from '@attnkit/test-utils';
 import { readSafetensors } from './read-safetensors.js';
 import { SafetensorsError } from './safetensors-error.js';
@@ -88,5 +89,19 @@ describe('readSafetensors on host memory views', () => {
     const whole = new SharedArrayBuffer(file.length);
     new Uint8Array(whole).set(file);
     expect(Array.from(readSafetensors(whole as unknown as ArrayBuffer).tensors.get('b')!.values)).toEqual([4]);
+  });
+
+  it('reads a DataView or another typed array over the file as its bytes, and refuses what is not bytes', () => {
+    const padded = new ArrayBuffer(file.length + 4);
+    new Uint8Array(padded).set(file, 4);
+    expect(Array.from(readSafetensors(new DataView(padded, 4, file.length)).tensors.get('a')!.values)).toEqual([1, 2, 3]);
+    const aligned = new ArrayBuffer(file.length + (4 - (file.length % 4)) % 4);
+    new Uint8Array(aligned).set(file);
+    expect(readSafetensors(new Uint8Array(new Uint32Array(aligned).buffer, 0, file.length)).tensors.size).toBe(2);
+    for (const notBytes of [[1, 2, 3], 'file.safetensors', { length: 8 }, null]) {
+      const error = thrown(() => readSafetensors(notBytes as never));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toMatch(/^readSafetensors: 'input' must be the file as bytes: a Uint8Array \(a Node Buffer\), another ArrayBuffer view, an ArrayBuffer or a SharedArrayBuffer; received /);
+    }
   });
 });

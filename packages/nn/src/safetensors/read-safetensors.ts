@@ -1,3 +1,4 @@
+import { describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { SafetensorsError } from './safetensors-error.js';
 import { decodeHalf } from './decode-float.js';
 
@@ -30,10 +31,15 @@ export const MAX_HEADER_BYTES = 100_000_000;
  * const { tensors } = readSafetensors(new Uint8Array(await file.arrayBuffer()));
  * tensors.get('out_proj.weight')?.shape; // [12, 12]
  */
-export function readSafetensors(input: Uint8Array | ArrayBuffer, options: { readonly maxHeaderBytes?: number } = {}): SafetensorsFile {
+export function readSafetensors(input: ArrayBufferView | ArrayBuffer | SharedArrayBuffer, options: { readonly maxHeaderBytes?: number } = {}): SafetensorsFile {
   // a plain Uint8Array view: a Node Buffer's slice() would alias (and misalign) the caller's memory;
   // a SharedArrayBuffer is copied out by slice() below like any other buffer
-  const bytes = input instanceof Uint8Array ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
+  // any view (Uint8Array, Node Buffer, DataView, another typed array) is read as its bytes
+  const isBuffer = input instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && (input as unknown) instanceof SharedArrayBuffer);
+  if (!ArrayBuffer.isView(input) && !isBuffer) {
+    throw new InvalidArgumentError({ caller: 'readSafetensors', argument: 'input', expected: 'the file as bytes: a Uint8Array (a Node Buffer), another ArrayBuffer view, an ArrayBuffer or a SharedArrayBuffer', received: describeValue(input) });
+  }
+  const bytes = ArrayBuffer.isView(input) ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
   if (bytes.length < 8) throw new SafetensorsError('truncated', `the file has ${bytes.length} bytes; at least 8 are needed for the header size.`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerSize = Number(view.getBigUint64(0, true));

@@ -6,6 +6,7 @@ import { combinationsCases } from './combinations-cases.js';
 import { concurrencyCases } from './concurrency-cases.js';
 import { entryPointCases } from './entry-points-cases.js';
 import { extremesCases } from './extremes-cases.js';
+import { hostObjectsCases } from './host-objects-cases.js';
 import { loadersCases } from './loaders-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
@@ -25,6 +26,7 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...backendsCases,
   ...shownAs('cpu+wasm', concurrencyCases),
   ...untrustedCases,
+  ...hostObjectsCases,
   ...shownAs('cpu+wasm', extremesCases),
   ...shownAs('cpu+wasm', combinationsCases),
   ...shownAs('cpu+wasm', [...sizesCases, ...wasmGuardCases]),
@@ -45,6 +47,7 @@ export const AREAS: readonly string[] = [
   'backends',
   'concurrency',
   'untrusted files',
+  'host objects',
   'extremes',
   'combinations',
   'sizes and memory',
