@@ -2,7 +2,7 @@
 """Writes fixtures/masked-softmax-extremes.json: masked softmax at extreme scores, from PyTorch.
 Run with the reference stack:  .venv-ref/bin/python tooling/reference/make_extreme_fixtures.py
 The reference is torch._safe_softmax (what scaled_dot_product_attention uses since torch 2.5) on
-scores with blocked entries filled with -inf, in float64: rows with no allowed key, or only -inf
+scores with blocked entries filled with -inf (or on the scores alone, for the no-mask cases), in float64: rows with no allowed key, or only -inf
 allowed, are zeros; a NaN among the allowed scores makes its row NaN; allowed scores of any size
 get their exact softmax. Blocked entries hold garbage (NaN, +inf, huge values) that must not matter.
 """
@@ -35,6 +35,14 @@ def case(rows, keep):
     return {"inputs": {"scores": t(scores), "mask": t(mask)}, "outputs": {"probabilities": t(probabilities)}}
 
 
+def unmasked_case(rows):
+    """No mask: every key allowed. torch._safe_softmax is what scaled_dot_product_attention applies
+    to scores plus a float attn_mask, so a row of only -inf is zeros (torch.softmax would give NaN)."""
+    scores = torch.tensor(rows, dtype=torch.float32)
+    probabilities = torch._safe_softmax(scores.double(), -1)
+    return {"inputs": {"scores": t(scores)}, "outputs": {"probabilities": t(probabilities)}}
+
+
 def main():
     cases = {}
     blocked_garbage = [NAN, INF, 3e38, -INF]
@@ -53,6 +61,7 @@ def main():
             rows.append([blocked_garbage[i % 4] for i in range(width)])
             keep.append([False] * width)  # nothing allowed
             cases[f"allowed scores {name}, S={width}"] = case(rows, keep)
+            cases[f"no mask, allowed scores {name}, S={width}"] = unmasked_case(rows[:2] + [[value] * (width - 1) + [-INF], [-INF] * width])
     payload = {"generator": "tooling/reference/make_extreme_fixtures.py", "torch": torch.__version__, "cases": cases}
     (OUT / "masked-softmax-extremes.json").write_text(json.dumps(payload, separators=(",", ":"), allow_nan=False) + "\n")
     print(f"masked-softmax-extremes.json: {len(cases)} cases")

@@ -1,4 +1,4 @@
-import { customGrad, div, engine, equal, exp, getBackend, getKernel, isFinite, max, mul, onesLike, softmax, sub, sum, tidy, where, zerosLike, type GradSaveFunc, type Tensor } from '@tensorflow/tfjs-core';
+import { customGrad, div, engine, equal, exp, getBackend, getKernel, isFinite, less, logicalAnd, logicalNot, max, mul, onesLike, softmax, sub, sum, tidy, where, zerosLike, type GradSaveFunc, type Tensor } from '@tensorflow/tfjs-core';
 import { MASKED_SOFTMAX_KERNEL, assertBackendReady } from '@attnkit/backends';
 import { InvalidArgumentError, broadcastShapes, checkTensor, formatShape } from '@attnkit/errors';
 import { checkBoolMask } from './check-bool-mask.js';
@@ -16,7 +16,8 @@ const LOWEST_FLOAT32 = -3.4028234663852886e38;
  * with the same rules.
  *
  * @param scores float32 `[..., T, S]`, e.g. `[B, H, T, S]`
- * @param mask bool, broadcastable to `scores` (e.g. `[B, 1, 1, S]`); `undefined` = plain softmax
+ * @param mask bool, broadcastable to `scores` (e.g. `[B, 1, 1, S]`); `undefined` = every key allowed
+ *   (plain softmax, with the same zero rows for rows of only −∞)
  * @returns float32, the shape of `scores`
  * @example
  * maskedSoftmax(scores, mergeMasks(paddingMask(lengths, S), causalMask(T, S)));
@@ -25,7 +26,15 @@ export function maskedSoftmax(scores: Tensor, mask?: Tensor): Tensor {
   const caller = 'maskedSoftmax';
   assertBackendReady(caller);
   checkTensor(scores, { caller, argument: 'scores', dtype: 'float32', rank: [1, 2, 3, 4, 5, 6], shape: '[..., T, S]' });
-  if (mask === undefined) return softmax(scores);
+  if (mask === undefined) {
+    // every key allowed: plain softmax, except that a row of only −∞ is zeros (_safe_softmax), not NaN
+    // (cpu, wasm) or a row of ones (webgl); NaN rows stay NaN
+    return tidy(() => {
+      const rowMax = max(scores, -1, true);
+      const onlyMinusInfinity = logicalAnd(logicalNot(isFinite(rowMax)), less(rowMax, 0)); // no -Infinity literal: WebGL shaders reject it
+      return where(onlyMinusInfinity, zerosLike(scores), softmax(scores));
+    });
+  }
   checkBoolMask(mask, caller);
   const shape = broadcastShapes(scores.shape, mask.shape, caller, 'mask');
   if (shape.length !== scores.rank || shape.some((size, i) => size !== scores.shape[i])) {
