@@ -49,11 +49,11 @@ export function memoryBudget(backend: string = getBackend()): MemoryBudget {
  * @example
  * checkMemoryBudget('scaledDotProductAttention', 'the attention scores', [B, H, T, S], 3);
  */
-export function checkMemoryBudget(caller: string, what: string, shape: readonly number[], count = 1, backend: string = getBackend()): void {
+export function checkMemoryBudget(caller: string, what: string, shape: readonly number[], count = 1, backend: string = getBackend(), hint?: string): void {
   if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) throw new InvalidArgumentError({ caller: typeof caller === 'string' ? caller : 'checkMemoryBudget', argument: 'shape', expected: 'a list of non-negative integers', received: describeValue(shape) });
   const budget = memoryBudget(backend);
   const one = 4 * shape.reduce((a, b) => a * b, 1);
   const described = `${what} ${formatShape(shape)} float32`;
-  if (one * count > budget.bytes) throw new ResourceLimitError({ caller, what: count > 1 ? `${described} (${count} at once)` : described, backend, bytes: one * count, limit: budget.bytes, rule: budget.rule });
-  if (one > budget.tensorBytes) throw new ResourceLimitError({ caller, what: `${described} (one tensor)`, backend, bytes: one, limit: budget.tensorBytes, rule: budget.rule });
+  if (one * count > budget.bytes) throw new ResourceLimitError({ caller, what: count > 1 ? `${described} (${count} at once)` : described, backend, bytes: one * count, limit: budget.bytes, rule: budget.rule, ...(hint === undefined ? {} : { hint }) });
+  if (one > budget.tensorBytes) throw new ResourceLimitError({ caller, what: `${described} (one tensor)`, backend, bytes: one, limit: budget.tensorBytes, rule: budget.rule, ...(hint === undefined ? {} : { hint }) });
 }

@@ -9,6 +9,7 @@ import { encoderForward } from './encoder-forward.js';
 import { initialiseLikeHuggingFace } from './initialise-like-hugging-face.js';
 import { loadCheckpoint } from './load-checkpoint.js';
 import { toEncoderConfig } from './to-encoder-config.js';
+import { checkEncoderSize } from './encoder-size.js';
 
 // The module tree mirrors Hugging Face's modeling_bert, so a parameter's dotted path is its
 // checkpoint key (`encoder.layer.0.attention.self.query.weight`): loading is `loadStateDict`.
@@ -218,6 +219,7 @@ export class BertModel extends Module implements Encoder {
     const c = toEncoderConfig(config, 'bert');
     const expected = (new.target as typeof BertModel).modelTypes;
     if (!expected.includes(c.modelType)) throw new InvalidArgumentError({ caller: new.target.name, argument: 'config.modelType', expected: expected.map((t) => `"${t}"`).join(' or '), received: JSON.stringify(c.modelType), hint: 'loadEncoder picks the model class from config.json.' });
+    checkEncoderSize(c, new.target.name); // before any allocation
     this.config = c;
     let initialised: string[] = [];
     [this.embeddings, this.encoder, this.pooler] = this.guard(() => {

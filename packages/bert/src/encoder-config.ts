@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from '@attnkit/errors';
 import { ACTIVATIONS } from '@attnkit/nn';
 import type { BertConfig } from './bert-config.js';
+import { checkEncoderSize } from './encoder-size.js';
 
 /** The Hugging Face `model_type`s attnkit builds, each from its own model file. */
 export const MODEL_TYPES = ['bert', 'distilbert', 'roberta', 'xlm-roberta', 'electra', 'mpnet'] as const;
@@ -100,7 +101,7 @@ export function parseEncoderConfig(json: unknown, caller = 'parseEncoderConfig')
   if (typeof pad !== 'number' || !Number.isInteger(pad) || pad < 0 || pad >= vocabSize) fail('pad_token_id', `an id in [0, vocab_size = ${vocabSize})`, pad);
   const positionOffset = family.offset ? (pad as number) + 1 : 0;
   if (maxPositionEmbeddings <= positionOffset) fail(keys.maxPositionEmbeddings, `more than pad_token_id + 1 = ${positionOffset} (positions start after the padding id)`, maxPositionEmbeddings);
-  return {
+  const config: EncoderConfig = {
     modelType: type,
     vocabSize,
     hiddenSize,
@@ -120,4 +121,6 @@ export function parseEncoderConfig(json: unknown, caller = 'parseEncoderConfig')
     maxSequenceLength: maxPositionEmbeddings - positionOffset,
     relativeAttentionNumBuckets,
   };
+  checkEncoderSize(config, caller); // a config.json claiming a billion-token vocabulary is refused here, not at allocation
+  return config;
 }

@@ -10,6 +10,7 @@ export { tokenizerJsonFromVocab, type WordPieceOptions } from './vocab-tokenizer
 export type { IdsInput } from './check-bert-inputs.js';
 export { checkpointKeys, type CheckpointKeys } from './checkpoint-keys.js';
 export { MODEL_TYPES, parseEncoderConfig, type ModelType, type EncoderConfig } from './encoder-config.js';
+export { checkEncoderSize, encoderParameterCount, MAX_ENCODER_LAYERS, MAX_ENCODER_PARAMETERS, type EncoderSizes } from './encoder-size.js';
 export type { Encoder, EncoderInputs, EncoderOutputs } from './encoder.js';
 export { loadEncoder, describeSource, type LoadEncoderOptions } from './load-encoder.js';
 export { nonFiniteTensors } from './non-finite-tensors.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compareBackends, useBackend } from '@attnkit/backends';
+import { compareBackends, ResourceLimitError, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf, fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/masks.json' with { type: 'json' };
@@ -35,5 +35,11 @@ describe('causalMask', () => {
     const error = thrown(call);
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect(error.message).toBe(message);
+  });
+
+  it('refuses a mask past the memory budget (a [T, S] beyond 2³² elements is no typed array) with a typed error', () => {
+    const error = thrown(() => causalMask(1, 2 ** 33));
+    expect(error).toBeInstanceOf(ResourceLimitError);
+    expect(error.message).toMatch(/^causalMask: the values of the mask \[1, 1, 1, 8589934592\] float32 need 32\.0 GiB/);
   });
 });

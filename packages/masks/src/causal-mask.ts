@@ -1,4 +1,5 @@
 import { tensor4d, type Tensor4D } from '@tensorflow/tfjs-core';
+import { checkMemoryBudget } from '@attnkit/backends';
 import { checkInteger } from '@attnkit/errors';
 
 /** Options of {@link causalMask}. */
@@ -27,6 +28,7 @@ export function causalMask(queryLength: number, keyLength: number, options: Caus
   checkInteger(keyLength, { caller, argument: 'keyLength', min: 1 });
   const offset = options.offset ?? keyLength - queryLength;
   checkInteger(offset, { caller, argument: 'offset' });
+  checkMemoryBudget(caller, 'the values of the mask', [1, 1, queryLength, keyLength]); // before allocating (a [T, S] past 2³² elements is no typed array)
   const keep = new Uint8Array(queryLength * keyLength);
   for (let t = 0; t < queryLength; t++) {
     const last = Math.min(keyLength, t + offset + 1); // keys 0 .. t + offset

@@ -51,6 +51,10 @@ describe('paddingMask', () => {
     mask.dispose();
   });
 
+  it('refuses a mask past the memory budget with a typed error, before allocating', () => {
+    expect(thrown(() => paddingMask([0], 2 ** 33)).message).toMatch(/^paddingMask: the values of the mask \[1, 1, 1, 8589934592\] float32 need 32\.0 GiB, more than the 2\.0 GiB cpu allows/);
+  });
+
   it('leaks nothing', async () => {
     const lengths = tensor1d([2, 0], 'int32');
     expect(await leaksOf(() => paddingMask(lengths, 3).dispose())).toEqual({ tensors: 0, bytes: 0 });

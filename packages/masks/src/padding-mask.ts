@@ -1,4 +1,5 @@
 import { tensor4d, type Tensor1D, type Tensor4D } from '@tensorflow/tfjs-core';
+import { checkMemoryBudget } from '@attnkit/backends';
 import { InvalidArgumentError, checkInteger, checkTensor, describeValue, isTensorLike } from '@attnkit/errors';
 
 /**
@@ -41,6 +42,7 @@ export function paddingMask(lengths: Tensor1D | readonly number[] | ArrayLike<nu
       });
     }
   }
+  checkMemoryBudget(caller, 'the values of the mask', [values.length, 1, 1, keyLength]); // before allocating
   const keep = new Uint8Array(values.length * keyLength);
   values.forEach((length, b) => keep.fill(1, b * keyLength, b * keyLength + (length as number)));
   return tensor4d(keep, [values.length, 1, 1, keyLength], 'bool'); // [B, 1, 1, S]

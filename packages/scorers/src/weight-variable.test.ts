@@ -1,6 +1,6 @@
 import { tensor } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useBackend } from '@attnkit/backends';
+import { ResourceLimitError, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { thrown } from '@attnkit/test-utils';
 import { weightVariable } from './weight-variable.js';
@@ -37,5 +37,11 @@ describe('weightVariable', () => {
       "L: 'weights['W.weight']' must be a float32 tensor of rank 2 [2, 3]; received int32 tensor of rank 2 [2, 3].",
     );
     [wrong, ints].forEach((t) => t.dispose());
+  });
+
+  it('refuses a weight past the memory budget before drawing it', () => {
+    const error = thrown(() => weightVariable({ caller: 'MultiHeadAttention', name: 'in_proj_weight', shape: [3_000_000, 1_000_000] }));
+    expect(error).toBeInstanceOf(ResourceLimitError);
+    expect(error.message).toMatch(/^MultiHeadAttention: the values of the weight 'in_proj_weight' \[3000000, 1000000\] float32 need 11175\.9 GiB/);
   });
 });

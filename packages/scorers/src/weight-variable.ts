@@ -1,4 +1,5 @@
 import { clone, randomUniform, tidy, variable, type Tensor, type Variable } from '@tensorflow/tfjs-core';
+import { checkMemoryBudget } from '@attnkit/backends';
 import { checkObject, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 
 /** How {@link weightVariable} creates one weight. */
@@ -38,6 +39,7 @@ export function weightVariable(spec: WeightSpec): Variable {
     }
     return owned(clone(given), `${caller}/${name}/${nextId()}`);
   }
+  checkMemoryBudget(String(caller), `the values of the weight '${String(name)}'`, shape as number[], 1, undefined, 'A layer this size does not fit this backend: choose smaller dimensions.'); // before any allocation
   const fanOut = shape[0] ?? 1;
   const fanIn = shape.length > 1 ? (shape[1] as number) : fanOut;
   const limit = spec.zeros === true ? 0 : Math.sqrt(6 / (fanIn + fanOut));

@@ -24,10 +24,10 @@ export class ResourceLimitError extends AttnkitError {
   /** The backend's budget in bytes. */
   readonly limit: number;
 
-  constructor(details: { caller: string; what: string; backend: string; bytes: number; limit: number; rule: string }) {
+  constructor(details: { caller: string; what: string; backend: string; bytes: number; limit: number; rule: string; hint?: string }) {
     super(
       'ATTNKIT_RESOURCE_LIMIT',
-      `${details.caller}: ${details.what} need ${formatBytes(details.bytes)}, more than the ${formatBytes(details.limit)} ${details.backend} allows (${details.rule}). Split the work: shorter sequences, fewer heads, or smaller batches.`,
+      `${details.caller}: ${details.what} need ${formatBytes(details.bytes)}, more than the ${formatBytes(details.limit)} ${details.backend} allows (${details.rule}). ${details.hint ?? 'Split the work: shorter sequences, fewer heads, or smaller batches.'}`,
     );
     this.caller = details.caller;
     this.backend = details.backend;

@@ -46,7 +46,7 @@ export class Embedding extends Module {
     this.paddingIdx = options.paddingIdx === undefined ? undefined : checkInteger(options.paddingIdx, { caller, argument: 'paddingIdx', min: 0, max: numEmbeddings - 1 });
     const padding = this.paddingIdx;
     this.weight = this.registerParameter('weight', tidy(() => {
-      const initial = initialValues([numEmbeddings, embeddingDim], { normal: 1 }, options.seed);
+      const initial = initialValues([numEmbeddings, embeddingDim], { normal: 1 }, options.seed, 'Embedding');
       return padding === undefined ? initial : where(cast(reshape(oneHot([padding], numEmbeddings), [-1, 1]), 'bool'), zerosLike(initial), initial); // row `padding` = +0
     }));
   }

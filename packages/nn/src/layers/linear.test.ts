@@ -1,6 +1,6 @@
 import { ones, zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useBackend } from '@attnkit/backends';
+import { ResourceLimitError, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { Linear } from './linear.js';
@@ -37,5 +37,14 @@ describe('Linear', () => {
     expect(thrown(() => new Linear(0, 2)).message).toMatch(/^Linear: 'inFeatures' must be an integer ≥ 1; received number 0\.$/);
     x.dispose();
     layer.dispose();
+  });
+
+  it('refuses a weight past the backend memory budget before allocating it, naming the layer and the size', async () => {
+    const error = await leaksOf(() => {
+      const e = thrown(() => new Linear(70_000, 70_000));
+      expect(e).toBeInstanceOf(ResourceLimitError);
+      expect(e.message).toMatch(/^Linear: the values of a parameter \[70000, 70000\] float32 need 18\.3 GiB, more than the 2\.0 GiB cpu allows \(2 GiB per operation\)\. A layer this size does not fit this backend: choose smaller dimensions\.$/);
+    });
+    expect(error).toEqual({ tensors: 0, bytes: 0 });
   });
 });

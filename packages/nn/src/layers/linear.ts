@@ -35,7 +35,7 @@ export class Linear extends Module {
     this.outFeatures = checkInteger(outFeatures, { caller: 'Linear', argument: 'outFeatures', min: 1 });
     const bound = 1 / Math.sqrt(this.inFeatures);
     const { seed } = options;
-    this.weight = this.registerParameter('weight', initialValues([this.outFeatures, this.inFeatures], { uniform: bound }, seed));
+    this.weight = this.registerParameter('weight', initialValues([this.outFeatures, this.inFeatures], { uniform: bound }, seed, 'Linear'));
     this.bias = options.bias === false ? undefined : this.registerParameter('bias', initialValues([this.outFeatures], { uniform: bound }, seed === undefined ? undefined : seed + 1));
   }
 

@@ -3,6 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fused, gather, memory, slice, type Tensor, tensor1d, tensor2d, tensor3d, tidy, zeros } from '@tensorflow/tfjs-core';
 import { withBackend } from '@attnkit/backends';
+import { MultiHeadAttention } from '@attnkit/attention';
+import { BertModel, parseEncoderConfig } from '@attnkit/bert';
+import { causalMask, paddingMask } from '@attnkit/masks';
+import { Embedding, Linear } from '@attnkit/nn';
 import { scaledDotProductAttention } from '@attnkit/attention';
 import { loadEncoder, loadTokenizer } from '@attnkit/bert';
 import { readSafetensors, writeSafetensors } from '@attnkit/nn';
@@ -47,6 +51,15 @@ export const sizesCases: CatalogueCase[] = [
     rejects(Z, `attention scores [1, 1, 16384, 16385] on ${backend} (just past the budget)`, R, /need 3\.0 GiB, more than the 2\.0 GiB/, () => attention(backend, [1, 1, 16_384, 16_385])),
     safely(Z, `attention scores [1, 1, 2048, 2048] on ${backend} (well inside)`, 'runs: output [1, 1, 2048, 1]', () => attention(backend, [1, 1, 2048, 2048]), (v) => JSON.stringify(v) === '[1,1,2048,1]'),
   ]),
+  rejects(Z, 'Embedding(1e9, 768): a 2.8 TiB table', R, /^Embedding: the values of a parameter \[1000000000, 768\] float32 need 2861\.0 GiB, more than the 2\.0 GiB cpu allows/, () => new Embedding(1e9, 768)),
+  rejects(Z, 'Linear(70000, 70000): 18 GiB of weights', R, /^Linear: the values of a parameter \[70000, 70000\] float32 need 18\.3 GiB/, () => new Linear(70_000, 70_000)),
+  rejects(Z, 'MultiHeadAttention with embedDim 1e6', R, /^MultiHeadAttention: the values of the weight '.*' \[\d+, 1000000\] float32 need \d+\.\d GiB/, () => new MultiHeadAttention({ embedDim: 1e6, numHeads: 1 })),
+  rejects(Z, 'config.json with vocab_size 1e9', R, /^parseEncoderConfig: the 3\.\d+e\+10 float32 parameters this config describes need \d+\.\d GiB, more than the 4\.0 GiB any backend allows/, () => parseEncoderConfig({ model_type: 'bert', vocab_size: 1e9, hidden_size: 32, num_hidden_layers: 1, num_attention_heads: 2, intermediate_size: 64, max_position_embeddings: 16, type_vocab_size: 2 })),
+  rejects(Z, 'config.json with a million layers', 'InvalidArgumentError', "parseEncoderConfig: 'num_hidden_layers' must be at most 1024 layers; received 1000000.", () => parseEncoderConfig({ model_type: 'bert', vocab_size: 10, hidden_size: 8, num_hidden_layers: 1e6, num_attention_heads: 2, intermediate_size: 8, max_position_embeddings: 16, type_vocab_size: 2 })),
+  rejects(Z, 'BertModel built by hand from a config with 2³¹ tokens', R, /^BertModel: the .* float32 parameters this config describes need/, () => new BertModel({ ...parseEncoderConfig({ model_type: 'bert', vocab_size: 10, hidden_size: 8, num_hidden_layers: 1, num_attention_heads: 2, intermediate_size: 8, max_position_embeddings: 16, type_vocab_size: 2 }), vocabSize: 2 ** 31 })),
+  safely(Z, 'config.json the size of XLM-R large (560 M parameters)', 'accepted', () => parseEncoderConfig({ model_type: 'xlm-roberta', vocab_size: 250002, hidden_size: 1024, num_hidden_layers: 24, num_attention_heads: 16, intermediate_size: 4096, max_position_embeddings: 514, type_vocab_size: 1, pad_token_id: 1 }).numHiddenLayers, (v) => v === 24),
+  rejects(Z, 'paddingMask with keyLength 2³³', R, /^paddingMask: the values of the mask \[1, 1, 1, 8589934592\] float32 need 32\.0 GiB/, () => paddingMask([0], 2 ** 33)),
+  rejects(Z, 'causalMask of 2²⁰ × 2²⁰', R, /^causalMask: the values of the mask \[1, 1, 1048576, 1048576\] float32 need 4096\.0 GiB/, () => causalMask(2 ** 20, 2 ** 20)),
   safely(Z, 'tokenizing one text of 1 000 000 characters without truncation', 'every token returned', async () => (await loadTokenizer(repoPath('packages/bert/assets/attnkit-tiny-bert/'))).encode(['word '.repeat(200_000)], { truncation: false }).inputIds[0]!.length, (n) => n === 200_002),
   safely(Z, 'tokenizing 125 000 texts in one call', '125 000 rows, padded to the longest', async () => (await loadTokenizer(repoPath('packages/bert/assets/attnkit-tiny-bert/'))).encode(Array.from({ length: 125_000 }, (_, i) => 'a b c'.slice(0, 1 + (i % 5)))).inputIds.length, (n) => n === 125_000),
   safely(Z, 'readSafetensors on a Node Buffer at an odd offset of a pooled buffer', 'read correctly, as a copy (later writes to the buffer change nothing)', () => {

@@ -17,16 +17,13 @@ const dtypes = fc.constantFrom<TensorSpec['dtype']>('bool', 'bool', 'bool', 'boo
 /** Not a size: zero, negative, fractional, NaN, infinite, a string, missing. */
 const notASize = fc.constantFrom<unknown>(0, -1, 2.5, Number.NaN, Infinity, '2', undefined, null);
 /**
- * Sizes past the largest typed array (2^32 elements): each is refused before anything is allocated.
- * BUG (reported, not fixed here: packages/masks is another engineer's area): paddingMask and
- * causalMask throw an untyped `RangeError: Invalid typed array length` for these (minimal
- * counterexamples `paddingMask([0], 2 ** 53 - 1)`, `causalMask(1, 2 ** 53 - 1)`); the properties
- * below leave exactly this class out with `fc.pre` (see `beyondTypedArrays`).
+ * Sizes past the largest typed array (2^32 elements): each must be refused before anything is
+ * allocated, with a typed ResourceLimitError (the fuzzer found `paddingMask([0], 2 ** 53 - 1)` and
+ * `causalMask(1, 2 ** 53 - 1)` throwing an untyped RangeError; both check the memory budget now).
  */
 const huge = fc.constantFrom(2 ** 33, 2 ** 40, 2 ** 53 - 1);
 /** The placements of `validateMask`: [T, S], [B, T, S], [B, H, T, S] and the seq-first [T, S, B]. */
 const LAYOUTS: ReadonlyArray<ReadonlyArray<keyof Sizes>> = [['queryLength', 'keyLength'], ['batch', 'queryLength', 'keyLength'], ['batch', 'heads', 'queryLength', 'keyLength'], ['queryLength', 'keyLength', 'batch']];
-const beyondTypedArrays = (elements: number) => elements > 2 ** 32;
 
 function same(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   return a.length === b.length && Array.prototype.every.call(a, (v: number, i: number) => v === b[i]);
@@ -109,8 +106,6 @@ describe(`masks fuzzing (fast-check, ${5 * FUZZ_RUNS} cases)`, () => {
       fc.property(lengths, keyLength, (given, keys) =>
         withoutLeak(() => {
           const list = isLengthsTensor(given) ? given.values : isTypedArray(given) ? Array.from(given) : given; // typed arrays are read as lists
-          const batch = Array.isArray(list) ? list.length : 1;
-          fc.pre(!(typeof keys === 'number' && beyondTypedArrays(batch * keys))); // the excluded bug class, see `huge`
           const input = isLengthsTensor(given) ? lengthsTensor(given) : given;
           let result: Tensor;
           try {
@@ -137,7 +132,6 @@ describe(`masks fuzzing (fast-check, ${5 * FUZZ_RUNS} cases)`, () => {
     fc.assert(
       fc.property(size, size, offset, fc.boolean(), (queries, keys, shift, noOptions) =>
         withoutLeak(() => {
-          fc.pre(!(typeof queries === 'number' && typeof keys === 'number' && Number.isInteger(queries) && Number.isInteger(keys) && queries > 0 && keys > 0 && beyondTypedArrays(queries * keys))); // the excluded bug class, see `huge`
           let result: Tensor;
           try {
             result = noOptions && shift === undefined ? causalMask(queries as number, keys as number) : causalMask(queries as number, keys as number, { offset: shift as number });
