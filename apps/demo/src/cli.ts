@@ -1,6 +1,6 @@
 import { env } from '@tensorflow/tfjs-core';
 import { availableBackends, detectEnvironment } from '@attnkit/backends';
-import { AttnkitError } from '@attnkit/errors';
+import { AttnkitError, InvalidArgumentError } from '@attnkit/errors';
 import { backendReport } from './backend-report.js';
 import { DEMO_USAGE, formatDemoReport, parseDemoArgs, runDemo } from './demo-command.js';
 import { ENCODE_USAGE, parseEncodeArgs, runEncode } from './encode-command.js';
@@ -40,10 +40,11 @@ async function main(argv: string[]): Promise<void> {
     console.log(request.json ? JSON.stringify(result) : formatDemoReport(result));
     return;
   }
-  throw new Error(`unknown command '${command}'. Commands: (none) the demo, encode, report.\n  ${DEMO_USAGE}\n  ${ENCODE_USAGE}`);
+  throw new InvalidArgumentError({ caller: 'attnkit', argument: 'command', expected: 'none (the demo), encode or report', received: `'${command.slice(0, 40)}'`, hint: `\n  ${DEMO_USAGE}\n  ${ENCODE_USAGE}` }); // a usage mistake: exit code 2
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(`attnkit: ${error instanceof Error ? error.message : String(error)}`);
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(message.startsWith('attnkit') ? message : `attnkit: ${message}`); // messages of the CLI itself already name it
   process.exitCode = error instanceof AttnkitError ? 2 : 1;
 });

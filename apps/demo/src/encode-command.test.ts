@@ -76,5 +76,8 @@ describe('attnkit encode', () => {
     const failure = await run(tsx, [...cli, 'encode', '--model', join(dir, 'missing'), '--text', 'x']).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toContain(`attnkit: loadEncoder: config.json is missing in ${join(dir, 'missing')}`);
+    const unknown = await run(tsx, [...cli, 'embedd', '--text', 'x']).then(() => undefined, (e: { code: number; stderr: string }) => e);
+    expect(unknown?.code).toBe(2); // a usage mistake, not a bug
+    expect(unknown?.stderr).toMatch(/^attnkit: 'command' must be none \(the demo\), encode or report; received 'embedd'\./);
   }, 60_000);
 });

@@ -45,9 +45,16 @@ async function loadModel(source: ModelSource, label: string): Promise<void> {
   $<HTMLButtonElement>('compare').disabled = true;
   const progress = $<HTMLProgressElement>('progress');
   const started = performance.now();
+  let loaded: SentenceEncoder;
+  try {
+    loaded = await loadSentenceEncoder(source, { onProgress: (p) => { progress.max = p.total ?? p.loaded; progress.value = p.loaded; $('model-status').textContent = `loading ${p.file}…`; } });
+  } finally {
+    // a failed load keeps the model that was there: the page stays usable
+    $<HTMLButtonElement>('run').disabled = model === undefined;
+    $<HTMLButtonElement>('compare').disabled = model === undefined;
+  }
   model?.dispose();
-  model = undefined;
-  model = await loadSentenceEncoder(source, { onProgress: (p) => { progress.max = p.total ?? p.loaded; progress.value = p.loaded; $('model-status').textContent = `loading ${p.file}…`; } });
+  model = loaded;
   coldOn = new Set();
   const { modelType, numHiddenLayers, numAttentionHeads, hiddenSize } = model.encoder.config;
   const pooling = model.pooling?.config.modes.join(' + ') ?? 'none';

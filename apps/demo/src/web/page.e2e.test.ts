@@ -85,4 +85,33 @@ describe.skipIf(plan.action === 'skip')('the demo web page in Chromium (built wi
     await page.screenshot({ path: shot, fullPage: true });
     await page.close();
   }, 180_000);
+
+  it("hostile inputs: no text, a model URL that 404s or serves HTML, an unknown backend — each a clear error, and the page keeps working", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.resolvedUrls!.local[0]}?backend=nonsense`);
+    await page.waitForFunction(() => !(document.querySelector('#run') as HTMLButtonElement).disabled, null, { timeout: 120_000 });
+    expect(await page.inputValue('#backend')).toBe('wasm'); // an unknown ?backend= falls back to the default
+    const errorAfter = async (action: () => Promise<void>): Promise<string> => {
+      await page.evaluate(() => { delete (window as { __attnkitDemo?: { error?: string } }).__attnkitDemo!.error; });
+      await action();
+      await page.waitForFunction(() => (window as { __attnkitDemo?: { error?: string } }).__attnkitDemo?.error !== undefined, null, { timeout: 60_000 });
+      expect(await page.isVisible('#error')).toBe(true);
+      return (await page.evaluate(() => (window as { __attnkitDemo?: { error?: string } }).__attnkitDemo!.error!));
+    };
+    await page.fill('#texts', '  \n \n');
+    expect(await errorAfter(() => page.click('#run'))).toBe('Type at least one sentence.');
+    await page.fill('#model-url', '/models/no-such-model/');
+    expect(await errorAfter(() => page.click('#load-url'))).toMatch(/no-such-model/);
+    await page.fill('#model-url', '/');
+    expect(await errorAfter(() => page.click('#load-url'))).toMatch(/config\.json/);
+    // the embedded model is still loaded: encoding works
+    await page.fill('#texts', SENTENCES.join('\n'));
+    const runs = await page.evaluate(() => (window as { __attnkitDemo?: { runs: number } }).__attnkitDemo!.runs);
+    expect(await page.isDisabled('#run')).toBe(false);
+    await page.click('#run');
+    await page.waitForFunction((before) => (window as { __attnkitDemo?: { runs: number } }).__attnkitDemo!.runs > before, runs, { timeout: 60_000 });
+    const embeddings = await page.evaluate(() => (window as { __attnkitDemo?: { embeddings?: number[][] } }).__attnkitDemo!.embeddings!);
+    expect(maxDifference(embeddings.flat(), reference.flat()).maxAbsDiff).toBeLessThanOrEqual(TOLERANCE.wasm);
+    await page.close();
+  }, 180_000);
 });
