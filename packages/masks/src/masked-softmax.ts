@@ -1,4 +1,4 @@
-import { customGrad, div, engine, equal, exp, getBackend, getKernel, isFinite, less, logicalAnd, logicalNot, max, mul, onesLike, softmax, sub, sum, tidy, where, zerosLike, type GradSaveFunc, type Tensor } from '@tensorflow/tfjs-core';
+import { all, customGrad, div, engine, equal, exp, getBackend, getKernel, isFinite, less, logicalAnd, logicalNot, max, mul, onesLike, softmax, sub, sum, tidy, where, zerosLike, type GradSaveFunc, type Tensor } from '@tensorflow/tfjs-core';
 import { MASKED_SOFTMAX_KERNEL, assertBackendReady } from '@attnkit/backends';
 import { InvalidArgumentError, broadcastShapes, checkTensor, formatShape } from '@attnkit/errors';
 import { checkBoolMask } from './check-bool-mask.js';
@@ -29,9 +29,10 @@ export function maskedSoftmax(scores: Tensor, mask?: Tensor): Tensor {
   if (mask === undefined) {
     // every key allowed: plain softmax, except that a row of only −∞ is zeros (_safe_softmax), not NaN
     // (cpu, wasm) or a row of ones (webgl); NaN rows stay NaN
+    // (every entry tested, not the row's max: WebGL's max reduction starts at -1e20, not -Infinity;
+    // and no -Infinity literal, which WebGL shaders reject)
     return tidy(() => {
-      const rowMax = max(scores, -1, true);
-      const onlyMinusInfinity = logicalAnd(logicalNot(isFinite(rowMax)), less(rowMax, 0)); // no -Infinity literal: WebGL shaders reject it
+      const onlyMinusInfinity = all(logicalAnd(logicalNot(isFinite(scores)), less(scores, 0)), -1, true); // [..., T, 1]
       return where(onlyMinusInfinity, zerosLike(scores), softmax(scores));
     });
   }

@@ -42,7 +42,7 @@ describe('paddingMask', () => {
 
   it('reads every length exactly once: a hole in a sparse array is refused, and a proxy cannot change a value after the check', async () => {
     // eslint-disable-next-line no-sparse-arrays
-    expect(thrown(() => paddingMask([1, , 2], 3)).message).toBe("paddingMask: 'lengths[1]' must be an integer from 0 to keyLength = 3; received undefined.");
+    expect(thrown(() => paddingMask([1, , 2] as never, 3)).message).toBe("paddingMask: 'lengths[1]' must be an integer from 0 to keyLength = 3; received undefined.");
     let reads = 0;
     const shifting = new Proxy([1, 1], { get: (target, key, receiver) => (key === '0' ? (reads++ === 0 ? 1 : 99) : Reflect.get(target, key, receiver)) });
     const mask = paddingMask(shifting, 3);
