@@ -43,7 +43,9 @@ describe('checkEncoderSize', () => {
     expect(() => checkEncoderSize(parseEncoderConfig({ ...base, hidden_size: 1024, num_hidden_layers: 24, num_attention_heads: 16, intermediate_size: 4096, vocab_size: 250002, max_position_embeddings: 514 }))).not.toThrow(); // XLM-R large
   });
 
-  it('refuses what is not a config', () => {
+  it('refuses what is not a config, or sizes that are not positive integers (never NaN)', () => {
     expect(thrown(() => checkEncoderSize(null as never))).toBeInstanceOf(InvalidArgumentError);
+    expect(thrown(() => encoderParameterCount({} as never)).message).toBe("encoderParameterCount: 'vocabSize' must be an integer ≥ 1; received undefined.");
+    expect(thrown(() => checkEncoderSize({ ...parseEncoderConfig(base), hiddenSize: 2.5 }))).toBeInstanceOf(InvalidArgumentError);
   });
 });

@@ -1,5 +1,5 @@
 import { ResourceLimitError } from '@attnkit/backends';
-import { InvalidArgumentError, checkObject } from '@attnkit/errors';
+import { InvalidArgumentError, checkInteger, checkObject } from '@attnkit/errors';
 
 /** The largest encoder attnkit builds: 2³⁰ float32 parameters (4 GiB), the whole wasm32 heap. */
 export const MAX_ENCODER_PARAMETERS = 2 ** 30;
@@ -26,9 +26,13 @@ export interface EncoderSizes {
  * encoderParameterCount({ vocabSize: 30522, hiddenSize: 768, numHiddenLayers: 12, intermediateSize: 3072, maxPositionEmbeddings: 512, typeVocabSize: 2 }); // ≈ 1.1e8
  */
 export function encoderParameterCount(sizes: EncoderSizes): number {
-  const { vocabSize, hiddenSize: h, numHiddenLayers, intermediateSize: i, maxPositionEmbeddings } = checkObject(sizes, { caller: 'encoderParameterCount', argument: 'sizes', expected: 'an encoder config { vocabSize, hiddenSize, numHiddenLayers, intermediateSize, maxPositionEmbeddings }' });
-  const e = sizes.embeddingSize ?? h;
-  const embeddings = (vocabSize + maxPositionEmbeddings + (sizes.typeVocabSize ?? 0)) * e + 2 * e + (e === h ? 0 : e * h + h);
+  const caller = 'encoderParameterCount';
+  checkObject(sizes, { caller, argument: 'sizes', expected: 'an encoder config { vocabSize, hiddenSize, numHiddenLayers, intermediateSize, maxPositionEmbeddings }' });
+  const size = (argument: keyof EncoderSizes, min = 1) => checkInteger(sizes[argument], { caller, argument, min });
+  const [vocabSize, h, numHiddenLayers, i, maxPositionEmbeddings] = [size('vocabSize'), size('hiddenSize'), size('numHiddenLayers'), size('intermediateSize'), size('maxPositionEmbeddings')];
+  const e = sizes.embeddingSize === undefined ? h : size('embeddingSize');
+  const types = sizes.typeVocabSize === undefined ? 0 : size('typeVocabSize', 0);
+  const embeddings = (vocabSize + maxPositionEmbeddings + types) * e + 2 * e + (e === h ? 0 : e * h + h);
   const layer = 4 * h * h + 4 * h + 2 * h * i + i + h + 4 * h;
   return embeddings + numHiddenLayers * layer + h * h + h;
 }
