@@ -75,4 +75,14 @@ describe('maskedSoftmax gradients (composite, on cpu)', () => {
     const row0 = (await grad((s: Tensor) => sum(mul(softmax(s), tensor1d([1, 0.5, 3]))))(tensor1d([0.5, 2, 0.25])).array()) as number[];
     expect(maxDifference([masked[0]![0]!, masked[0]![2]!, masked[0]![3]!], row0).maxAbsDiff).toBeLessThan(1e-6);
   });
+
+  it('without a mask: the softmax gradient, and 0 for a row of only -inf (a rank-4 input, as attention passes)', async () => {
+    await useBackend('cpu');
+    const x = tensor([0.5, -1, 2, 0.25, -Infinity, -Infinity, -Infinity, -Infinity], [1, 1, 2, 4]);
+    const w = tensor([1, -2, 0.5, 3, -1, 2, 1, 0.25], [1, 1, 2, 4]);
+    const ours = (await grad((s: Tensor) => sum(mul(maskedSoftmax(s), w)))(x).data());
+    const row0 = await grad((s: Tensor) => sum(mul(softmax(s), tensor1d([1, -2, 0.5, 3]))))(tensor1d([0.5, -1, 2, 0.25])).data();
+    expect(maxDifference(Array.from(ours).slice(0, 4), row0).maxAbsDiff).toBeLessThan(1e-6);
+    expect(Array.from(ours).slice(4).map(Math.abs)).toEqual([0, 0, 0, 0]);
+  });
 });

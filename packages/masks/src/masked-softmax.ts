@@ -31,10 +31,10 @@ export function maskedSoftmax(scores: Tensor, mask?: Tensor): Tensor {
     // (cpu, wasm) or a row of ones (webgl); NaN rows stay NaN
     // (every entry tested, not the row's max: WebGL's max reduction starts at -1e20, not -Infinity;
     // and no -Infinity literal, which WebGL shaders reject)
-    return tidy(() => {
-      const onlyMinusInfinity = all(logicalAnd(logicalNot(isFinite(scores)), less(scores, 0)), -1, true); // [..., T, 1]
-      return where(onlyMinusInfinity, zerosLike(scores), softmax(scores));
-    });
+    return withSoftmaxGradient((x) => {
+      const onlyMinusInfinity = all(logicalAnd(logicalNot(isFinite(x)), less(x, 0)), -1, true); // [..., T, 1]
+      return where(onlyMinusInfinity, zerosLike(x), softmax(x));
+    })(scores);
   }
   checkBoolMask(mask, caller);
   const shape = broadcastShapes(scores.shape, mask.shape, caller, 'mask');
@@ -49,20 +49,26 @@ export function maskedSoftmax(scores: Tensor, mask?: Tensor): Tensor {
   if (mask.shape.at(-1) === scores.shape.at(-1) && getKernel(MASKED_SOFTMAX_KERNEL, getBackend()) !== undefined) {
     return engine().runKernel(MASKED_SOFTMAX_KERNEL, { scores, mask }) as Tensor; // one fused pass (wasm)
   }
-  // Comparisons have no gradient in tfjs, so the composite gets the masked-softmax gradient itself:
-  // y · (dy − Σ dy · y), which is 0 where blocked (the same one the wasm kernel registers).
-  const composite = customGrad((...args: Array<Tensor | GradSaveFunc>) => {
+  return withSoftmaxGradient((x) => {
+    // the row's max over allowed entries only (blocked -> the lowest float32, so any allowed score wins)
+    const rowMax = max(where(mask, x, LOWEST_FLOAT32), -1, true);
+    const shift = where(isFinite(rowMax), rowMax, zerosLike(rowMax)); // nothing allowed, or only -inf: 0
+    const e = where(mask, exp(where(mask, sub(x, shift), maskedFillValue())), 0); // blocked -> exactly 0
+    const total = sum(e, -1, true);
+    return div(e, where(equal(total, 0), onesLike(total), total)); // a zero row stays zero; a NaN makes its row NaN
+  })(scores);
+}
+
+/**
+ * `compute` as one op on the gradient tape, with the (masked) softmax gradient y · (dy − Σ dy · y),
+ * which is 0 wherever y is 0. Comparisons and `all` have no gradient in tfjs, so the composites
+ * above, which test their input, carry this one instead (the wasm kernel registers the same).
+ */
+function withSoftmaxGradient(compute: (x: Tensor) => Tensor): (x: Tensor) => Tensor {
+  return customGrad((...args: Array<Tensor | GradSaveFunc>) => {
     const [x, save] = args as [Tensor, GradSaveFunc];
-    const y = tidy(() => {
-      // the row's max over allowed entries only (blocked -> the lowest float32, so any allowed score wins)
-      const rowMax = max(where(mask, x, LOWEST_FLOAT32), -1, true);
-      const shift = where(isFinite(rowMax), rowMax, zerosLike(rowMax)); // nothing allowed, or only -inf: 0
-      const e = where(mask, exp(where(mask, sub(x, shift), maskedFillValue())), 0); // blocked -> exactly 0
-      const total = sum(e, -1, true);
-      return div(e, where(equal(total, 0), onesLike(total), total)); // a zero row stays zero; a NaN makes its row NaN
-    });
+    const y = tidy(() => compute(x));
     save([y]);
     return { value: y, gradFunc: (dy: Tensor, saved: Tensor[]) => { const out = saved[0] as Tensor; return mul(out, sub(dy, sum(mul(dy, out), -1, true))); } };
-  });
-  return composite(scores);
+  }) as (x: Tensor) => Tensor;
 }
