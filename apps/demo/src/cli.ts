@@ -1,46 +1,61 @@
 import { env } from '@tensorflow/tfjs-core';
-import { availableBackends, detectEnvironment } from '@attnkit/backends';
 import { AttnkitError, InvalidArgumentError } from '@attnkit/errors';
-import { backendReport } from './backend-report.js';
-import { DEMO_USAGE, formatDemoReport, parseDemoArgs, runDemo } from './demo-command.js';
-import { ENCODE_USAGE, parseEncodeArgs, runEncode } from './encode-command.js';
+import { formatHelp, helpRequested, type CommandHelp } from './command-help.js';
+import { DEMO_HELP, formatDemoReport, parseDemoArgs, runDemo } from './demo-command.js';
+import { ENCODE_HELP, parseEncodeArgs, runEncode } from './encode-command.js';
+import { REPORT_HELP, parseReportArgs, runReport } from './report-command.js';
+import { SIMILARITY_HELP, formatSimilarity, parseSimilarityArgs, runSimilarity } from './similarity-command.js';
 
 env().set('PROD', true); // no "install tfjs-node" banner (attnkit targets cpu and wasm in Node), no debug checks
 
-async function report(): Promise<void> {
-  const backends = await availableBackends();
-  console.log(`attnkit backend report (${detectEnvironment()}, Node ${process.versions.node})`);
-  console.log(`available backends: ${backends.join(', ')}\n`);
-  const result = await backendReport(backends);
-  for (const caps of result.capabilities) {
-    const extra = caps.wasm === undefined ? '' : `, ${caps.wasm.binary}, ${caps.wasm.threadCount} thread(s)`;
-    console.log(`${caps.backend}: float${caps.floatPrecision}${extra}; missing kernels: ${caps.missingKernels.join(', ') || 'none'}; filled: ${caps.filledKernels.join(', ') || 'none'}`);
-  }
-  console.log(`\nKernel conformance vs float64 (max abs error):\n${result.table}`);
-  const bad = result.conformance.filter((r) => r.status === 'fail' || r.status === 'error');
-  if (bad.length > 0) throw new Error(`${bad.length} conformance case(s) failed.`);
+// stdout holds only the result (one JSON document with --json); progress and timings go to stderr.
+
+async function demo(argv: string[]): Promise<void> {
+  const request = parseDemoArgs(argv);
+  const progress = process.stderr.isTTY
+    ? (p: { file: string; loaded: number; total: number | undefined }) => process.stderr.write(`\rloading ${p.file} ${p.total ? `${Math.round((100 * p.loaded) / p.total)}%` : `${p.loaded} bytes`}   ${p.loaded === p.total ? '\n' : ''}`)
+    : undefined;
+  const result = await runDemo(request, progress);
+  console.log(request.json ? JSON.stringify(result) : formatDemoReport(result));
 }
+
+async function encode(argv: string[]): Promise<void> {
+  const request = parseEncodeArgs(argv);
+  const result = await runEncode(request);
+  if (request.output === undefined) console.log(JSON.stringify(result));
+  else console.error(`attnkit encode: ${result.last_hidden_state.length} sequence(s) on ${result.backend}, load ${result.timings_ms.load} ms, forward ${result.timings_ms.forward} ms -> ${request.output}`);
+}
+
+async function similarity(argv: string[]): Promise<void> {
+  const request = parseSimilarityArgs(argv);
+  const { result, timingsMs } = await runSimilarity(request);
+  console.error(`attnkit similarity: ${request.texts.length} texts on ${request.backend}, load ${timingsMs.load} ms, encode ${timingsMs.encode} ms`);
+  console.log(request.json ? JSON.stringify(result) : formatSimilarity(result, request.model));
+}
+
+async function report(argv: string[]): Promise<void> {
+  parseReportArgs(argv);
+  const { text, failures } = await runReport();
+  console.log(text);
+  if (failures > 0) throw new Error(`${failures} conformance case(s) failed.`);
+}
+
+const COMMANDS: Record<string, { readonly help: CommandHelp; readonly run: (argv: string[]) => Promise<void> }> = {
+  encode: { help: ENCODE_HELP, run: encode },
+  similarity: { help: SIMILARITY_HELP, run: similarity },
+  report: { help: REPORT_HELP, run: report },
+};
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  if (command === 'encode') {
-    const request = parseEncodeArgs(rest);
-    const result = await runEncode(request);
-    if (request.output === undefined) console.log(JSON.stringify(result));
-    else console.error(`attnkit encode: ${result.last_hidden_state.length} sequence(s) on ${result.backend}, load ${result.timings_ms.load} ms, forward ${result.timings_ms.forward} ms -> ${request.output}`);
-    return;
+  if (command === undefined || command.startsWith('-')) {
+    if (helpRequested(argv)) return void console.log(formatHelp(DEMO_HELP));
+    return demo(argv);
   }
-  if (command === 'report') return report();
-  if (command === undefined || command.startsWith('--')) {
-    const request = parseDemoArgs(argv);
-    const progress = process.stderr.isTTY
-      ? (p: { file: string; loaded: number; total: number | undefined }) => process.stderr.write(`\rloading ${p.file} ${p.total ? `${Math.round((100 * p.loaded) / p.total)}%` : `${p.loaded} bytes`}   ${p.loaded === p.total ? '\n' : ''}`)
-      : undefined;
-    const result = await runDemo(request, progress);
-    console.log(request.json ? JSON.stringify(result) : formatDemoReport(result));
-    return;
-  }
-  throw new InvalidArgumentError({ caller: 'attnkit', argument: 'command', expected: 'none (the demo), encode or report', received: `'${command.slice(0, 40)}'`, hint: `\n  ${DEMO_USAGE}\n  ${ENCODE_USAGE}` }); // a usage mistake: exit code 2
+  const chosen = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (chosen === undefined) throw new InvalidArgumentError({ caller: 'attnkit', argument: 'command', expected: `none (the demo), ${Object.keys(COMMANDS).join(', ').replace(/, (?=[^,]*$)/, ' or ')}`, received: `'${command.slice(0, 40)}'`, hint: 'Run attnkit --help for the commands and their options.' }); // a usage mistake: exit code 2
+  if (helpRequested(rest)) return void console.log(formatHelp(chosen.help));
+  return chosen.run(rest);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -5,11 +5,44 @@ import { InvalidArgumentError } from '@attnkit/errors';
 import type { LoadProgress } from '@attnkit/bert';
 import { l2Normalize, loadSentenceEncoder, similarity as similarityOf } from '@attnkit/sentence';
 import { tensor2d, tidy } from '@tensorflow/tfjs-core';
+import { callerPath } from './caller-path.js';
+import { EXIT_CODES, type CommandHelp } from './command-help.js';
 import { embeddedModelFolder } from './embedded-model.js';
+import { formatSimilarityMatrix } from './format-similarity-matrix.js';
 
 /** Sentences the demo encodes when none are given. */
 export const EXAMPLE_SENTENCES = ['The cat sat on the mat.', 'A cat was sitting on a mat.', 'Stock markets fell sharply today.', 'Attention is all you need.'];
 export const DEMO_USAGE = 'attnkit [--backend cpu|wasm] [--model DIR] [--text "..." ...] [--compare cpu,wasm] [--json]';
+
+/** `attnkit --help`: the demo (the command without a name) and the list of commands. */
+export const DEMO_HELP: CommandHelp = {
+  usage: `${DEMO_USAGE}\n       attnkit <encode|similarity|report> [options]   (attnkit <command> --help for each)`,
+  summary: 'Without a command: encodes sentences with a BERT-family model and prints the tokens, the cosine-similarity matrix of the sentence embeddings (pooled as the model folder says), the backend and its capabilities, load / first / warm forward times and the agreement between backends.',
+  options: [
+    { flag: '--backend cpu|wasm', description: 'the tfjs backend (webgl and webgpu need a browser: npm run demo:web)', default: 'wasm' },
+    { flag: '--model DIR', description: 'a Hugging Face or sentence-transformers folder (relative to where you run the command) or an http(s) URL', default: 'the embedded, untrained attnkit-tiny-bert' },
+    { flag: '--text "..."', description: 'a sentence to encode; repeat for more', default: 'four example sentences' },
+    { flag: '--compare cpu,wasm', description: 'backends whose last_hidden_state is compared (max abs difference against the first)', default: 'cpu,wasm' },
+    { flag: '--json', description: 'print one JSON object (model, capabilities, tokens, similarity, timingsMs, agreement, embeddings) on stdout instead of the report', default: 'off' },
+    { flag: '-h, --help', description: 'print this help' },
+  ],
+  examples: [
+    'attnkit --backend cpu --text "Hello there" --text "General Kenobi" --compare cpu,wasm',
+    'attnkit --model ./all-MiniLM-L6-v2 --json > report.json',
+    'attnkit similarity --text "A cat sat." --text "A cat was sitting."',
+  ],
+  notes: [
+    [
+      'Commands:',
+      '  (none)       the demo above',
+      '  encode       hidden states and sentence embeddings as JSON (attnkit encode --help)',
+      '  similarity   the cosine-similarity matrix of sentences (attnkit similarity --help)',
+      '  report       backends, capabilities and the kernel conformance table (attnkit report --help)',
+    ].join('\n'),
+    'Progress and diagnostics go to stderr, so stdout holds only the result (one JSON document with --json).',
+    EXIT_CODES,
+  ],
+};
 
 /** What the demo was asked to do. */
 export interface DemoRequest {
@@ -33,11 +66,12 @@ export interface DemoReport {
 }
 
 function fail(argument: string, expected: string, received: string): never {
-  throw new InvalidArgumentError({ caller: 'attnkit', argument, expected, received, hint: `Usage: ${DEMO_USAGE}` });
+  throw new InvalidArgumentError({ caller: 'attnkit', argument, expected, received, hint: `Usage: ${DEMO_USAGE} (attnkit --help lists every option and command)` });
 }
 
 /**
  * Parses the demo's arguments. Defaults: wasm, the embedded model, example sentences, `--compare cpu,wasm`.
+ * A relative `--model` is resolved against the directory the command was run from ({@link callerPath}).
  *
  * @example
  * parseDemoArgs(['--backend', 'cpu', '--text', 'hello']);
@@ -55,7 +89,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoRequest {
   if (texts.length === 0 || texts.some((t) => t.trim() === '')) fail('--text', 'non-empty text', '""');
   const compare = (values.compare ?? 'cpu,wasm').split(',').map((b) => b.trim()).filter((b) => b !== '');
   for (const b of compare) if (b !== 'cpu' && b !== 'wasm') fail('--compare', 'a comma-separated list of cpu, wasm', values.compare ?? '');
-  return { backend, model: values.model ?? embeddedModelFolder(), texts, compare: compare as ('cpu' | 'wasm')[], json: values.json === true };
+  return { backend, model: values.model === undefined ? embeddedModelFolder() : callerPath(values.model), texts, compare: compare as ('cpu' | 'wasm')[], json: values.json === true };
 }
 
 function median(values: number[]): number {
@@ -123,7 +157,6 @@ export async function runDemo(request: DemoRequest, onProgress?: (progress: Load
 export function formatDemoReport(report: DemoReport): string {
   const caps = report.capabilities;
   const wasm = caps.wasm === undefined ? '' : `, ${caps.wasm.binary}, ${caps.wasm.threadCount} thread${caps.wasm.threadCount === 1 ? '' : 's'}`;
-  const n = report.similarity.length;
   const lines = [
     `attnkit demo: ${report.model}`,
     `backend: ${caps.backend} (${caps.environment}, float${caps.floatPrecision}${wasm}); missing kernels: ${caps.missingKernels.join(', ') || 'none'}; filled: ${caps.filledKernels.join(', ') || 'none'}`,
@@ -133,8 +166,7 @@ export function formatDemoReport(report: DemoReport): string {
     ...report.tokens.map((t, i) => `  ${i + 1}. ${t.join(' ')}`),
     '',
     'cosine similarity of the sentence embeddings (pooled as the model folder says):',
-    `     ${Array.from({ length: n }, (_, j) => `${j + 1}`.padStart(7)).join('')}`,
-    ...report.similarity.map((row, i) => `  ${`${i + 1}`.padStart(2)} ${row.map((v) => v.toFixed(3).padStart(7)).join('')}`),
+    ...formatSimilarityMatrix(report.similarity),
     '',
     ...report.agreement.map((a) => `agreement ${a.backend} vs ${a.reference}: max abs diff of last_hidden_state ${a.maxAbsDiff.toExponential(2)}`),
   ];

@@ -4,6 +4,8 @@ import type { Tensor } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { l2Normalize, loadSentenceEncoder } from '@attnkit/sentence';
+import { callerPath } from './caller-path.js';
+import { EXIT_CODES, type CommandHelp } from './command-help.js';
 import { embeddedModelFolder } from './embedded-model.js';
 import { writeOutputAtomically } from './write-output.js';
 
@@ -22,12 +24,35 @@ export interface EncodeRequest {
 
 export const ENCODE_USAGE = 'attnkit encode [--model DIR] [--backend cpu|wasm] (--text "..." ... | --input ids.json) [--prompt-name NAME] [--normalize] [--output out.json]';
 
+/** `attnkit encode --help`. */
+export const ENCODE_HELP: CommandHelp = {
+  usage: ENCODE_USAGE,
+  summary: 'Encodes texts (or token ids) and prints, or writes to --output, one JSON object: last_hidden_state, pooler_output (families with a pooler), tokens (for --text), sentence_embedding (as the model folder says; for texts, SentenceTransformer.encode\'s) and timings_ms. Relative paths are taken from the directory you run the command in.',
+  options: [
+    { flag: '--text "..."', description: 'a text to encode; repeat for more (or --input, not both)' },
+    { flag: '--input ids.json', description: 'a JSON file with input_ids (and attention_mask, token_type_ids) as nested arrays' },
+    { flag: '--model DIR', description: 'a Hugging Face or sentence-transformers folder, or an http(s) URL', default: 'the embedded, untrained attnkit-tiny-bert' },
+    { flag: '--backend cpu|wasm', description: 'the tfjs backend', default: 'wasm' },
+    { flag: '--prompt-name NAME', description: "one of the folder's prompts (texts only)", default: "the folder's default prompt, if any" },
+    { flag: '--normalize', description: 'scale sentence_embedding to unit length', default: 'off' },
+    { flag: '--output out.json', description: 'write the JSON there (atomically: a temporary file, then renamed); a one-line summary goes to stderr', default: 'the JSON on stdout' },
+    { flag: '-h, --help', description: 'print this help' },
+  ],
+  examples: [
+    'attnkit encode --text "Hello world" --text "A second sentence." --output out.json',
+    'attnkit encode --model ./my-st-model --text "Wie spät ist es?" --prompt-name query --normalize',
+    'attnkit encode --model ./my-bert --backend cpu --input ids.json > out.json',
+  ],
+  notes: [EXIT_CODES],
+};
+
 function usage(argument: string, expected: string, received: string): never {
-  throw new InvalidArgumentError({ caller: 'attnkit encode', argument, expected, received, hint: `Usage: ${ENCODE_USAGE}` });
+  throw new InvalidArgumentError({ caller: 'attnkit encode', argument, expected, received, hint: `Usage: ${ENCODE_USAGE} (attnkit encode --help lists every option)` });
 }
 
 /**
- * Parses `attnkit encode` arguments. Defaults: the embedded model, the wasm backend.
+ * Parses `attnkit encode` arguments. Defaults: the embedded model, the wasm backend. Relative
+ * `--model`, `--input` and `--output` are resolved against the directory the command was run from ({@link callerPath}).
  *
  * @example
  * parseEncodeArgs(['--text', 'hello', '--output', 'out.json']);
@@ -49,7 +74,8 @@ export function parseEncodeArgs(argv: readonly string[]): EncodeRequest {
   if ((texts.length === 0) === (values.input === undefined)) usage('--text / --input', 'one or more --text, or one --input ids.json (not both)', texts.length === 0 ? 'neither' : 'both');
   if (texts.some((t) => t.trim() === '')) usage('--text', 'non-empty text', '""');
   if (values['prompt-name'] !== undefined && values.input !== undefined) usage('--prompt-name', 'texts (--text): ids from --input are embedded as they are', '--input');
-  return { model: values.model ?? embeddedModelFolder(), backend, texts, input: values.input, output: values.output, promptName: values['prompt-name'], normalize: values.normalize === true };
+  const path = (value: string | undefined) => (value === undefined ? undefined : callerPath(value));
+  return { model: path(values.model) ?? embeddedModelFolder(), backend, texts, input: path(values.input), output: path(values.output), promptName: values['prompt-name'], normalize: values.normalize === true };
 }
 
 async function readIds(path: string): Promise<{ input_ids: number[][]; attention_mask?: number[][]; token_type_ids?: number[][] }> {

@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import type { EncodeResult } from './encode-command.js';
+
+const run = promisify(execFile);
+const demo = join(import.meta.dirname, '..');
+const tsx = join(demo, 'node_modules', '.bin', 'tsx');
+/** The real CLI, as `pnpm start` runs it (in apps/demo); `env` is added to this process's environment. */
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  run(tsx, ['--conditions=@attnkit/source', join(import.meta.dirname, 'cli.ts'), ...args], { cwd: demo, env: { ...process.env, npm_lifecycle_event: '', ...env } });
+const failureOf = (args: string[]) => cli(args).then(() => undefined, (e: { code: number; stdout: string; stderr: string }) => e);
+
+describe('the attnkit command line', () => {
+  it.each([
+    [[], 'attnkit [--backend cpu|wasm]', ['--backend', '--model', '--text', '--compare', '--json', 'encode', 'similarity', 'report', 'Exit codes:']],
+    [['encode'], 'attnkit encode', ['--text', '--input', '--model', '--backend', '--prompt-name', '--normalize', '--output', 'Exit codes:']],
+    [['similarity'], 'attnkit similarity', ['--text', '--model', '--backend', '--json', 'Exit codes:']],
+    [['report'], 'attnkit report', ['--help', 'Exit codes:']],
+  ])('%j --help and -h print the usage, every option, defaults and examples on stdout, exit 0', async (command, usage, mentions) => {
+    for (const { stdout, stderr } of await Promise.all(['--help', '-h'].map((flag) => cli([...command, flag])))) {
+      expect(stdout.startsWith(`Usage: ${usage}`)).toBe(true);
+      for (const m of mentions) expect(stdout).toContain(m);
+      if (command[0] !== 'report') expect(stdout).toContain('(default: wasm)');
+      expect(stdout.split('\nExamples:\n')[1]!.split('\n').filter((l) => l.startsWith(`  attnkit${command.length > 0 ? ` ${command[0]}` : ''}`)).length).toBeGreaterThanOrEqual(2);
+      expect(stderr).toBe('');
+    }
+  }, 60_000);
+
+  it('help wins over other arguments, but not after --', async () => {
+    expect((await cli(['encode', '--text', 'x', '--help'])).stdout).toMatch(/^Usage: attnkit encode/);
+    expect((await failureOf(['encode', '--text=x', '--', '--help']))?.code).toBe(2);
+  }, 60_000);
+
+  it.each([
+    [['--txt', 'a'], /^attnkit: 'arguments' must be the options of the demo; received Unknown option '--txt'.*attnkit --help/],
+    [['encode', '--txt', 'a'], /^attnkit encode: 'arguments' must be the options of attnkit encode; received Unknown option '--txt'.*attnkit encode --help/],
+    [['similarity', '--text', 'a', '--text', 'b', '--normalize'], /^attnkit similarity: 'arguments' must be the options of attnkit similarity; received Unknown option '--normalize'.*attnkit similarity --help/],
+    [['report', '--json'], /^attnkit report: 'arguments' must be none; received Unknown option '--json'.*attnkit report --help/],
+    [['embedd', '--text', 'x'], /^attnkit: 'command' must be none \(the demo\), encode, similarity or report; received 'embedd'\. Run attnkit --help/],
+  ])('%j is a typed usage error: exit 2, a message that points at --help, nothing on stdout', async (args, message) => {
+    const failure = await failureOf(args);
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toMatch(message);
+    expect(failure?.stdout).toBe('');
+  }, 60_000);
+
+  it('encode without --output prints exactly one JSON document on stdout', async () => {
+    const { stdout } = await cli(['encode', '--backend', 'cpu', '--text', 'Hello world']);
+    expect((JSON.parse(stdout) as EncodeResult).tokens).toEqual([['[CLS]', 'hello', 'world', '[SEP]']]);
+  }, 60_000);
+
+  it('relative --output, --input and --model are taken from the directory pnpm was started in (INIT_CWD), not apps/demo', async () => {
+    const caller = mkdtempSync(join(tmpdir(), 'attnkit-caller-'));
+    const pnpmStart = { npm_lifecycle_event: 'start', npm_package_name: '@attnkit/demo', INIT_CWD: caller };
+    await cli(['encode', '--backend', 'cpu', '--text', 'hi', '--output', 'out.json'], pnpmStart);
+    expect(existsSync(join(caller, 'out.json'))).toBe(true);
+    expect(existsSync(join(demo, 'out.json'))).toBe(false);
+    const missing = await cli(['encode', '--backend', 'cpu', '--input', 'ids.json'], pnpmStart).then(() => undefined, (e: { code: number; stderr: string }) => e);
+    expect(missing?.stderr).toContain(`'--input' must be a readable JSON file with input_ids (and attention_mask, token_type_ids) as nested arrays; received ${join(caller, 'ids.json')} (ENOENT`);
+    const noModel = await cli(['similarity', '--backend', 'cpu', '--model', 'my-model', '--text', 'a', '--text', 'b'], pnpmStart).then(() => undefined, (e: { code: number; stderr: string }) => e);
+    expect([noModel?.code, noModel?.stderr]).toEqual([2, expect.stringContaining(`config.json is missing in ${join(caller, 'my-model')}`)]);
+  }, 60_000);
+
+  it('through the real pnpm script from another directory (as npm run demo runs it): --output lands there', async () => {
+    const caller = mkdtempSync(join(tmpdir(), 'attnkit-pnpm-'));
+    await run('pnpm', ['--dir', join(demo, '..', '..'), '--filter', '@attnkit/demo', '--silent', 'start', 'encode', '--backend', 'cpu', '--text', 'hi', '--output', 'out.json'], { cwd: caller });
+    expect((JSON.parse(readFileSync(join(caller, 'out.json'), 'utf8')) as EncodeResult).tokens).toEqual([['[CLS]', 'hi', '[SEP]']]);
+  }, 60_000);
+});
