@@ -30,8 +30,9 @@ describe('the attnkit command line', () => {
     }
   }, 60_000);
 
-  it('help wins over other arguments, but not after --', async () => {
+  it('help wins over other arguments, but not after --; a leading -- (pnpm start -- ... passes it on) is dropped', async () => {
     expect((await cli(['encode', '--text', 'x', '--help'])).stdout).toMatch(/^Usage: attnkit encode/);
+    expect((await cli(['--', 'similarity', '-h'])).stdout).toMatch(/^Usage: attnkit similarity/);
     expect((await failureOf(['encode', '--text=x', '--', '--help']))?.code).toBe(2);
   }, 60_000);
 

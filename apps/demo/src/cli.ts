@@ -46,7 +46,8 @@ const COMMANDS: Record<string, { readonly help: CommandHelp; readonly run: (argv
   report: { help: REPORT_HELP, run: report },
 };
 
-async function main(argv: string[]): Promise<void> {
+async function main(given: string[]): Promise<void> {
+  const argv = given[0] === '--' ? given.slice(1) : given; // `pnpm start -- encode ...` passes the `--` on (npm drops it)
   const [command, ...rest] = argv;
   if (command === undefined || command.startsWith('-')) {
     if (helpRequested(argv)) return void console.log(formatHelp(DEMO_HELP));
