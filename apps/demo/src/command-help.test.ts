@@ -25,7 +25,7 @@ describe('formatHelp', () => {
       '',
       'Exit codes: 0 done.',
       '',
-      'From a checkout of the repository, run it as: npm run demo -- <arguments>',
+      'From a checkout of the repository: npm run demo -- <arguments> (npm run -s demo -- ... keeps npm\'s "> demo" banner off stdout, for --json).',
     ]);
   });
 });

@@ -39,7 +39,7 @@ export function formatHelp(help: CommandHelp): string {
     ...help.examples.map((e) => `  ${e}`),
     ...(help.notes ?? []).flatMap((n) => ['', n]),
     '',
-    'From a checkout of the repository, run it as: npm run demo -- <arguments>',
+    'From a checkout of the repository: npm run demo -- <arguments> (npm run -s demo -- ... keeps npm\'s "> demo" banner off stdout, for --json).',
   ].join('\n');
 }
 
