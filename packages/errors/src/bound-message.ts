@@ -1,3 +1,5 @@
+import { describeValue } from './validate/describe-value.js';
+
 /** The longest message an attnkit error carries, in characters (UTF-16 code units). */
 export const MAX_MESSAGE_LENGTH = 2000;
 
@@ -10,7 +12,7 @@ export const MAX_MESSAGE_LENGTH = 2000;
  * boundMessage('x'.repeat(10_000)).length; // ≤ 2000
  */
 export function boundMessage(message: string): string {
-  const text = String(message);
+  const text = typeof message === 'string' ? message : describeValue(message);
   if (text.length <= MAX_MESSAGE_LENGTH) return text;
   const tail = 400;
   const marker = (omitted: number) => ` … [${omitted} characters omitted] … `;

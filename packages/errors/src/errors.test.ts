@@ -23,3 +23,11 @@ describe('the shared errors', () => {
     expect(new AttnkitError('ATTNKIT_X', 'outer', { cause }).cause).toBe(cause);
   });
 });
+
+describe('message parts that are not strings', () => {
+  it('InvalidArgumentError and UseAfterDisposeError describe a Symbol or object name instead of throwing', () => {
+    const e = new InvalidArgumentError({ caller: Symbol('c') as never, argument: { toString: () => { throw new Error('no'); } } as never, expected: 'x', received: 'y' });
+    expect(e.message).toBe("symbol c: 'Object' must be x; received y.");
+    expect(new UseAfterDisposeError(Symbol() as never).message).toBe('symbol: called after dispose() freed its weights. Create a new instance instead.');
+  });
+});

@@ -1,4 +1,8 @@
 import { AttnkitError } from './attnkit-error.js';
+import { describeValue } from './validate/describe-value.js';
+
+/** A message part as text: strings as they are, anything else (a Symbol, an object) described, never thrown on. */
+const asText = (value: unknown): string => (typeof value === 'string' ? value : describeValue(value));
 
 /** The structured parts of an {@link InvalidArgumentError} message. */
 export interface InvalidArgumentDetails {
@@ -31,15 +35,18 @@ export class InvalidArgumentError extends AttnkitError {
   readonly hint: string | undefined;
 
   constructor(details: InvalidArgumentDetails) {
-    const hint = details.hint === undefined ? '' : ` ${details.hint}`;
-    super(
-      'ATTNKIT_INVALID_ARGUMENT',
-      `${details.caller}: '${details.argument}' must be ${details.expected}; received ${details.received}.${hint}`,
-    );
-    this.caller = details.caller;
-    this.argument = details.argument;
-    this.expected = details.expected;
-    this.received = details.received;
-    this.hint = details.hint;
+    // every part is made text first: a caller that passed a Symbol or an object as a name must still get this error
+    const given: Partial<InvalidArgumentDetails> = typeof details === 'object' && details !== null ? details : {};
+    const caller = asText(given.caller);
+    const argument = asText(given.argument);
+    const expected = asText(given.expected);
+    const received = asText(given.received);
+    const hint = given.hint === undefined ? undefined : asText(given.hint);
+    super('ATTNKIT_INVALID_ARGUMENT', `${caller}: '${argument}' must be ${expected}; received ${received}.${hint === undefined ? '' : ` ${hint}`}`);
+    this.caller = caller;
+    this.argument = argument;
+    this.expected = expected;
+    this.received = received;
+    this.hint = hint;
   }
 }

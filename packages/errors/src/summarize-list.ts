@@ -1,3 +1,5 @@
+import { describeValue } from './validate/describe-value.js';
+
 /**
  * A list for an error message, bounded: the first `shown` items, then how many more there are.
  * Use it wherever a message names keys, files or values that a caller controls.
@@ -11,7 +13,12 @@ export function summarizeList(items: readonly unknown[], shown = 12, separator =
   if (!Array.isArray(items) || items.length === 0) return 'none';
   const limit = Number.isInteger(shown) && shown > 0 ? shown : 12;
   const head = items.slice(0, limit).map((item) => {
-    const text = String(item);
+    let text: string;
+    try {
+      text = String(item);
+    } catch {
+      text = describeValue(item); // an object whose toString throws
+    }
     return text.length > 120 ? `${text.slice(0, 117)}...` : text;
   });
   const more = items.length - head.length;

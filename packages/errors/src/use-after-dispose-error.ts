@@ -1,4 +1,5 @@
 import { AttnkitError } from './attnkit-error.js';
+import { describeValue } from './validate/describe-value.js';
 
 /**
  * A layer or model was called (or disposed again) after `dispose()` freed its weights.
@@ -10,7 +11,8 @@ export class UseAfterDisposeError extends AttnkitError {
   readonly caller: string;
 
   constructor(caller: string) {
-    super('ATTNKIT_USE_AFTER_DISPOSE', `${caller}: called after dispose() freed its weights. Create a new instance instead.`);
-    this.caller = caller;
+    const name = typeof caller === 'string' ? caller : describeValue(caller);
+    super('ATTNKIT_USE_AFTER_DISPOSE', `${name}: called after dispose() freed its weights. Create a new instance instead.`);
+    this.caller = name;
   }
 }

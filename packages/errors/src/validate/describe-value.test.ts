@@ -14,3 +14,22 @@ describe('describeValue / formatShape', () => {
     expect(formatShape([1, 2, 3])).toBe('[1, 2, 3]');
   });
 });
+
+describe('describeValue never throws', () => {
+  it('describes circular arrays, symbols, bigints, functions and revoked proxies, bounded', () => {
+    const c: unknown[] = [];
+    c.push(c);
+    expect(describeValue(c)).toBe('array [[circular]]');
+    expect(describeValue(Symbol('s'))).toBe('symbol s');
+    expect(describeValue(Symbol())).toBe('symbol');
+    expect(describeValue(-5n)).toBe('bigint -5n');
+    expect(describeValue(true)).toBe('boolean true');
+    expect(describeValue(() => 1)).toBe('function');
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(typeof describeValue(proxy)).toBe('string');
+    expect(describeValue([Symbol('a'), 1n, { a: 1 }])).toBe('array [Symbol(a),1n,Object]');
+    expect(describeValue(Array.from({ length: 10_000 }, (_, i) => i)).length).toBeLessThanOrEqual(120);
+    expect(describeValue(new Array(1e6).fill('x'.repeat(1000))).length).toBeLessThanOrEqual(120);
+  });
+});

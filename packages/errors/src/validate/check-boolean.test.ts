@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '../invalid-argument-error.js';
+import { checkBoolean } from './check-boolean.js';
+
+describe('checkBoolean', () => {
+  it('passes booleans and gives the fallback for undefined', () => {
+    expect(checkBoolean(true, { caller: 'f', argument: 'training', fallback: false })).toBe(true);
+    expect(checkBoolean(undefined, { caller: 'f', argument: 'training', fallback: true })).toBe(true);
+  });
+  it.each([['yes', "string 'yes'"], [0, 'number 0'], [null, 'null']] as const)('refuses %j', (value, received) => {
+    expect(() => checkBoolean(value, { caller: 'f', argument: 'training', fallback: false })).toThrow(InvalidArgumentError);
+    expect(() => checkBoolean(value, { caller: 'f', argument: 'training', fallback: false })).toThrow(`f: 'training' must be true or false; received ${received}.`);
+  });
+});
