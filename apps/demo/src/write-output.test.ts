@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,5 +32,21 @@ describe('writeOutputAtomically', () => {
     expect(readFileSync(join(folder, 'inside.txt'), 'utf8')).toBe('kept');
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     expect(existsSync(folder)).toBe(true);
+  });
+
+  it('writes through a symbolic link (the link stays), and refuses a pipe or a device instead of replacing it', async () => {
+    const target = join(dir, 'target.json');
+    writeFileSync(target, 'old');
+    const link = join(dir, 'link.json');
+    symlinkSync(target, link);
+    await writeOutputAtomically(link, '{"via":"link"}\n', 'attnkit encode');
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('{"via":"link"}\n');
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    await expect(writeOutputAtomically(fifo, '{}', 'attnkit encode')).rejects.toThrow(`attnkit encode: '--output' must be a file path in an existing, writable folder; received ${JSON.stringify(fifo)} (a device, pipe or socket, not a regular file; leave out --output to print to stdout).`);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    await expect(writeOutputAtomically('/dev/null', '{}', 'attnkit encode')).rejects.toThrow(/received "\/dev\/null" \(a device, pipe or socket/);
+    expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true);
   });
 });

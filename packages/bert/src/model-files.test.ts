@@ -42,4 +42,19 @@ describe('subfolderSource', () => {
     const { subfolderSource } = await import('./model-files.js');
     expect(() => subfolderSource('/models/st', path)).toThrow(/must be a relative folder inside the model folder/);
   });
+
+  it('refuses a model file that is not a regular file (a link to /dev/zero, a pipe, a folder) instead of reading forever', async () => {
+    const { mkdtempSync, mkdirSync, symlinkSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { execFileSync } = await import('node:child_process');
+    const folder = mkdtempSync(join(tmpdir(), 'attnkit-special-files-'));
+    symlinkSync('/dev/zero', join(folder, 'config.json'));
+    execFileSync('mkfifo', [join(folder, 'tokenizer.json')]);
+    mkdirSync(join(folder, 'model.safetensors'));
+    const read = modelFiles(folder);
+    await expect(read('config.json')).rejects.toThrow(/config\.json is not a regular file \(a device, pipe or socket\); a model file must be one\.$/);
+    await expect(read('tokenizer.json')).rejects.toThrow(/tokenizer\.json is not a regular file \(a device, pipe or socket\)/);
+    await expect(read('model.safetensors')).rejects.toThrow(/model\.safetensors is not a regular file \(a folder\)/);
+  });
 });

@@ -2,6 +2,9 @@ import { nodeBuiltin } from '@attnkit/backends';
 import { ModelLoadError } from './model-load-error.js';
 import { describeValue } from '@attnkit/errors';
 
+/** The largest model file attnkit reads (2 GiB: Node's readFile limit, and more than any encoder it builds). */
+export const MAX_MODEL_FILE_BYTES = 2 ** 31 - 1;
+
 /** Where a Hugging Face model folder comes from: a local folder (Node), a URL, or its files. */
 export type ModelSource = string | URL | { readonly files: Readonly<Record<string, ArrayBuffer | Uint8Array | string | Blob>> };
 
@@ -119,10 +122,15 @@ export function modelFiles(source: ModelSource, options: ModelFilesOptions | ((p
           if (done) break;
           chunks.push(value);
           loaded += value.length;
+          if (loaded > MAX_MODEL_FILE_BYTES) {
+            void reader.cancel();
+            throw new ModelLoadError(name, `${name}: the download from ${url.href} passed ${MAX_MODEL_FILE_BYTES} bytes (2 GiB), more than attnkit reads for one model file.`, undefined, caller);
+          }
           onProgress?.({ file: name, loaded, total });
         }
       } catch (error) {
         if (signal?.aborted === true) throw signal.reason;
+        if (error instanceof ModelLoadError) throw error;
         throw new ModelLoadError(name, `${name}: the download from ${url.href} broke off after ${loaded} bytes (${(error as Error).message}).`, error, caller);
       }
       const bytes = new Uint8Array(loaded);
@@ -137,13 +145,16 @@ export function modelFiles(source: ModelSource, options: ModelFilesOptions | ((p
     const { join } = nodeBuiltin('node:path');
     const path = join(String(source), name);
     try {
-      const info = await stat(path);
+      const info = await stat(path); // follows links (the Hugging Face cache links its files)
+      if (!info.isFile()) throw new ModelLoadError(name, `${path} is not a regular file (a ${info.isDirectory() ? 'folder' : 'device, pipe or socket'}); a model file must be one.`, undefined, caller);
+      if (info.size > MAX_MODEL_FILE_BYTES) throw new ModelLoadError(name, `${path} has ${info.size} bytes, more than the ${MAX_MODEL_FILE_BYTES} (2 GiB) attnkit reads for one model file.`, undefined, caller);
       onProgress?.({ file: name, loaded: 0, total: info.size });
       const bytes = new Uint8Array(await readFile(path, signal === undefined ? {} : { signal }));
       onProgress?.({ file: name, loaded: bytes.length, total: info.size });
       return bytes;
     } catch (error) {
       if (signal?.aborted === true) throw signal.reason;
+      if (error instanceof ModelLoadError) throw error;
       if ((error as { code?: string }).code === 'ENOENT') return undefined;
       throw new ModelLoadError(name, `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}.`, error, caller);
     }

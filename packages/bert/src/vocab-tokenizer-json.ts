@@ -14,7 +14,8 @@ const SPECIALS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'] as const;
 
 /**
  * Builds the `tokenizer.json` a Hugging Face BERT WordPiece tokenizer would have for a `vocab.txt`
- * (one token per line, id = line number), for folders that ship only the vocabulary. The result
+ * (one token per line, id = line number; a token listed twice gets its last id, as Hugging Face reads
+ * it), for folders that ship only the vocabulary. The result
  * loads into `@huggingface/tokenizers` like any `tokenizer.json`.
  *
  * @example
@@ -27,7 +28,7 @@ export function tokenizerJsonFromVocab(vocabText: string, options: WordPieceOpti
   if (tokens[tokens.length - 1] === '') tokens.pop();
   const vocab: Record<string, number> = Object.create(null) as Record<string, number>;
   tokens.forEach((token, id) => {
-    if (!(token in vocab)) vocab[token] = id;
+    vocab[token] = id; // a token listed twice gets its last line's id, as transformers' load_vocab and WordPiece.from_file give
   });
   const missing = SPECIALS.filter((s) => !(s in vocab));
   if (missing.length > 0) {

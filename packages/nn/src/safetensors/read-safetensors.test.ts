@@ -44,6 +44,8 @@ describe('readSafetensors', () => {
     ['an absurd header size (no allocation attempted)', () => file({}, new Uint8Array(0), 2 ** 40), 'header', 'safetensors: the header claims 1099511627776 bytes, more than the 100000000 allowed.'],
     ['a header that is not JSON', () => { const b = file({ a: 1 }); b[8] = 0x7b; b[9] = 0x7b; return b; }, 'header', ''],
     ['a header that is a list', () => file([1, 2]), 'header', 'safetensors: the header must be a JSON object of tensor names.'],
+    ['metadata with a number value (the reference reader refuses it; never dropped silently)', () => file({ __metadata__: { format: 'pt', epoch: 3 } }), 'header', "safetensors: '__metadata__' must be an object of strings; its entry \"epoch\" is number."],
+    ['metadata that is a list', () => file({ __metadata__: ['pt'] }), 'header', "safetensors: '__metadata__' must be an object of strings."],
     ['an unsupported dtype', () => file({ a: { dtype: 'F64', shape: [1], data_offsets: [0, 8] } }, new Uint8Array(8)), 'dtype', 'safetensors: tensor \'a\' has dtype "F64"; attnkit reads F32, F16, BF16, I32, I64.'],
     ['a negative dimension', () => file({ a: f32([-1], [0, 4]) }, new Uint8Array(4)), 'shape', "safetensors: tensor 'a' has shape [-1]; expected a list of non-negative integers."],
     ['offsets that lie about the size', () => file({ a: f32([3], [0, 8]) }, new Uint8Array(8)), 'shape', "safetensors: tensor 'a' (F32 [3]) needs 12 bytes but its offsets span 8."],

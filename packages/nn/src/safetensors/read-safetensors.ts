@@ -63,8 +63,12 @@ export function readSafetensors(input: ArrayBufferView | ArrayBuffer | SharedArr
   const layout: Array<{ name: string; dtype: SafetensorsEntry['dtype']; shape: number[]; begin: number; end: number }> = [];
   for (const [name, spec] of Object.entries(header)) {
     if (name === '__metadata__') {
-      if (typeof spec !== 'object' || spec === null) throw new SafetensorsError('header', "'__metadata__' must be an object of strings.");
-      for (const [k, v] of Object.entries(spec)) if (typeof v === 'string') metadata[k] = v;
+      if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) throw new SafetensorsError('header', "'__metadata__' must be an object of strings.");
+      for (const [k, v] of Object.entries(spec)) {
+        // the format's metadata is string to string; the reference reader refuses anything else, so nothing is dropped silently
+        if (typeof v !== 'string') throw new SafetensorsError('header', `'__metadata__' must be an object of strings; its entry ${JSON.stringify(k.slice(0, 80))} is ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v}.`);
+        metadata[k] = v;
+      }
       continue;
     }
     const { dtype, shape, data_offsets: offsets } = (spec ?? {}) as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
