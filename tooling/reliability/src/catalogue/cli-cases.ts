@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { rejects, type CatalogueCase } from './catalogue-case.js';
 const E = 'InvalidArgumentError';
 const dir = mkdtempSync(join(tmpdir(), 'attnkit-cli-catalogue-'));
 writeFileSync(join(dir, 'bad.json'), '{"input_ids": ');
+execFileSync('mkfifo', [join(dir, 'fifo')]);
 
 /** The `attnkit encode` command line. */
 export const cliCases: CatalogueCase[] = [
@@ -18,4 +20,5 @@ export const cliCases: CatalogueCase[] = [
   rejects('cli', 'malformed ids.json', E, /^attnkit encode: '--input' must be a readable JSON file with input_ids/, () => runEncode(parseEncodeArgs(['--input', join(dir, 'bad.json'), '--backend', 'cpu']))),
   rejects('cli', '--output into a folder that does not exist', E, /^attnkit encode: '--output' must be a file path in an existing, writable folder; received ".*no-such-folder\/out\.json" \(ENOENT\)\.$/, () => runEncode(parseEncodeArgs(['--text', 'a', '--backend', 'cpu', '--output', join(dir, 'no-such-folder', 'out.json')]))),
   rejects('cli', '--output naming a folder', E, /^attnkit encode: '--output' must be a file path in an existing, writable folder; received ".*attnkit-cli-catalogue-[^"]*" \((EISDIR|ENOTEMPTY|EEXIST)\)\.$/, () => runEncode(parseEncodeArgs(['--text', 'a', '--backend', 'cpu', '--output', dir]))),
+  rejects('cli', '--output naming a pipe (replaced by a file before)', E, /^attnkit encode: '--output' must be a file path in an existing, writable folder; received ".*fifo" \(a device, pipe or socket, not a regular file; leave out --output to print to stdout\)\.$/, () => runEncode(parseEncodeArgs(['--text', 'a', '--backend', 'cpu', '--output', join(dir, 'fifo')]))),
 ];

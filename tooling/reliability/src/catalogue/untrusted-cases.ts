@@ -121,6 +121,18 @@ const LLAMA3 = "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N
 export const untrustedCases: CatalogueCase[] = [
   // prototype-pollution keys
   safely(U, '"__proto__", "constructor" and "prototype" objects in config.json', 'plain keys: the model is the same, no object is polluted', () => sameAsOriginal('bert-mean-normalize', { 'config.json': prepend('"__proto__":{"hidden_size":1,"polluted":true},"constructor":{"prototype":{"polluted":true}},"prototype":{"polluted":true}') }), (v) => v === true),
+  rejects(U, 'config.json a symbolic link to /dev/zero (an endless file)', L, /config\.json is not a regular file \(a device, pipe or socket\); a model file must be one\.$/, () => {
+    const linked = folder('bert-cls');
+    rmSync(join(linked, 'config.json'));
+    symlinkSync('/dev/zero', join(linked, 'config.json'));
+    return loadEncoder(linked);
+  }),
+  rejects(U, 'model.safetensors that is a folder', L, /model\.safetensors is not a regular file \(a folder\)/, () => {
+    const odd = folder('bert-cls');
+    rmSync(join(odd, 'model.safetensors'));
+    mkdirSync(join(odd, 'model.safetensors'));
+    return loadEncoder(odd);
+  }),
   rejects(U, 'tokenizer.json vocabulary mapping "__proto__" to an object', L, /^loadTokenizer: the tokenizer cannot be built: Tokenizer: 'tokenizer\.json model\.vocab' must be integer ids in \[0, 2147483647\] for every token; received 1 other values: "__proto__": \{"x":1\}\.$/, () => loadTokenizer(folder('bert-mean-normalize', { 'tokenizer.json': inside('vocab', '"__proto__":{"x":1}') }))),
   rejects(U, 'tokenizer.json vocabulary mapping "constructor" to an object', L, /received 1 other values: "constructor": \{"y":2\}\.$/, () => loadTokenizer(folder('bert-mean-normalize', { 'tokenizer.json': inside('vocab', '"constructor":{"y":2}') }))),
   safely(U, 'tokenizer.json with "constructor", "__proto__" and "toString" as real tokens', 'they are ordinary tokens with their own ids', () => loadTokenizer(folder('bert-mean-normalize', { 'tokenizer.json': inside('vocab', '"constructor":1000,"__proto__":1001,"tostring":1002') })).then((t) => [t.tokenToId('constructor'), t.tokenToId('__proto__'), t.tokenToId('tostring'), t.tokenToId('valueOf')]), (v) => JSON.stringify(v) === '[1000,1001,1002,null]'),
