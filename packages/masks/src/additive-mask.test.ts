@@ -36,3 +36,22 @@ describe('fromAdditiveMask', () => {
     mask.dispose();
   });
 });
+
+describe('fromAdditiveMask options', () => {
+  it.each([
+    [null, "fromAdditiveMask: 'options' must be an options object; received null."],
+    [{ threshold: 5 }, "fromAdditiveMask: 'threshold' must be a number ≤ -1 (the largest value read as blocked); received number 5. A threshold near or above 0 would read soft bias values as blocked."],
+    [{ threshold: -5n }, "fromAdditiveMask: 'threshold' must be a number ≤ -1 (the largest value read as blocked); received bigint -5n."],
+    [{ threshold: Symbol('t') }, "fromAdditiveMask: 'threshold' must be a number ≤ -1 (the largest value read as blocked); received symbol t."],
+    [{ treshold: -1e9 }, "fromAdditiveMask: 'options' must be an object with only the keys threshold; received the unknown key 'treshold'. Did you mean 'threshold'?"],
+  ] as const)('refuses %#', async (options, message) => {
+    const additive = tensor([0, -1e9]);
+    const leaks = await leaksOf(() => {
+      const error = thrown(() => fromAdditiveMask(additive, options as never));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toBe(message);
+    });
+    expect(leaks.tensors).toBe(0);
+    additive.dispose();
+  });
+});

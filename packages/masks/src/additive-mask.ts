@@ -1,5 +1,5 @@
 import { tensor, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor } from '@attnkit/errors';
+import { InvalidArgumentError, checkOptionKeys, checkTensor, describeValue } from '@attnkit/errors';
 
 /**
  * Converts an additive float mask (0 = attend; a large negative value such as `-inf`, `-1e9` or
@@ -7,15 +7,19 @@ import { InvalidArgumentError, checkTensor } from '@attnkit/errors';
  * are, to the attnkit bool convention. A value that is neither 0 nor ≤ `threshold` is a bias, not
  * a mask, and is rejected rather than guessed.
  *
- * @param threshold the largest value read as "blocked" (default -1e4)
+ * @param threshold the largest value read as "blocked" (default -1e4): a number ≤ -1 (a threshold
+ *   near or above 0 would read soft bias values as blocked)
  * @returns bool, same shape
  * @example
  * fromAdditiveMask(tf.tensor([[0, -Infinity], [0, 0]])); // [[true, false], [true, true]]
  */
 export function fromAdditiveMask(additive: Tensor, options: { readonly threshold?: number } = {}): Tensor {
   const caller = 'fromAdditiveMask';
+  const { threshold = -1e4 } = checkOptionKeys(options, ['threshold'], caller);
+  if (typeof threshold !== 'number' || Number.isNaN(threshold) || threshold > -1) {
+    throw new InvalidArgumentError({ caller, argument: 'threshold', expected: 'a number ≤ -1 (the largest value read as blocked)', received: describeValue(threshold), ...(typeof threshold === 'number' ? { hint: 'A threshold near or above 0 would read soft bias values as blocked.' } : {}) });
+  }
   const values = checkTensor(additive, { caller, argument: 'additive', dtype: 'float32', dtypeHint: 'A bool mask needs no conversion.' }).dataSync();
-  const threshold = options.threshold ?? -1e4;
   const keep = new Uint8Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i] as number;

@@ -43,3 +43,10 @@ describe('causalMask', () => {
     expect(error.message).toMatch(/^causalMask: the values of the mask \[1, 1, 1, 8589934592\] float32 need 32\.0 GiB/);
   });
 });
+
+describe('causalMask options', () => {
+  it('refuses null and unknown keys with typed errors', () => {
+    expect(thrown(() => causalMask(2, 2, null as never))).toBeInstanceOf(InvalidArgumentError);
+    expect(thrown(() => causalMask(2, 2, { ofset: 0 } as never)).message).toBe("causalMask: 'options' must be an object with only the keys offset; received the unknown key 'ofset'. Did you mean 'offset'?");
+  });
+});

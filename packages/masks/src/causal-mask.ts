@@ -1,6 +1,6 @@
 import { tensor4d, type Tensor4D } from '@tensorflow/tfjs-core';
 import { checkMemoryBudget } from '@attnkit/backends';
-import { checkInteger } from '@attnkit/errors';
+import { checkInteger, checkOptionKeys } from '@attnkit/errors';
 
 /** Options of {@link causalMask}. */
 export interface CausalMaskOptions {
@@ -26,7 +26,7 @@ export function causalMask(queryLength: number, keyLength: number, options: Caus
   const caller = 'causalMask';
   checkInteger(queryLength, { caller, argument: 'queryLength', min: 1 });
   checkInteger(keyLength, { caller, argument: 'keyLength', min: 1 });
-  const offset = options.offset ?? keyLength - queryLength;
+  const offset = checkOptionKeys(options, ['offset'], caller).offset ?? keyLength - queryLength;
   checkInteger(offset, { caller, argument: 'offset' });
   checkMemoryBudget(caller, 'the values of the mask', [1, 1, queryLength, keyLength]); // before allocating (a [T, S] past 2³² elements is no typed array)
   const keep = new Uint8Array(queryLength * keyLength);

@@ -28,3 +28,18 @@ describe('maskToBias', () => {
     mask.dispose();
   });
 });
+
+describe('maskToBias options', () => {
+  it('refuses a positional fill value, null and an unknown key with typed errors', async () => {
+    const mask = tensor([true, false]);
+    const leaks = await leaksOf(() => {
+      const positional = thrown(() => maskToBias(mask, -1e4 as never));
+      expect(positional).toBeInstanceOf(InvalidArgumentError);
+      expect(positional.message).toBe("maskToBias: 'options' must be an options object { fillValue? } (pass a fill value as maskToBias(mask, { fillValue })); received number -10000.");
+      expect(thrown(() => maskToBias(mask, null as never)).message).toMatch(/^maskToBias: 'options' must be an options object \{ fillValue\? \}.*; received null\.$/);
+      expect(thrown(() => maskToBias(mask, { fill: -1 } as never)).message).toBe("maskToBias: 'options' must be an object with only the keys fillValue; received the unknown key 'fill'. Did you mean 'fillValue'?");
+    });
+    expect(leaks.tensors).toBe(0);
+    mask.dispose();
+  });
+});

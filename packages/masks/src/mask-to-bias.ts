@@ -1,5 +1,5 @@
 import { scalar, tidy, where, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, describeValue } from '@attnkit/errors';
+import { InvalidArgumentError, checkObject, checkOptionKeys, describeValue } from '@attnkit/errors';
 import { checkBoolMask } from './check-bool-mask.js';
 import { maskedFillValue } from './masked-fill-value.js';
 
@@ -13,8 +13,10 @@ import { maskedFillValue } from './masked-fill-value.js';
  * maskToBias(paddingMask([1, 2], 2)); // [[[[0, -1e9]]], [[[0, 0]]]]
  */
 export function maskToBias(mask: Tensor, options: { readonly fillValue?: number } = {}): Tensor {
+  checkObject(options, { caller: 'maskToBias', argument: 'options', expected: 'an options object { fillValue? } (pass a fill value as maskToBias(mask, { fillValue }))' });
+  const { fillValue } = checkOptionKeys(options, ['fillValue'], 'maskToBias');
   const keep = checkBoolMask(mask, 'maskToBias');
-  const fill = options.fillValue ?? maskedFillValue();
+  const fill = fillValue ?? maskedFillValue();
   if (typeof fill !== 'number' || !Number.isFinite(fill) || fill >= 0) {
     throw new InvalidArgumentError({
       caller: 'maskToBias',

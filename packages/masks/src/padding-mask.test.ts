@@ -79,3 +79,13 @@ describe('paddingMask', () => {
   });
 
 });
+
+describe('paddingMask with a circular array', () => {
+  it('gives a typed error instead of a JSON TypeError', () => {
+    const c: unknown[] = [];
+    c.push(c);
+    const error = thrown(() => paddingMask(c as never, 3));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toMatch(/^paddingMask: 'lengths\[0\]' must be .*; received array \[\[circular\]\]\./);
+  });
+});

@@ -72,3 +72,17 @@ describe('validateMask', () => {
     ints.dispose();
   });
 });
+
+describe('validateMask names', () => {
+  it('refuses a caller or argument name that is not a string, and unknown option keys', async () => {
+    const mask = ones([2, 1, 1, 7], 'bool');
+    const leaks = await leaksOf(() => {
+      const error = thrown(() => validateMask(mask, { ...target, caller: Symbol() as never }));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toBe("validateMask: 'caller' must be a string (the name errors give); received symbol.");
+      expect(thrown(() => validateMask(mask, { ...target, queryLenght: 5 } as never)).message).toMatch(/^validateMask: 'options' must be an object with only the keys .*; received the unknown key 'queryLenght'\. Did you mean 'queryLength'\?$/);
+    });
+    expect(leaks.tensors).toBe(0);
+    mask.dispose();
+  });
+});

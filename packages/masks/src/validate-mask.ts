@@ -1,5 +1,5 @@
 import { reshape, tidy, transpose, type Tensor, type Tensor4D } from '@tensorflow/tfjs-core';
-import { checkInteger, checkObject, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { checkInteger, checkObject, checkOptionKeys, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { checkBoolMask } from './check-bool-mask.js';
 import { checkRankTwo } from './check-rank-two.js';
 
@@ -58,7 +58,11 @@ function hintFor(shape: readonly number[], target: MaskTarget, layout: string): 
  */
 export function validateMask(mask: Tensor, options: ValidateMaskOptions): Tensor4D {
   checkObject(options, { caller: 'validateMask', argument: 'options', expected: 'an object { batch, heads, queryLength, keyLength, caller?, ... }' });
+  checkOptionKeys(options, ['batch', 'heads', 'queryLength', 'keyLength', 'layout', 'caller', 'argument'], 'validateMask');
   const { caller = 'validateMask', argument = 'mask', layout = 'batch-first' } = options;
+  for (const [name, value] of [['caller', caller], ['argument', argument]] as const) {
+    if (typeof value !== 'string') throw new InvalidArgumentError({ caller: 'validateMask', argument: name, expected: 'a string (the name errors give)', received: describeValue(value) });
+  }
   const target: MaskTarget = {
     batch: checkInteger(options.batch, { caller, argument: 'batch', min: 1 }),
     heads: checkInteger(options.heads, { caller, argument: 'heads', min: 1 }),
