@@ -34,3 +34,14 @@ describe('Dropout', () => {
     expect(error.message).toMatch(/^Dropout: 'p' must be a rate in \[0, 1\); received /);
   });
 });
+
+describe('Dropout.forward options', () => {
+  it('refuses null and unknown keys with typed errors', () => {
+    const drop = new Dropout(0.5);
+    const x = ones([2]);
+    expect(thrown(() => drop.forward(x, null as never))).toBeInstanceOf(InvalidArgumentError);
+    expect(thrown(() => drop.forward(x, { sead: 1 } as never)).message).toBe("Dropout.forward: 'options' must be an object with only the keys seed; received the unknown key 'sead'. Did you mean 'seed'?");
+    x.dispose();
+    drop.dispose();
+  });
+});

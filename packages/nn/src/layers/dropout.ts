@@ -1,5 +1,5 @@
 import { dropout, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor, describeValue } from '@attnkit/errors';
+import { InvalidArgumentError, checkInteger, checkOptionKeys, checkTensor, describeValue } from '@attnkit/errors';
 import { Module } from '../module/module.js';
 
 /**
@@ -27,7 +27,9 @@ export class Dropout extends Module {
   forward(x: Tensor, options: { readonly seed?: number } = {}): Tensor {
     const caller = 'Dropout.forward';
     this.assertLive(caller);
+    const { seed } = checkOptionKeys(options, ['seed'], caller);
+    if (seed !== undefined) checkInteger(seed, { caller, argument: 'seed' });
     checkTensor(x, { caller, argument: 'x', dtype: 'float32' });
-    return this.training && this.p > 0 ? dropout(x, this.p, undefined, options.seed) : x.clone(); // a clone shares the data: cheap
+    return this.training && this.p > 0 ? dropout(x, this.p, undefined, seed) : x.clone(); // a clone shares the data: cheap
   }
 }

@@ -42,3 +42,16 @@ describe('Embedding', () => {
     table.dispose();
   });
 });
+
+describe('Embedding options', () => {
+  it('refuses unknown keys and a non-boolean idsChecked with typed errors', () => {
+    expect(thrown(() => new Embedding(5, 3, { padding_idx: 0 } as never)).message).toBe("Embedding: 'options' must be an object with only the keys paddingIdx, seed; received the unknown key 'padding_idx'. Did you mean 'paddingIdx'?");
+    const table = new Embedding(5, 3);
+    const ids = tensor([[7]], undefined, 'int32');
+    const error = thrown(() => table.forward(ids, { idsChecked: 'yes' } as never));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toBe("Embedding.forward: 'idsChecked' must be true or false; received string 'yes'.");
+    ids.dispose();
+    table.dispose();
+  });
+});

@@ -1,5 +1,5 @@
 import { cast, customGrad, gather, mul, oneHot, reshape, scalar, sub, tidy, where, zerosLike, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkInteger, checkTensor } from '@attnkit/errors';
+import { InvalidArgumentError, checkBoolean, checkInteger, checkOptionKeys, checkTensor } from '@attnkit/errors';
 import { Module } from '../module/module.js';
 import { initialValues } from './init.js';
 
@@ -43,6 +43,7 @@ export class Embedding extends Module {
     const caller = 'Embedding';
     this.numEmbeddings = checkInteger(numEmbeddings, { caller, argument: 'numEmbeddings', min: 1 });
     this.embeddingDim = checkInteger(embeddingDim, { caller, argument: 'embeddingDim', min: 1 });
+    checkOptionKeys(options, ['paddingIdx', 'seed'], caller);
     this.paddingIdx = options.paddingIdx === undefined ? undefined : checkInteger(options.paddingIdx, { caller, argument: 'paddingIdx', min: 0, max: numEmbeddings - 1 });
     const padding = this.paddingIdx;
     this.weight = this.registerParameter('weight', tidy(() => {
@@ -59,8 +60,9 @@ export class Embedding extends Module {
   forward(ids: Tensor, options: { readonly idsChecked?: boolean } = {}): Tensor {
     const caller = 'Embedding.forward';
     this.assertLive(caller);
+    const idsChecked = checkBoolean(checkOptionKeys(options, ['idsChecked'], caller).idsChecked, { caller, argument: 'idsChecked', fallback: false });
     checkTensor(ids, { caller, argument: 'ids', dtype: 'int32', shape: '[...] of ids' });
-    const values = options.idsChecked === true ? [] : ids.dataSync();
+    const values = idsChecked ? [] : ids.dataSync();
     for (let i = 0; i < values.length; i++) {
       const id = values[i] as number;
       if (id < 0 || id >= this.numEmbeddings) {

@@ -2,7 +2,7 @@ import { ones } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
-import { thrown } from '@attnkit/test-utils';
+import { leaksOf, thrown } from '@attnkit/test-utils';
 import { LayerNorm } from './layer-norm.js';
 
 beforeAll(() => useBackend('cpu'));
@@ -17,5 +17,20 @@ describe('LayerNorm', () => {
     for (const eps of [0, -1, Number.NaN, Infinity]) expect(thrown(() => new LayerNorm(3, { eps }))).toBeInstanceOf(InvalidArgumentError);
     x.dispose();
     norm.dispose();
+  });
+});
+
+describe('LayerNorm options', () => {
+  it.each([
+    [null, "LayerNorm: 'options' must be an options object; received null."],
+    [{ elementwiseAffine: 0 }, "LayerNorm: 'elementwiseAffine' must be true or false; received number 0."],
+    [{ epsilon: 1e-12 }, "LayerNorm: 'options' must be an object with only the keys eps, elementwiseAffine; received the unknown key 'epsilon'. Did you mean 'eps'?"],
+  ] as const)('refuses %j with a typed error, leaking nothing', async (options, message) => {
+    const leaks = await leaksOf(() => {
+      const error = thrown(() => new LayerNorm(3, options as never));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toBe(message);
+    });
+    expect(leaks.tensors).toBe(0);
   });
 });

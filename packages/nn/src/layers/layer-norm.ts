@@ -1,5 +1,5 @@
 import type { Tensor, Variable } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkInteger, describeValue } from '@attnkit/errors';
+import { InvalidArgumentError, checkBoolean, checkInteger, checkOptionKeys, describeValue } from '@attnkit/errors';
 import { Module } from '../module/module.js';
 import { layerNorm } from '../ops/layer-norm.js';
 import { checkWidth } from './check-width.js';
@@ -32,12 +32,12 @@ export class LayerNorm extends Module {
   constructor(normalizedShape: number, options: LayerNormOptions = {}) {
     super();
     this.normalizedShape = checkInteger(normalizedShape, { caller: 'LayerNorm', argument: 'normalizedShape', min: 1 });
-    const eps = options.eps ?? 1e-5;
+    const { eps = 1e-5, elementwiseAffine } = checkOptionKeys(options, ['eps', 'elementwiseAffine'], 'LayerNorm');
     if (typeof eps !== 'number' || !(eps > 0) || !Number.isFinite(eps)) {
       throw new InvalidArgumentError({ caller: 'LayerNorm', argument: 'eps', expected: 'a finite number > 0', received: describeValue(eps) });
     }
     this.eps = eps;
-    const affine = options.elementwiseAffine !== false;
+    const affine = checkBoolean(elementwiseAffine, { caller: 'LayerNorm', argument: 'elementwiseAffine', fallback: true });
     this.weight = affine ? this.registerParameter('weight', initialValues([normalizedShape], { constant: 1 })) : undefined;
     this.bias = affine ? this.registerParameter('bias', initialValues([normalizedShape], { constant: 0 })) : undefined;
   }

@@ -48,3 +48,18 @@ describe('Linear', () => {
     expect(error).toEqual({ tensors: 0, bytes: 0 });
   });
 });
+
+describe('Linear options', () => {
+  it.each([
+    [null, "Linear: 'options' must be an options object; received null."],
+    [{ bias: 'no' }, "Linear: 'bias' must be true or false; received string 'no'."],
+    [{ useBias: false }, "Linear: 'options' must be an object with only the keys bias, seed; received the unknown key 'useBias'. Did you mean 'bias'?"],
+  ] as const)('refuses %j with a typed error, leaking nothing', async (options, message) => {
+    const leaks = await leaksOf(() => {
+      const error = thrown(() => new Linear(2, 3, options as never));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toBe(message);
+    });
+    expect(leaks.tensors).toBe(0);
+  });
+});

@@ -1,5 +1,5 @@
 import type { Tensor, Variable } from '@tensorflow/tfjs-core';
-import { checkInteger } from '@attnkit/errors';
+import { checkBoolean, checkInteger, checkOptionKeys } from '@attnkit/errors';
 import { Module } from '../module/module.js';
 import { linear } from '../ops/linear.js';
 import { checkWidth } from './check-width.js';
@@ -33,10 +33,11 @@ export class Linear extends Module {
     super();
     this.inFeatures = checkInteger(inFeatures, { caller: 'Linear', argument: 'inFeatures', min: 1 });
     this.outFeatures = checkInteger(outFeatures, { caller: 'Linear', argument: 'outFeatures', min: 1 });
+    const { seed, bias } = checkOptionKeys(options, ['bias', 'seed'], 'Linear');
+    const withBias = checkBoolean(bias, { caller: 'Linear', argument: 'bias', fallback: true });
     const bound = 1 / Math.sqrt(this.inFeatures);
-    const { seed } = options;
     this.weight = this.registerParameter('weight', initialValues([this.outFeatures, this.inFeatures], { uniform: bound }, seed, 'Linear'));
-    this.bias = options.bias === false ? undefined : this.registerParameter('bias', initialValues([this.outFeatures], { uniform: bound }, seed === undefined ? undefined : seed + 1));
+    this.bias = !withBias ? undefined : this.registerParameter('bias', initialValues([this.outFeatures], { uniform: bound }, seed === undefined ? undefined : seed + 1));
   }
 
   /** `x [..., in]` → `[..., out]`. */

@@ -28,6 +28,11 @@ describe('ModuleList', () => {
       expect(error).toBeInstanceOf(InvalidArgumentError);
       expect(error.message).toBe(`ModuleList.at: 'index' must be an integer from -1 to 0; received ${index}.`);
     }
+    for (const [index, received] of [[Symbol(), 'symbol'], [0n, 'bigint 0n'], ['0', "string '0'"]] as const) {
+      const error = thrown(() => list.at(index as never));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toBe(`ModuleList.at: 'index' must be an integer from -1 to 0; received ${received}.`);
+    }
     list.dispose();
   });
 });

@@ -26,9 +26,9 @@ export class ModuleList<M extends Module = Module> extends Module {
   /** The module at `index` (negative counts from the end); an index out of range throws. */
   at(index: number): M {
     this.assertLive('ModuleList.at');
-    const item = this.#items.at(index);
-    if (item === undefined || !Number.isInteger(index)) {
-      throw new InvalidArgumentError({ caller: 'ModuleList.at', argument: 'index', expected: `an integer from ${-this.#items.length} to ${this.#items.length - 1}`, received: String(index) });
+    const item = Number.isInteger(index) ? this.#items.at(index) : undefined; // a Symbol or bigint index must not reach Array.prototype.at (a TypeError)
+    if (item === undefined) {
+      throw new InvalidArgumentError({ caller: 'ModuleList.at', argument: 'index', expected: `an integer from ${-this.#items.length} to ${this.#items.length - 1}`, received: typeof index === 'number' ? String(index) : describeValue(index) });
     }
     return item;
   }

@@ -1,7 +1,8 @@
-import { tensor, zeros } from '@tensorflow/tfjs-core';
+import { ones, scalar, tensor, zeros } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareBackends, useBackend } from '@attnkit/backends';
-import { leaksOf } from '@attnkit/test-utils';
+import { leaksOf, thrown } from '@attnkit/test-utils';
 import { linear } from './linear.js';
 
 beforeAll(() => useBackend('cpu'));
@@ -26,5 +27,29 @@ describe('linear', () => {
     const y = linear(x, weight);
     expect(y.shape).toEqual([2]);
     [x, weight, y].forEach((t) => t.dispose());
+  });
+});
+
+describe('linear shape checks', () => {
+  it.each([
+    [() => [ones([1, 3]), ones([2, 3]), ones([5])], "linear: 'bias' must be a float32 tensor [out] with out = 2 (weight is [out, in] = [2, 3]); received [5]."],
+    [() => [scalar(1), ones([2, 3])], "linear: 'x' must be a float32 tensor [..., in] with in = 3 (weight is [out, in] = [2, 3]); received rank 0 []."],
+    [() => [ones([1, 4]), ones([2, 3])], "linear: 'x' must be a float32 tensor [..., in] with in = 3 (weight is [out, in] = [2, 3]); received rank 2 [1, 4]."],
+    [() => [ones([2, 0]), ones([3, 0])], "linear: 'weight' must be a float32 tensor [out, in] with out ≥ 1 and in ≥ 1; received [3, 0]."],
+  ] as const)('refuses mismatched shapes with a typed error (%#), leaking nothing', async (make, message) => {
+    const inputs = make();
+    const leaks = await leaksOf(() => {
+      const error = thrown(() => linear(...(inputs as unknown as Parameters<typeof linear>)));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toBe(message);
+    });
+    expect(leaks.tensors).toBe(0);
+    inputs.forEach((t) => t.dispose());
+  });
+
+  it('takes an empty batch [0, in]', () => {
+    const y = linear(zeros([0, 3]), ones([2, 3]), ones([2]));
+    expect(y.shape).toEqual([0, 2]);
+    y.dispose();
   });
 });

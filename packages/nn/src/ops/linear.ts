@@ -1,5 +1,5 @@
 import { fused, reshape, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { checkTensor } from '@attnkit/errors';
+import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
 
 /**
  * `x Wᵀ + b` over the last axis, for any leading shape — `nn.Linear` with its weight in PyTorch
@@ -14,10 +14,19 @@ export function linear(x: Tensor, weight: Tensor, bias?: Tensor): Tensor {
   checkTensor(x, { caller: 'linear', argument: 'x', dtype: 'float32', shape: '[..., in]' });
   checkTensor(weight, { caller: 'linear', argument: 'weight', dtype: 'float32', rank: 2, shape: '[out, in]' });
   if (bias !== undefined) checkTensor(bias, { caller: 'linear', argument: 'bias', dtype: 'float32', rank: 1, shape: '[out]' });
+  const [outFeatures, inFeatures] = weight.shape as [number, number];
+  if (inFeatures === 0 || outFeatures === 0) {
+    throw new InvalidArgumentError({ caller: 'linear', argument: 'weight', expected: 'a float32 tensor [out, in] with out ≥ 1 and in ≥ 1', received: formatShape(weight.shape) });
+  }
+  if (x.rank === 0 || x.shape[x.rank - 1] !== inFeatures) {
+    throw new InvalidArgumentError({ caller: 'linear', argument: 'x', expected: `a float32 tensor [..., in] with in = ${inFeatures} (weight is [out, in] = ${formatShape(weight.shape)})`, received: `rank ${x.rank} ${formatShape(x.shape)}` });
+  }
+  if (bias !== undefined && bias.shape[0] !== outFeatures) {
+    throw new InvalidArgumentError({ caller: 'linear', argument: 'bias', expected: `a float32 tensor [out] with out = ${outFeatures} (weight is [out, in] = ${formatShape(weight.shape)})`, received: formatShape(bias.shape) });
+  }
   return tidy(() => {
-    const inFeatures = x.shape[x.rank - 1] as number;
-    const outFeatures = weight.shape[0] as number;
-    const flat = reshape(x, [-1, inFeatures]); // [..., in] -> [N, in]
+    const rows = x.shape.slice(0, -1).reduce((n, d) => n * d, 1);
+    const flat = reshape(x, [rows, inFeatures]); // [..., in] -> [N, in]
     const projected = fused.matMul({ a: flat, b: weight, transposeB: true, ...(bias === undefined ? {} : { bias }) }); // [N, out]
     return reshape(projected, [...x.shape.slice(0, -1), outFeatures]); // [N, out] -> [..., out]
   });
