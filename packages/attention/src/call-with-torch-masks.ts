@@ -1,5 +1,5 @@
 import { tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
-import { checkObject, checkTensor, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { checkObject, checkOptionKeys, checkTensor, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { fromTorchMasks } from './from-torch-masks.js';
 
 /** PyTorch's encoder call options: `src_mask`, `src_key_padding_mask` and the layout of `src`. */
@@ -31,6 +31,16 @@ export function callWithTorchMasks(
   forward: (x: Tensor, mask: Tensor | undefined, bias: Tensor | undefined) => Tensor,
 ): Tensor {
   checkObject(options, { caller: typeof caller === 'string' ? caller : 'callWithTorchMasks', argument: 'options', expected: 'an object of PyTorch-style call options' });
+  if (Object.hasOwn(options, 'isCausal') || Object.hasOwn(options, 'is_causal')) {
+    throw new InvalidArgumentError({
+      caller,
+      argument: 'isCausal',
+      expected: "absent: causal attention is a 'mask' here",
+      received: describeValue((options as Record<string, unknown>)['isCausal'] ?? (options as Record<string, unknown>)['is_causal']),
+      hint: "Pass the causal mask itself as 'mask' ([T, T], bool true = blocked, as nn.Transformer.generate_square_subsequent_mask gives); PyTorch's is_causal is only a hint about that mask and raises without one.",
+    });
+  }
+  checkOptionKeys(options, ['mask', 'srcKeyPaddingMask', 'batchFirst'], caller);
   const batchFirst = options.batchFirst ?? true;
   if (typeof batchFirst !== 'boolean') throw new InvalidArgumentError({ caller, argument: 'batchFirst', expected: 'a boolean', received: describeValue(batchFirst) });
   checkTensor(src, { caller, argument: 'src', dtype: 'float32', rank: 3, shape: batchFirst ? '[B, T, E]' : '[T, B, E]' });

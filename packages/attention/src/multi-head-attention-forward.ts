@@ -1,6 +1,6 @@
 import { mean, reshape, slice, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
 import { assertBackendReady } from '@attnkit/backends';
-import { checkObject, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { checkBoolean, checkInteger, checkObject, checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { validateMask } from '@attnkit/masks';
 import { linear } from '@attnkit/nn';
 import type { Scorer } from '@attnkit/scorers';
@@ -26,6 +26,9 @@ export interface AttentionCallOptions {
   /** Seed of the dropout mask. */
   readonly seed?: number;
 }
+
+/** The keys of {@link AttentionCallOptions}: any other key (a mask passed as `mask`) is refused, never ignored. */
+export const ATTENTION_CALL_OPTION_KEYS: readonly string[] = ['attentionMask', 'attentionBias', 'returnWeights', 'training', 'seed'];
 
 /** What a multi-head attention call returns. */
 export interface MultiHeadAttentionResult {
@@ -86,11 +89,14 @@ export function multiHeadAttentionForward(
   if (!(weights instanceof Map)) throw new InvalidArgumentError({ caller: typeof caller === 'string' ? caller : 'multiHeadAttentionForward', argument: 'weights', expected: 'a Map of name → tensor', received: describeValue(weights) });
   checkObject(config, { caller, argument: 'config', expected: 'a resolved attention config' });
   const { query, key, value } = checkObject(inputs, { caller, argument: 'inputs', expected: 'an object { query, key, value }' });
+  checkOptionKeys(options, ATTENTION_CALL_OPTION_KEYS, caller);
   checkInputs(caller, config, query, key, value);
   const returnWeights = options.returnWeights ?? 'none';
   if (!['none', 'per-head', 'averaged'].includes(returnWeights)) {
-    throw new InvalidArgumentError({ caller, argument: 'returnWeights', expected: "'none', 'per-head' or 'averaged'", received: String(returnWeights) });
+    throw new InvalidArgumentError({ caller, argument: 'returnWeights', expected: "'none', 'per-head' or 'averaged'", received: typeof returnWeights === 'string' ? returnWeights : describeValue(returnWeights) });
   }
+  const training = checkBoolean(options.training, { caller, argument: 'training', fallback: false });
+  if (options.seed !== undefined) checkInteger(options.seed, { caller, argument: 'seed' });
   const seqFirst = config.layout === 'seq-first';
   const [batch, queryLength] = seqFirst ? [query.shape[1] as number, query.shape[0] as number] : [query.shape[0] as number, query.shape[1] as number];
   const keyLength = key.shape[seqFirst ? 0 : 1] as number;
@@ -126,7 +132,7 @@ export function multiHeadAttentionForward(
         bias: scoreBias,
         ...(scorer === undefined ? {} : { scorer }),
         dropout: config.dropout,
-        training: options.training === true,
+        training,
         ...(options.seed === undefined ? {} : { seed: options.seed }),
       });
       const merged = linear(mergeHeads(attended.output), weights.get('out_proj.weight') as Tensor, weights.get('out_proj.bias')); // [B, T, E]

@@ -90,3 +90,41 @@ describe('MultiHeadAttention.call', () => {
     [x, k, v, mask, keyMask].forEach((t) => t.dispose());
   });
 });
+
+describe('MultiHeadAttention call options', () => {
+  it.each([
+    [() => null, "MultiHeadAttention.call: 'options' must be an options object; received null."],
+    [(m: Tensor) => ({ mask: m }), "MultiHeadAttention.call: 'options' must be an object with only the keys attentionMask, attentionBias, returnWeights, training, seed; received the unknown key 'mask'. Did you mean 'attentionMask'?"],
+    [() => ({ training: 1 }), "MultiHeadAttention.call: 'training' must be true or false; received number 1."],
+  ] as const)('refuses bad call options with a typed error, leaking nothing (%#)', async (options, message) => {
+    const mha = new MultiHeadAttention({ embedDim: 4, numHeads: 2, seed: 1 });
+    const x = zeros([1, 3, 4]);
+    const m = paddingMask([2], 3);
+    const leaks = await leaksOf(() => {
+      const error = thrown(() => mha.call(x, undefined, undefined, options(m) as never));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toBe(message);
+      expect(thrown(() => mha.forward(x, undefined, undefined, options(m) as never)).message).toBe(message);
+    });
+    expect(leaks.tensors).toBe(0);
+    [x, m].forEach((t) => t.dispose());
+    mha.dispose();
+  });
+
+  it('callTorch refuses non-boolean flags and unknown keys', async () => {
+    const mha = new MultiHeadAttention({ embedDim: 4, numHeads: 2, seed: 1 });
+    const x = zeros([1, 3, 4]);
+    const leaks = await leaksOf(() => {
+      const error = thrown(() => mha.callTorch(x, x, x, { needWeights: 'no' } as never));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toBe("MultiHeadAttention.callTorch: 'needWeights' must be true or false; received string 'no'.");
+      expect(thrown(() => mha.callTorch(x, x, x, { key_padding_mask: x } as never)).message).toBe(
+        "MultiHeadAttention.callTorch: 'options' must be an object with only the keys keyPaddingMask, attnMask, needWeights, averageAttnWeights; received the unknown key 'key_padding_mask'. Did you mean 'keyPaddingMask'?",
+      );
+      expect(thrown(() => mha.callTorch(x, x, x, null as never))).toBeInstanceOf(InvalidArgumentError);
+    });
+    expect(leaks.tensors).toBe(0);
+    x.dispose();
+    mha.dispose();
+  });
+});

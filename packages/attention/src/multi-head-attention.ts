@@ -1,8 +1,8 @@
 import type { Tensor, Variable } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, summarizeList } from '@attnkit/errors';
+import { checkOptionKeys, InvalidArgumentError, summarizeList } from '@attnkit/errors';
 import { WeightedModule, weightVariable, type Scorer } from '@attnkit/scorers';
 import { attentionWeightShapes } from './attention-weight-shapes.js';
-import { multiHeadAttentionForward, type AttentionCallOptions, type MultiHeadAttentionResult } from './multi-head-attention-forward.js';
+import { ATTENTION_CALL_OPTION_KEYS, multiHeadAttentionForward, type AttentionCallOptions, type MultiHeadAttentionResult } from './multi-head-attention-forward.js';
 import type { MultiHeadAttentionConfig, ResolvedAttentionConfig } from './multi-head-attention-config.js';
 import { resolveAttentionConfig } from './resolve-attention-config.js';
 import { torchStyleCall, type TorchCallOptions } from './torch-style-call.js';
@@ -65,9 +65,11 @@ export class MultiHeadAttention extends WeightedModule {
    * Dropout applies in training mode (`train()`), or when `options.training` says so.
    */
   call(query: Tensor, key: Tensor = query, value: Tensor = key, options: AttentionCallOptions = {}): MultiHeadAttentionResult {
-    this.assertLive('MultiHeadAttention.call');
+    const caller = 'MultiHeadAttention.call';
+    this.assertLive(caller);
+    checkOptionKeys(options, ATTENTION_CALL_OPTION_KEYS, caller); // before the spread below: { ...null } would read as no options
     const training = options.training ?? this.training;
-    return multiHeadAttentionForward('MultiHeadAttention.call', this.namedWeights, this.config, this.scorer, { query, key, value }, { ...options, training });
+    return multiHeadAttentionForward(caller, this.namedWeights, this.config, this.scorer, { query, key, value }, { ...options, training });
   }
 
   /** The same as {@link MultiHeadAttention.call}, under the name every module uses. */

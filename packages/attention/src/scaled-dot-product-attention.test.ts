@@ -73,3 +73,25 @@ describe('scaledDotProductAttention', () => {
     }
   });
 });
+
+describe('scaledDotProductAttention options', () => {
+  const make = () => [zeros([1, 2, 3, 4]), zeros([1, 2, 5, 4]), zeros([1, 2, 5, 4]), ones([1, 1, 1, 5], 'bool')] as const;
+  it.each([
+    [() => null, "scaledDotProductAttention: 'options' must be an options object; received null."],
+    [(m: unknown) => ({ attentionMask: m }), "scaledDotProductAttention: 'options' must be an object with only the keys mask, bias, scorer, dropout, training, seed; received the unknown key 'attentionMask'. Did you mean 'mask'?"],
+    [() => ({ training: 'yes', dropout: 0.5 }), "scaledDotProductAttention: 'training' must be true or false; received string 'yes'."],
+    [() => ({ dropout: Symbol('d') }), "scaledDotProductAttention: 'dropout' must be a rate in [0, 1); received symbol d."],
+    [() => ({ scorer: {} }), "scaledDotProductAttention: 'scorer' must be a Scorer (an object with a score(query, key) method returning [B, H, T, S]); received Object."],
+    [() => ({ scorer: { score: () => ones([3]) } }), "scaledDotProductAttention: 'scorer' must be a Scorer whose score(query, key) returns float32 scores [B, H, T, S] = [1, 2, 3, 5]; received a score() that returned float32 tensor of rank 1 [3]."],
+    [() => ({ scorer: { score: () => 7 } }), "scaledDotProductAttention: 'scorer' must be a Scorer whose score(query, key) returns float32 scores [B, H, T, S] = [1, 2, 3, 5]; received a score() that returned number 7."],
+  ] as const)('refuses bad options with a typed error, leaking nothing (%#)', async (options, message) => {
+    const [q, k, v, m] = make();
+    const leaks = await leaksOf(() => {
+      const error = thrown(() => scaledDotProductAttention(q, k, v, options(m) as never));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toBe(message);
+    });
+    expect(leaks.tensors).toBe(0);
+    [q, k, v, m].forEach((t) => t.dispose());
+  });
+});

@@ -1,6 +1,6 @@
 import { add, dropout as applyDropout, matMul, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { assertBackendReady, checkMemoryBudget } from '@attnkit/backends';
-import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
+import { InvalidArgumentError, checkBoolean, checkInteger, checkOptionKeys, checkTensor, describeValue, formatShape, isTensorLike } from '@attnkit/errors';
 import { maskedSoftmax, validateMask } from '@attnkit/masks';
 import { scaledDotProductScorer, type Scorer } from '@attnkit/scorers';
 import { checkAttentionBias } from './check-attention-bias.js';
@@ -21,6 +21,18 @@ export interface AttentionOptions {
   readonly training?: boolean;
   /** Seed of the dropout mask, for reproducible training runs. */
   readonly seed?: number;
+}
+
+/** The keys of {@link AttentionOptions}: any other key (a mask passed as `attentionMask`) is refused, never ignored. */
+const OPTION_KEYS = ['mask', 'bias', 'scorer', 'dropout', 'training', 'seed'] as const;
+
+/** A scorer's output must be float32 scores `[B, H, T, S]`: anything else is the scorer's bug, named as such. */
+function checkScores(scores: unknown, shape: readonly number[], caller: string): Tensor {
+  const ok = isTensorLike(scores) && !scores.isDisposed && scores.dtype === 'float32' && scores.rank === 4 && scores.shape.every((d, i) => d === shape[i]);
+  if (!ok) {
+    throw new InvalidArgumentError({ caller, argument: 'scorer', expected: `a Scorer whose score(query, key) returns float32 scores [B, H, T, S] = ${formatShape(shape)}`, received: `a score() that returned ${describeValue(scores)}` });
+  }
+  return scores;
 }
 
 /** What {@link scaledDotProductAttention} returns. */
@@ -46,6 +58,7 @@ export interface AttentionResult {
  */
 export function scaledDotProductAttention(query: Tensor, key: Tensor, value: Tensor, options: AttentionOptions = {}): AttentionResult {
   const caller = 'scaledDotProductAttention';
+  checkOptionKeys(options, OPTION_KEYS, caller);
   assertBackendReady(caller);
   checkTensor(query, { caller, argument: 'query', dtype: 'float32', rank: 4, shape: '[B, H, T, D]' });
   checkTensor(key, { caller, argument: 'key', dtype: 'float32', rank: 4, shape: '[B, H, S, D]' });
@@ -62,7 +75,13 @@ export function scaledDotProductAttention(query: Tensor, key: Tensor, value: Ten
   }
   const rate = options.dropout ?? 0;
   if (typeof rate !== 'number' || !(rate >= 0 && rate < 1)) {
-    throw new InvalidArgumentError({ caller, argument: 'dropout', expected: 'a rate in [0, 1)', received: String(rate) });
+    throw new InvalidArgumentError({ caller, argument: 'dropout', expected: 'a rate in [0, 1)', received: typeof rate === 'number' ? String(rate) : describeValue(rate) });
+  }
+  const training = checkBoolean(options.training, { caller, argument: 'training', fallback: false });
+  if (options.seed !== undefined) checkInteger(options.seed, { caller, argument: 'seed' });
+  const scorer = options.scorer ?? scaledDotProductScorer;
+  if (typeof (scorer as Partial<Scorer> | null)?.score !== 'function') {
+    throw new InvalidArgumentError({ caller, argument: 'scorer', expected: 'a Scorer (an object with a score(query, key) method returning [B, H, T, S])', received: describeValue(scorer) });
   }
   checkMemoryBudget(caller, 'the attention scores', [batch, heads, queryLength, keyLength], 3); // scores, weights and a temporary at once: refused before allocating
   const target = { batch, heads, queryLength, keyLength };
@@ -71,10 +90,10 @@ export function scaledDotProductAttention(query: Tensor, key: Tensor, value: Ten
   try {
     mask = options.mask === undefined ? undefined : validateMask(options.mask, { ...target, caller, argument: 'mask' });
     return tidy(() => {
-      const scored = (options.scorer ?? scaledDotProductScorer).score(query, key); // [B, H, T, S]
+      const scored = checkScores(scorer.score(query, key), [batch, heads, queryLength, keyLength], caller); // [B, H, T, S]
       const scores = bias === undefined ? scored : add(scored, bias); // + [B|1, H|1, T|1, S|1]
       const probabilities = maskedSoftmax(scores, mask); // [B, H, T, S]
-      const attentionWeights = options.training === true && rate > 0 ? applyDropout(probabilities, rate, undefined, options.seed) : probabilities;
+      const attentionWeights = training && rate > 0 ? applyDropout(probabilities, rate, undefined, options.seed) : probabilities;
       return { output: matMul(attentionWeights, value), attentionWeights }; // [B, H, T, S] x [B, H, S, Dv] -> [B, H, T, Dv]
     });
   } finally {

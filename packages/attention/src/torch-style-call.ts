@@ -1,5 +1,5 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
-import { checkTensor, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { checkBoolean, checkOptionKeys, checkTensor, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { fromTorchMasks, type TorchMasks } from './from-torch-masks.js';
 import type { AttentionCallOptions, MultiHeadAttentionResult } from './multi-head-attention-forward.js';
 import type { ResolvedAttentionConfig } from './multi-head-attention-config.js';
@@ -33,6 +33,9 @@ export function torchStyleCall(mha: AttentionCallable, query: Tensor, key: Tenso
   if (mha.config.layout !== 'batch-first') {
     throw new InvalidArgumentError({ caller, argument: 'layout', expected: "a 'batch-first' layer (PyTorch batch_first=True)", received: `'${mha.config.layout}'`, hint: 'Use call() with seq-first masks [T, S, B] instead.' });
   }
+  checkOptionKeys(options, ['keyPaddingMask', 'attnMask', 'needWeights', 'averageAttnWeights'], caller);
+  const needWeights = checkBoolean(options.needWeights, { caller, argument: 'needWeights', fallback: true });
+  const averageAttnWeights = checkBoolean(options.averageAttnWeights, { caller, argument: 'averageAttnWeights', fallback: true });
   checkTensor(query, { caller, argument: 'query', dtype: 'float32', rank: 3, shape: '[B, T, E]' });
   checkTensor(key, { caller, argument: 'key', dtype: 'float32', rank: 3, shape: '[B, S, keyDim]' });
   const { numHeads } = mha.config;
@@ -40,7 +43,7 @@ export function torchStyleCall(mha: AttentionCallable, query: Tensor, key: Tenso
   const keyLength = key.shape[1] as number;
   const { mask, bias } = fromTorchMasks(caller, options, { batch, numHeads, queryLength, keyLength });
   try {
-    const returnWeights = options.needWeights === false ? 'none' : options.averageAttnWeights === false ? 'per-head' : 'averaged';
+    const returnWeights = !needWeights ? 'none' : !averageAttnWeights ? 'per-head' : 'averaged';
     return mha.call(query, key, value, { attentionMask: mask, attentionBias: bias, returnWeights });
   } finally {
     mask?.dispose();

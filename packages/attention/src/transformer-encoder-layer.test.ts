@@ -62,3 +62,32 @@ describe('TransformerEncoderLayer', () => {
     expect(memory().numTensors).toBe(before);
   });
 });
+
+describe('encoder call options', () => {
+  const small = { embedDim: 4, numHeads: 2, feedForwardDim: 8, dropout: 0, seed: 1 };
+  it('refuses unknown keys (PyTorch spellings, isCausal) and non-boolean flags with typed errors, leaking nothing', async () => {
+    const layer = new TransformerEncoderLayer(small);
+    const encoder = new TransformerEncoder({ ...small, numLayers: 2 });
+    const x = zeros([1, 3, 4]);
+    const padding = tensor([[false, false, true]]);
+    const leaks = await leaksOf(() => {
+      const torchKey = thrown(() => layer.forwardTorch(x, { src_key_padding_mask: padding } as never));
+      expect(torchKey).toBeInstanceOf(InvalidArgumentError);
+      expect(torchKey.message).toBe("TransformerEncoderLayer.forwardTorch: 'options' must be an object with only the keys mask, srcKeyPaddingMask, batchFirst; received the unknown key 'src_key_padding_mask'. Did you mean 'srcKeyPaddingMask'?");
+      const causal = thrown(() => layer.forwardTorch(x, { isCausal: true } as never));
+      expect(causal).toBeInstanceOf(InvalidArgumentError);
+      expect(causal.message).toMatch(/^TransformerEncoderLayer\.forwardTorch: 'isCausal' must be absent: causal attention is a 'mask' here; received boolean true\. Pass the causal mask itself as 'mask'/);
+      expect(thrown(() => encoder.forwardTorch(x, { isCausal: true } as never)).message).toMatch(/^TransformerEncoder\.forwardTorch: 'isCausal' must be absent/);
+      expect(thrown(() => encoder.forwardTorch(x, null as never))).toBeInstanceOf(InvalidArgumentError);
+      expect(thrown(() => layer.forward(x, { mask: padding } as never)).message).toBe("TransformerEncoderLayer.forward: 'options' must be an object with only the keys attentionMask, attentionBias, outputAttentions; received the unknown key 'mask'. Did you mean 'attentionMask'?");
+      expect(thrown(() => layer.forward(x, { outputAttentions: 'yes' } as never)).message).toBe("TransformerEncoderLayer.forward: 'outputAttentions' must be true or false; received string 'yes'.");
+      expect(thrown(() => encoder.forward(x, { attention_mask: padding } as never)).message).toBe("TransformerEncoder.forward: 'options' must be an object with only the keys attentionMask, attentionBias, outputHiddenStates, outputAttentions; received the unknown key 'attention_mask'. Did you mean 'attentionMask'?");
+      expect(thrown(() => encoder.forward(x, { outputHiddenStates: 1 } as never)).message).toBe("TransformerEncoder.forward: 'outputHiddenStates' must be true or false; received number 1.");
+      expect(thrown(() => encoder.forward(x, null as never))).toBeInstanceOf(InvalidArgumentError);
+    });
+    expect(leaks.tensors).toBe(0);
+    [x, padding].forEach((t) => t.dispose());
+    layer.dispose();
+    encoder.dispose();
+  });
+});

@@ -1,5 +1,5 @@
 import { add, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { checkInteger, checkObject, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { checkBoolean, checkInteger, checkObject, checkOptionKeys, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { Dropout, LayerNorm, Linear, Module, activationByName, type ActivationFunction } from '@attnkit/nn';
 import { callWithTorchMasks, type TorchEncoderCallOptions } from './call-with-torch-masks.js';
 import { MultiHeadAttention } from './multi-head-attention.js';
@@ -77,11 +77,13 @@ export class TransformerEncoderLayer extends Module {
   forward(x: Tensor, options: EncoderLayerCallOptions = {}): EncoderLayerResult {
     const caller = 'TransformerEncoderLayer.forward';
     this.assertLive(caller);
+    checkOptionKeys(options, ['attentionMask', 'attentionBias', 'outputAttentions'], caller);
+    const outputAttentions = checkBoolean(options.outputAttentions, { caller, argument: 'outputAttentions', fallback: false });
     checkTensor(x, { caller, argument: 'x', dtype: 'float32', rank: 3, shape: '[B, T, E]' });
     if (x.shape[2] !== this.embedDim) throw new InvalidArgumentError({ caller, argument: 'x', expected: `[B, T, E] with E = embedDim = ${this.embedDim}`, received: formatShape(x.shape) });
     return tidy(() => {
       const attend = (h: Tensor) => {
-        const result = this.selfAttn.call(h, h, h, { attentionMask: options.attentionMask, attentionBias: options.attentionBias, returnWeights: options.outputAttentions === true ? 'per-head' : 'none' });
+        const result = this.selfAttn.call(h, h, h, { attentionMask: options.attentionMask, attentionBias: options.attentionBias, returnWeights: outputAttentions ? 'per-head' : 'none' });
         return { attended: this.dropout1.forward(result.output), weights: result.attentionWeights }; // [B, T, E], [B, H, T, T]
       };
       const feedForward = (h: Tensor) => this.dropout2.forward(this.linear2.forward(this.dropout.forward(this.activation(this.linear1.forward(h))))); // [B, T, E] -> [B, T, F] -> [B, T, E]

@@ -1,5 +1,5 @@
 import { tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { checkInteger, checkObject, InvalidArgumentError } from '@attnkit/errors';
+import { checkBoolean, checkInteger, checkObject, checkOptionKeys, InvalidArgumentError } from '@attnkit/errors';
 import { LayerNorm, Module, ModuleList } from '@attnkit/nn';
 import { TransformerEncoderLayer, type EncoderLayerCallOptions } from './transformer-encoder-layer.js';
 import { callWithTorchMasks, type TorchEncoderCallOptions } from './call-with-torch-masks.js';
@@ -71,13 +71,17 @@ export class TransformerEncoder extends Module {
 
   /** `x [B, T, E]` → `{ lastHiddenState [B, T, E], hiddenStates?, attentions? }`. */
   forward(x: Tensor, options: EncoderCallOptions = {}): EncoderResult {
-    this.assertLive('TransformerEncoder.forward');
+    const caller = 'TransformerEncoder.forward';
+    this.assertLive(caller);
+    checkOptionKeys(options, ['attentionMask', 'attentionBias', 'outputHiddenStates', 'outputAttentions'], caller);
+    const outputHiddenStates = checkBoolean(options.outputHiddenStates, { caller, argument: 'outputHiddenStates', fallback: false });
+    const outputAttentions = checkBoolean(options.outputAttentions, { caller, argument: 'outputAttentions', fallback: false });
     return tidy(() => {
       const hiddenStates: Tensor[] = [x];
       const attentions: Tensor[] = [];
       let hidden = x;
       for (const layer of this.layers) {
-        const { output, attentionWeights } = layer.forward(hidden, { attentionMask: options.attentionMask, attentionBias: options.attentionBias, outputAttentions: options.outputAttentions === true });
+        const { output, attentionWeights } = layer.forward(hidden, { attentionMask: options.attentionMask, attentionBias: options.attentionBias, outputAttentions });
         if (attentionWeights !== undefined) attentions.push(attentionWeights); // [B, H, T, T]
         hiddenStates.push(output);
         hidden = output;
@@ -85,8 +89,8 @@ export class TransformerEncoder extends Module {
       const lastHiddenState = this.norm === undefined ? hidden : this.norm.forward(hidden);
       return {
         lastHiddenState,
-        ...(options.outputHiddenStates === true ? { hiddenStates: hiddenStates.map((h) => (h === x ? h.clone() : h)) } : {}),
-        ...(options.outputAttentions === true ? { attentions } : {}),
+        ...(outputHiddenStates ? { hiddenStates: hiddenStates.map((h) => (h === x ? h.clone() : h)) } : {}),
+        ...(outputAttentions ? { attentions } : {}),
       };
     });
   }
