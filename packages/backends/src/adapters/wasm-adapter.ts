@@ -15,6 +15,7 @@ import { fillWasmTile } from './wasm-tile-fill.js';
 import { fillWasmMaskedSoftmax } from './wasm-masked-softmax-fill.js';
 import { fillWasmFusedMatMul } from './wasm-fused-matmul-fill.js';
 import { fillWasmUnsortedSegmentSum } from './wasm-unsorted-segment-sum-fill.js';
+import { guardWasmZeroSize } from './wasm-zero-size-guard.js';
 import { withLogicalCores } from './with-logical-cores.js';
 import { resolveWasmLocationBrowser } from './resolve-wasm-location-browser.js';
 import { wasmBinaryFor } from './wasm-binary-for.js';
@@ -93,7 +94,8 @@ export const wasmAdapter: BackendAdapter = {
     return withNodeCpus(cores, () => selectBackend('wasm'));
   },
   fillKernels() {
-    return [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmLayerNorm(), ...fillWasmTile(), ...fillWasmMaskedSoftmax()];
+    const fills = [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmLayerNorm(), ...fillWasmTile(), ...fillWasmMaskedSoftmax()];
+    return [...new Set([...fills, ...guardWasmZeroSize()])]; // the guard last: it wraps the fills too
   },
   async describe() {
     const { simd, threads } = await binarySupport();

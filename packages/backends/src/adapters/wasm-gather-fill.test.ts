@@ -55,4 +55,20 @@ describe('wasm GatherV2 fill (whole rows, heap to heap)', () => {
     expect(onCpu[0]).toEqual([2, 3]);
     expect(await run('wasm')).toEqual(onCpu);
   });
+
+  it('gives an empty result the shape cpu gives, also for short rows (the original kernel added a leading 1), and checks ids as before', async () => {
+    const run = async (backend: string) => {
+      await useBackend(backend);
+      const x = tensor3d([], [0, 3, 4]);
+      const outs = [gather(x, tensor1d([0, 2], 'int32'), 1), gather(tensor3d([], [2, 3, 0]), tensor1d([], 'int32'), 0), gather(tensor2d([[1, 2]]), tensor1d([], 'int32'))];
+      const shapes = outs.map((t) => t.shape);
+      const ids = tensor1d([3], 'int32');
+      const thrown = (() => { try { gather(x, ids, 1); return 'no error'; } catch { return 'throws'; } })();
+      [x, ids, ...outs].forEach((t) => t.dispose());
+      return { shapes, thrown };
+    };
+    const onCpu = await run('cpu');
+    expect(onCpu).toEqual({ shapes: [[0, 2, 4], [0, 3, 0], [0, 2]], thrown: 'throws' });
+    expect(await run('wasm')).toEqual(onCpu);
+  });
 });

@@ -10,8 +10,9 @@ const MIN_ROW = 8;
  * tfjs-backend-wasm 4.22's `GatherV2` moves one element at a time (≈ 9 ms to look up 1024 rows of
  * a `[30522, 384]` embedding table). This re-registers `GatherV2` on wasm to copy whole rows heap
  * to heap, one `copyWithin` per index, whenever the gathered rows have ≥ 8 elements or `batchDims`
- * is set (the original kernel gathers the wrong elements with `batchDims`); shorter rows without
- * it, strings and complex numbers keep the original kernel. Indices are checked as before: one out of
+ * is set (the original kernel gathers the wrong elements with `batchDims`) or the result is empty
+ * (the original gives it the wrong shape); shorter rows without them, strings and complex numbers
+ * keep the original kernel. Indices are checked as before: one out of
  * `[0, n - 1]` throws.
  *
  * @returns `['GatherV2']`, or `[]` if tfjs-backend-wasm has no GatherV2 kernel
@@ -25,7 +26,8 @@ export function fillWasmGather(): string[] {
       const { axis, batchDims } = args.attrs as unknown as { axis: number; batchDims: number };
       const parsedAxis = util.parseAxisParam(axis, x.shape)[0]!;
       const info = backend_util.segment_util.collectGatherOpShapeInfo(x as Tensor, indices as Tensor, parsedAxis, batchDims);
-      if (x.dtype === 'string' || x.dtype === 'complex64' || (info.sliceSize < MIN_ROW && batchDims === 0)) return kernel.kernelFunc(args); // the original gets batchDims wrong: short rows with batchDims stay here
+      const empty = util.sizeFromShape(info.outputShape) === 0; // the original gives an empty result the wrong shape ([1, 0, 2, 4] for [0, 2, 4])
+      if (x.dtype === 'string' || x.dtype === 'complex64' || (info.sliceSize < MIN_ROW && batchDims === 0 && !empty)) return kernel.kernelFunc(args); // the original gets batchDims wrong: short rows with batchDims stay here
       const backend = args.backend as unknown as WasmBackendInternals;
       const ids = backend.readSync(indices.dataId); // the indices only: a few KB
       for (let i = 0; i < ids.length; i++) {
