@@ -125,3 +125,39 @@ function softmaxOf(row: number[]): number[] {
     return e.map((v) => v / (e[0]! + e[1]!));
   });
 }
+
+describe('compareBackends: what fn returns', () => {
+  it("never disposes a tensor fn did not create (the caller's input)", async () => {
+    await useBackend('cpu');
+    const x = tensor([1, 2]);
+    const report = await compareBackends(() => x, { backends: ['wasm'] });
+    expect(report.ok).toBe(true);
+    expect(x.isDisposed).toBe(false);
+    expect(Array.from(await x.data())).toEqual([1, 2]);
+    x.dispose();
+  });
+
+  it.each([
+    ['an async fn', () => Promise.resolve(tensor([1])), "compareBackends: 'fn' must be a synchronous function returning tensors (it runs inside tf.tidy); received a function that returned a Promise. Compute the tensors synchronously; await any data before calling compareBackends."],
+    ['no outputs', () => ({}), "compareBackends: 'fn' must be a function returning at least one tensor; received a result with no outputs. An empty list or record compares nothing."],
+    ['a nested record', () => ({ a: { b: tensor([1]) } }), "compareBackends: 'fn' must be a function whose result is live tensors (outputs are a tensor, a list of tensors or an object of named tensors, not nested); received a result.a that is Object."],
+    ['a number in a list', () => [tensor([1]), 3], "compareBackends: 'fn' must be a function whose result is live tensors (outputs are a tensor, a list of tensors or an object of named tensors, not nested); received a result.1 that is number 3."],
+  ] as const)('refuses %s with a typed error and leaks nothing', async (_, fn, message) => {
+    await useBackend('cpu');
+    const leaks = await leaksOf(async () => {
+      const error = await compareBackends(fn as never, { backends: ['wasm'] }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect((error as Error).message).toBe(message);
+    });
+    expect(leaks.tensors).toBe(0);
+  });
+
+  it('refuses a disposed output with a typed error', async () => {
+    await useBackend('cpu');
+    const gone = tensor([1]);
+    gone.dispose();
+    const error = await compareBackends(() => gone, { backends: ['wasm'] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as Error).message).toBe("compareBackends: 'fn' must be a function whose result is live tensors (outputs are a tensor, a list of tensors or an object of named tensors, not nested); received a result that is a disposed float32 tensor [1]. It was disposed before it was returned.");
+  });
+});

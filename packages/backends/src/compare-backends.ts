@@ -1,4 +1,4 @@
-import { engine, tidy } from '@tensorflow/tfjs-core';
+import { engine, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { callBackend } from './call-backend.js';
 import { parseBackendName, type BackendName } from './backend-name.js';
 import { checkObject, describeValue, InvalidArgumentError, summarizeList } from '@attnkit/errors';
@@ -55,7 +55,19 @@ async function readOn(backend: BackendName, fn: () => TensorOutputs): Promise<Re
   if ((engine() as unknown as { registry: Record<string, unknown> }).registry[backend] === undefined) await withBackend(backend, () => undefined); // first use: initialise it
   const pinned = callBackend('compareBackends', backend);
   await pinned.settled();
-  const outputs = pinned.run(() => tidy(() => namedOutputs(fn()))); // on `backend`, whatever else runs meanwhile
+  // on `backend`, whatever else runs meanwhile; the outputs are cloned inside the tidy, so that what is
+  // disposed below is ours alone: a tensor fn returns but did not create (a caller's input) survives
+  const outputs = pinned.run(() =>
+    tidy(() => {
+      const returned: unknown = fn();
+      if (typeof (returned as { then?: unknown } | null)?.then === 'function') {
+        (returned as Promise<unknown>).then(undefined, () => undefined); // its rejection is reported by the error below, not as unhandled
+        throw new InvalidArgumentError({ caller: 'compareBackends', argument: 'fn', expected: 'a synchronous function returning tensors (it runs inside tf.tidy)', received: 'a function that returned a Promise', hint: 'Compute the tensors synchronously; await any data before calling compareBackends.' });
+      }
+      const named = namedOutputsOf(returned);
+      return named.map(([name, tensor]) => [name, tensor.clone()] as [string, Tensor]);
+    }),
+  );
   try {
     const readings: Readings = new Map();
     for (const [name, tensor] of outputs) {
@@ -65,6 +77,21 @@ async function readOn(backend: BackendName, fn: () => TensorOutputs): Promise<Re
   } finally {
     for (const [, tensor] of outputs) tensor.dispose();
   }
+}
+
+/** fn's outputs as named tensors, refused with compareBackends' name when there are none or one is not a live tensor. */
+function namedOutputsOf(returned: unknown): Array<[string, Tensor]> {
+  let named: Array<[string, Tensor]>;
+  try {
+    named = namedOutputs(returned as TensorOutputs);
+  } catch (error) {
+    if (!(error instanceof InvalidArgumentError)) throw error;
+    throw new InvalidArgumentError({ caller: 'compareBackends', argument: 'fn', expected: `a function whose result is ${error.expected.replace(/^a live tensor/, 'live tensors')}`, received: `${error.argument.replace(/^outputs/, 'a result')} that is ${error.received}`, ...(error.hint === undefined ? {} : { hint: error.hint }) });
+  }
+  if (named.length === 0) {
+    throw new InvalidArgumentError({ caller: 'compareBackends', argument: 'fn', expected: 'a function returning at least one tensor', received: 'a result with no outputs', hint: 'An empty list or record compares nothing.' });
+  }
+  return named;
 }
 
 function checkTolerance(tolerance: unknown): void {

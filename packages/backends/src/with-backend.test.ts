@@ -1,5 +1,6 @@
 import { engine } from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { useBackend } from './use-backend.js';
 import { withBackend } from './with-backend.js';
 
@@ -55,5 +56,16 @@ describe('withBackend under overlap', () => {
     await switched;
     expect(engine().backendName).toBe('wasm');
     await useBackend('cpu');
+  });
+});
+
+describe('withBackend arguments', () => {
+  it('refuses a fn that is not a function and a null options object with typed errors, switching nothing', async () => {
+    await useBackend('cpu');
+    const error = await withBackend('wasm', 5 as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as Error).message).toBe("withBackend: 'fn' must be a function to run on the backend; received number 5.");
+    await expect(withBackend('wasm', () => 1, null as never)).rejects.toThrow("withBackend: 'options' must be an options object { wasmPaths?, numThreads? }; received null.");
+    expect(engine().backendName).toBe('cpu');
   });
 });

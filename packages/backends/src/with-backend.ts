@@ -1,4 +1,5 @@
 import { engine, setBackend } from '@tensorflow/tfjs-core';
+import { checkObject, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { exclusively } from './backend-queue.js';
 import { activateBackend } from './use-backend.js';
 import type { UseBackendOptions } from './use-backend-options.js';
@@ -19,6 +20,12 @@ import type { UseBackendOptions } from './use-backend-options.js';
  * const onWasm = await withBackend('wasm', () => tf.tidy(() => tf.matMul(a, b).arraySync()));
  */
 export function withBackend<T>(name: string, fn: () => T | Promise<T>, options: UseBackendOptions = {}): Promise<T> {
+  try {
+    if (typeof fn !== 'function') throw new InvalidArgumentError({ caller: 'withBackend', argument: 'fn', expected: 'a function to run on the backend', received: describeValue(fn) });
+    checkObject(options, { caller: 'withBackend', argument: 'options', expected: 'an options object { wasmPaths?, numThreads? }' });
+  } catch (error) {
+    return Promise.reject(error); // checked before the queue: the backend is never switched for a call that cannot run
+  }
   return exclusively(async () => {
     const previous: unknown = engine().backendName; // undefined or null before any backend was set
     await activateBackend(name, options);
