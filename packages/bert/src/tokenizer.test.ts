@@ -80,3 +80,27 @@ describe('the embedded BERT tokenizer', () => {
     expect(error.message).toBe(message);
   });
 });
+
+describe('Tokenizer.encode options', () => {
+  const long = 'one two three four five six seven eight nine ten';
+  it("truncates only the named side of a pair with 'only_first' / 'only_second', as Hugging Face's tokenizers do", () => {
+    expect(tokenizer.encode([[long, 'the cat sat']], { truncation: 'only_first', maxLength: 8 }).tokens[0]).toEqual(['[CLS]', 'one', 'two', '[SEP]', 'the', 'cat', 'sat', '[SEP]']);
+    expect(tokenizer.encode([['the cat sat', long]], { truncation: 'only_second', maxLength: 8 }).tokens[0]).toEqual(['[CLS]', 'the', 'cat', 'sat', '[SEP]', 'one', 'two', '[SEP]']);
+    expect(tokenizer.encode([['a b', 'c d']], { truncation: 'only_second', maxLength: 8 }).tokens[0]).toEqual(['[CLS]', 'a', 'b', '[SEP]', 'c', 'd', '[SEP]']); // fits: untouched
+    expect(tokenizer.encode([long], { truncation: 'only_first', maxLength: 5 }).tokens[0]).toEqual(['[CLS]', 'one', 'two', 'three', '[SEP]']);
+    expect(tokenizer.encode([long], { truncation: 'do_not_truncate', maxLength: 5 }).tokens[0]).toHaveLength(12);
+  });
+
+  it.each<[() => unknown, string]>([
+    [() => tokenizer.encode(['a'], null as never), "Tokenizer.encode: 'options' must be an options object; received null."],
+    [() => tokenizer.encode(['a'], { max_length: 6 } as never), "Tokenizer.encode: 'options' must be an object with only the keys padding, truncation, maxLength; received the unknown key 'max_length'. Did you mean 'maxLength'?"],
+    [() => tokenizer.encode(['a'], { truncation: 'yes' } as never), "Tokenizer.encode: 'truncation' must be true, false, 'longest_first', 'only_first', 'only_second' or 'do_not_truncate'; received string 'yes'."],
+    [() => tokenizer.encode(['a'], { padding: true } as never), "Tokenizer.encode: 'padding' must be 'longest', 'max_length' or false; received boolean true."],
+    [() => tokenizer.encode([[long, 'the cat sat']], { truncation: 'only_second', maxLength: 8 }), "Tokenizer.encode: 'texts[0]' must be a second sequence that 'only_second' truncation can shorten to fit maxLength = 8 (it must keep at least one token); received 8 tokens to remove, and the second sequence has 3. Use truncation: 'longest_first' (the default), or a larger maxLength."],
+    [() => tokenizer.encode([long], { truncation: 'only_second', maxLength: 6 }), "Tokenizer.encode: 'texts[0]' must be a second sequence that 'only_second' truncation can shorten to fit maxLength = 6 (it must keep at least one token); received a single text of 10 tokens, 6 over the room for text; it has no second sequence. Use truncation: 'longest_first' (the default), or a larger maxLength."],
+  ])('refuses bad options with a typed error %#', (call, message) => {
+    const error = thrown(call);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toBe(message);
+  });
+});

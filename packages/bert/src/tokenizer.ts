@@ -1,5 +1,5 @@
 import { Tokenizer as HfTokenizer } from '@huggingface/tokenizers';
-import { InvalidArgumentError, checkInteger, describeValue } from '@attnkit/errors';
+import { InvalidArgumentError, checkInteger, checkOptionKeys, describeValue } from '@attnkit/errors';
 import { precompiledNormalizer } from './precompiled-charsmap.js';
 import { checkTokenizerJson } from './check-tokenizer-json.js';
 import { checkTokenizerRegexes } from './check-tokenizer-regexes.js';
@@ -11,12 +11,21 @@ export interface EncodeOptions {
   /**
    * Default true: cut sequences (pairs: longest first, as Hugging Face's `longest_first`) so that
    * they fit `maxLength` with their special tokens. `false`: return every id, however long (the
-   * model then says whether it can take them).
+   * model then says whether it can take them). Hugging Face's strategies by name:
+   * `'longest_first'` (= true), `'only_first'` / `'only_second'` (cut only that side of a pair; an
+   * error when that side cannot give enough, or, for `'only_second'`, when a single text is too
+   * long), `'do_not_truncate'` (= false).
    */
-  readonly truncation?: boolean;
+  readonly truncation?: boolean | TruncationStrategy;
   /** Default: the model's `model_max_length` from tokenizer_config.json, else 512. */
   readonly maxLength?: number;
 }
+
+/** Hugging Face's truncation strategies (`TruncationStrategy` in transformers). */
+export type TruncationStrategy = 'longest_first' | 'only_first' | 'only_second' | 'do_not_truncate';
+
+const TRUNCATION_VALUES: ReadonlyArray<boolean | TruncationStrategy> = [true, false, 'longest_first', 'only_first', 'only_second', 'do_not_truncate'];
+const PADDING_VALUES: ReadonlyArray<EncodeOptions['padding']> = ['longest', 'max_length', false];
 
 /** A padded batch: `[B, T]` nested arrays, ready for an encoder's `forward`. */
 export interface EncodedBatch {
@@ -126,9 +135,17 @@ export class Tokenizer {
   /** Encodes texts, or `[first, second]` sentence pairs, as one padded batch. */
   encode(texts: ReadonlyArray<string | readonly [string, string]>, options: EncodeOptions = {}): EncodedBatch {
     const caller = 'Tokenizer.encode';
+    checkOptionKeys(options, ['padding', 'truncation', 'maxLength'], caller);
     if (!Array.isArray(texts) || texts.length === 0) throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'a non-empty list of strings or [string, string] pairs', received: describeValue(texts) });
+    const padding = options.padding ?? 'longest';
+    if (!PADDING_VALUES.includes(padding)) throw new InvalidArgumentError({ caller, argument: 'padding', expected: "'longest', 'max_length' or false", received: describeValue(padding) });
+    const truncation = options.truncation ?? true;
+    if (!TRUNCATION_VALUES.includes(truncation)) {
+      throw new InvalidArgumentError({ caller, argument: 'truncation', expected: "true, false, 'longest_first', 'only_first', 'only_second' or 'do_not_truncate'", received: describeValue(truncation) });
+    }
+    const strategy = truncation === true ? 'longest_first' : truncation === false ? 'do_not_truncate' : truncation;
     const maxLength = checkInteger(options.maxLength ?? this.modelMaxLength, { caller, argument: 'maxLength', min: this.#specials.single + 1 });
-    if (options.padding === 'max_length' && maxLength > MAX_PADDED_LENGTH) {
+    if (padding === 'max_length' && maxLength > MAX_PADDED_LENGTH) {
       throw new InvalidArgumentError({ caller, argument: 'maxLength', expected: `at most ${MAX_PADDED_LENGTH} with padding: 'max_length' (every row is padded to it)`, received: String(maxLength), hint: "padding: 'longest' pads to the longest sequence only." });
     }
     // Array.from: one read of each entry (a hole is undefined and refused; nothing changes after its check)
@@ -139,10 +156,11 @@ export class Tokenizer {
       const [first, second] = typeof entry === 'string' ? [entry, undefined] : (parts as [string, string]);
       let a = this.tokenize(first);
       let b = second === undefined ? null : this.tokenize(second);
-      if (options.truncation !== false) {
+      if (strategy !== 'do_not_truncate') {
         const budget = maxLength - (b === null ? this.#specials.single : this.#specials.pair);
         if (budget < (b === null ? 1 : 2)) throw new InvalidArgumentError({ caller, argument: 'maxLength', expected: `room for ${b === null ? this.#specials.single : this.#specials.pair} special tokens and the text (≥ ${maxLength - budget + (b === null ? 1 : 2)})`, received: String(maxLength) });
-        [a, b] = b === null ? [a.slice(0, budget), null] : longestFirst(a, b, budget, maxLength);
+        if (strategy === 'longest_first') [a, b] = b === null ? [a.slice(0, budget), null] : longestFirst(a, b, budget, maxLength);
+        else [a, b] = onlyOneSide(strategy, a, b, budget, { caller, index: i, maxLength });
       }
       const { tokens, token_type_ids: types } = this.#postProcess(a, b);
       const ids = tokens.map((token, t) => {
@@ -153,8 +171,8 @@ export class Tokenizer {
       return { ids, tokens, types: this.#tokenTypes && types !== undefined ? types : ids.map(() => 0) };
     });
     const longest = encoded.reduce((n, e) => Math.max(n, e.ids.length), 0); // a loop, not Math.max(...spread): any number of texts
-    const width = options.padding === 'max_length' ? Math.max(maxLength, longest) : longest;
-    if (options.padding === false && encoded.some((e) => e.ids.length !== longest)) {
+    const width = padding === 'max_length' ? Math.max(maxLength, longest) : longest;
+    if (padding === false && encoded.some((e) => e.ids.length !== longest)) {
       throw new InvalidArgumentError({ caller, argument: 'padding', expected: "'longest' or 'max_length' for sequences of different lengths", received: 'false' });
     }
     const pad = this.#pad;
@@ -177,6 +195,32 @@ export class Tokenizer {
     const out = processor(a, b, true);
     return { tokens: [...out.tokens, ...(out.tokens_pair ?? [])], ...(out.token_type_ids === undefined ? {} : { token_type_ids: out.token_type_ids }) };
   }
+}
+
+/**
+ * Hugging Face's `only_first` / `only_second` truncation (the `tokenizers` library's
+ * `truncate_encodings`): the named side gives up every token over `budget`, and must keep at least
+ * one; a single text has no second side, so `only_second` cannot shorten it (an error when it is
+ * too long, as in Hugging Face).
+ */
+function onlyOneSide(strategy: 'only_first' | 'only_second', a: string[], b: string[] | null, budget: number, where: { caller: string; index: number; maxLength: number }): [string[], string[] | null] {
+  const excess = a.length + (b?.length ?? 0) - budget;
+  if (excess <= 0) return [a, b];
+  const side = strategy === 'only_first' ? a : b;
+  const name = strategy === 'only_first' ? 'first' : 'second';
+  const fail = (received: string): never => {
+    throw new InvalidArgumentError({
+      caller: where.caller,
+      argument: `texts[${where.index}]`,
+      expected: `a ${name} sequence that '${strategy}' truncation can shorten to fit maxLength = ${where.maxLength} (it must keep at least one token)`,
+      received,
+      hint: "Use truncation: 'longest_first' (the default), or a larger maxLength.",
+    });
+  };
+  if (side === null) return fail(`a single text of ${a.length} tokens, ${excess} over the room for text; it has no second sequence`);
+  if (side.length <= excess) return fail(`${excess} tokens to remove, and the ${name} sequence has ${side.length}`);
+  const kept = side.slice(0, side.length - excess);
+  return strategy === 'only_first' ? [kept, b] : [a, kept];
 }
 
 /**
