@@ -1,4 +1,4 @@
-import { memory } from '@tensorflow/tfjs-core';
+import { memory, zeros } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxDifference, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
@@ -120,5 +120,33 @@ describe('loadSentenceEncoder with checkFinite', () => {
     await expect(loadSentenceEncoder(dir, { checkFinite: true })).rejects.toThrow(/^loadSentenceEncoder: 2_Dense\/model\.safetensors in .* has non-finite weights \(checkFinite\): linear\.bias: 1 NaN; linear\.weight: 1 NaN\.$/);
     expect(memory().numTensors).toBe(before);
     (await loadSentenceEncoder(dir)).dispose();
+  });
+});
+
+describe('SentenceEncoder.encode and loadSentenceEncoder options', () => {
+  it.each<[string, () => unknown, string]>([
+    ['null options', () => null, "SentenceEncoder.encode: 'options' must be an options object; received null."],
+    ['a misspelled key', () => ({ normalise: true }), "SentenceEncoder.encode: 'options' must be an object with only the keys batchSize, promptName, prompt, normalize, truncateDim, precision, ranges, outputValue, onProgress, signal; received the unknown key 'normalise'. Did you mean 'normalize'?"],
+    ['normalize: "yes"', () => ({ normalize: 'yes' }), "SentenceEncoder.encode: 'normalize' must be true or false; received string 'yes'."],
+    ['a signal that is not an AbortSignal', () => ({ signal: {} }), "SentenceEncoder.encode: 'signal' must be an AbortSignal (from new AbortController().signal); received Object."],
+    ['onProgress: 5', () => ({ onProgress: 5 }), "SentenceEncoder.encode: 'onProgress' must be a function; received number 5."],
+    ['a tensor as ranges', () => ({ precision: 'int8', ranges: zeros([2, 32]) }), "SentenceEncoder.encode: 'ranges' must be quantization ranges { min, max }: two lists of E = 32 numbers (from quantizationRanges()); received float32 tensor of rank 2 [2, 32]."],
+    ['ranges of the wrong width', () => ({ precision: 'uint8', ranges: { min: [0], max: [1] } }), "SentenceEncoder.encode: 'ranges.min' must be quantization ranges { min, max }: two lists of E = 32 numbers (from quantizationRanges()); received array [0]."],
+    ['ranges without quantization', () => ({ ranges: { min: [0], max: [1] } }), "SentenceEncoder.encode: 'ranges' must be absent with precision 'float32' (ranges calibrate 'int8' / 'uint8'); received Object."],
+  ])('encode refuses %s with a typed error, leaking nothing', async (_, make, message) => {
+    const options = make();
+    const before = memory().numTensors;
+    const error = await model.encode(['a'], options as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as Error).message).toBe(message);
+    expect(memory().numTensors).toBe(before);
+    (options as { ranges?: { dispose?: () => void } } | null)?.ranges?.dispose?.();
+  });
+
+  it('loadSentenceEncoder refuses unknown keys and wrong-typed callbacks', async () => {
+    const folder = `${fixtures}sentence/bert-prompts`;
+    await expect(loadSentenceEncoder(folder, { on_progress: () => {} } as never)).rejects.toThrow("loadSentenceEncoder: 'options' must be an object with only the keys onProgress, onNotice, signal, backend, checkFinite; received the unknown key 'on_progress'. Did you mean 'onProgress'?");
+    await expect(loadSentenceEncoder(folder, { onNotice: 'log' } as never)).rejects.toThrow("loadSentenceEncoder: 'onNotice' must be a function; received string 'log'.");
+    await expect(loadSentenceEncoder(folder, { checkFinite: 1 } as never)).rejects.toThrow(InvalidArgumentError);
   });
 });

@@ -1,5 +1,5 @@
 import { concat, gather, reshape, slice, tensor1d, tensor2d, tidy, zeros, type Tensor, type Tensor2D } from '@tensorflow/tfjs-core';
-import { checkInteger, checkObject, describeValue, InvalidArgumentError, UseAfterDisposeError } from '@attnkit/errors';
+import { checkBoolean, checkInteger, checkObject, checkOptionKeys, describeValue, InvalidArgumentError, isTensorLike, UseAfterDisposeError } from '@attnkit/errors';
 import { callBackend } from '@attnkit/backends';
 import { checkModelSource, describeSource, loadEncoder, loadTokenizer, modelFiles, ModelLoadError, nonFiniteTensors, subfolderSource, type Encoder, type LoadProgress, type ModelSource, type Tokenizer } from '@attnkit/bert';
 import { readSafetensors } from '@attnkit/nn';
@@ -45,6 +45,36 @@ export interface LoadSentenceEncoderOptions {
   readonly backend?: string;
   /** Refuse weights (encoder and Dense modules) holding NaN or ±Infinity; off by default. */
   readonly checkFinite?: boolean;
+}
+
+const ENCODE_OPTION_KEYS = ['batchSize', 'promptName', 'prompt', 'normalize', 'truncateDim', 'precision', 'ranges', 'outputValue', 'onProgress', 'signal'] as const;
+const LOAD_OPTION_KEYS = ['onProgress', 'onNotice', 'signal', 'backend', 'checkFinite'] as const;
+
+/** A callback option is a function or absent: a number or object there would fail only when first called. */
+function checkCallback(value: unknown, caller: string, argument: string): void {
+  if (value !== undefined && typeof value !== 'function') throw new InvalidArgumentError({ caller, argument, expected: 'a function', received: describeValue(value) });
+}
+
+/** An abort signal option is an `AbortSignal` (anything with `aborted` and `throwIfAborted()`) or absent. */
+function checkSignal(value: unknown, caller: string): void {
+  if (value === undefined) return;
+  const signal = value as { throwIfAborted?: unknown; aborted?: unknown } | null;
+  if (typeof signal !== 'object' || signal === null || typeof signal.throwIfAborted !== 'function' || typeof signal.aborted !== 'boolean') {
+    throw new InvalidArgumentError({ caller, argument: 'signal', expected: 'an AbortSignal (from new AbortController().signal)', received: describeValue(value) });
+  }
+}
+
+/** `ranges` as quantizeEmbeddings reads them: `{ min, max }`, each a list of `width` finite numbers. */
+function checkRanges(ranges: unknown, width: number, caller: string): void {
+  const expected = `quantization ranges { min, max }: two lists of E = ${width} numbers (from quantizationRanges())`;
+  if (typeof ranges !== 'object' || ranges === null || isTensorLike(ranges)) throw new InvalidArgumentError({ caller, argument: 'ranges', expected, received: describeValue(ranges) });
+  for (const side of ['min', 'max'] as const) {
+    const list = (ranges as Record<string, unknown>)[side];
+    const listLike = Array.isArray(list) || ArrayBuffer.isView(list);
+    if (!listLike || (list as ArrayLike<unknown>).length !== width || !Array.from(list as ArrayLike<unknown>).every((v) => typeof v === 'number' && Number.isFinite(v))) {
+      throw new InvalidArgumentError({ caller, argument: `ranges.${side}`, expected, received: describeValue(list) });
+    }
+  }
 }
 
 type Float = SentenceEncodeOptions & { readonly precision?: 'float32'; readonly outputValue?: 'sentence_embedding' };
@@ -130,6 +160,10 @@ export class SentenceEncoder {
     const caller = 'SentenceEncoder.encode';
     if (this.#disposed) throw new UseAfterDisposeError(caller);
     const backend = callBackend(caller); // every batch runs here, whatever the global backend is by then
+    checkOptionKeys(options, ENCODE_OPTION_KEYS, caller);
+    const normalize = checkBoolean(options.normalize, { caller, argument: 'normalize', fallback: false });
+    checkCallback(options.onProgress, caller, 'onProgress');
+    checkSignal(options.signal, caller);
     if (!Array.isArray(given)) throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'a list of strings', received: describeValue(given) });
     const texts: readonly unknown[] = Array.from(given); // one read of each text: a hole is undefined (refused), and nothing changes after the check
     for (let i = 0; i < texts.length; i++) {
@@ -147,6 +181,10 @@ export class SentenceEncoder {
     const prompt = this.#prompt(options, caller);
     const promptLength = prompt === undefined || prompt === '' ? 0 : this.#promptLength(prompt);
     const width = Math.min(truncateDim ?? Infinity, this.embeddingDimension);
+    if (options.ranges !== undefined) {
+      if (precision === 'float32') throw new InvalidArgumentError({ caller, argument: 'ranges', expected: "absent with precision 'float32' (ranges calibrate 'int8' / 'uint8')", received: describeValue(options.ranges) });
+      checkRanges(options.ranges, width, caller);
+    }
 
     // longest first (by characters, as sentence-transformers sorts), stable; results go back to input order
     const order = texts.map((_, i) => i).sort((a, b) => (texts[b] as string).length - (texts[a] as string).length || a - b);
@@ -171,7 +209,7 @@ export class SentenceEncoder {
               pieces.push(tidy(() => {
                 const sentences = this.sentenceEmbeddings(out.lastHiddenState, tensor2d(batch.attentionMask, undefined, 'int32'), promptLength); // [b, E]
                 const kept = width < (sentences.shape[1] as number) ? slice(sentences, [0, 0], [-1, width]) : sentences; // Matryoshka: the first truncateDim dimensions
-                return options.normalize === true ? l2Normalize(kept) : kept;
+                return normalize ? l2Normalize(kept) : kept;
               }));
             }
           } finally {
@@ -267,6 +305,11 @@ export class SentenceEncoder {
 export async function loadSentenceEncoder(source: ModelSource, options: LoadSentenceEncoderOptions = {}): Promise<SentenceEncoder> {
   checkModelSource(source, 'loadSentenceEncoder');
   checkObject(options, { caller: 'loadSentenceEncoder', argument: 'options', expected: 'an object of load options' });
+  checkOptionKeys(options, LOAD_OPTION_KEYS, 'loadSentenceEncoder');
+  checkCallback(options.onProgress, 'loadSentenceEncoder', 'onProgress');
+  checkCallback(options.onNotice, 'loadSentenceEncoder', 'onNotice');
+  checkSignal(options.signal, 'loadSentenceEncoder');
+  checkBoolean(options.checkFinite, { caller: 'loadSentenceEncoder', argument: 'checkFinite', fallback: false });
   const backend = callBackend('loadSentenceEncoder', options.backend); // the weights are made here, whatever happens meanwhile
   const signal = options.signal === undefined ? {} : { signal: options.signal };
   const folder = await readSentenceFolder(source, signal);
