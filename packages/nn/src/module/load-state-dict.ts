@@ -1,5 +1,5 @@
 import { cast, tensor, tidy, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, describeValue, formatShape, isTensorLike } from '@attnkit/errors';
+import { InvalidArgumentError, checkOptionKeys, describeValue, formatShape, isTensorLike } from '@attnkit/errors';
 import { StateDictError, type MismatchedKey } from './state-dict-error.js';
 
 /**
@@ -36,6 +36,7 @@ function isTensorData(value: unknown): value is TensorData {
 
 function entriesOf(caller: string, source: StateDictSource, options: unknown): Array<[string, unknown]> {
   if (typeof options !== 'object' || options === null) throw new InvalidArgumentError({ caller, argument: 'options', expected: 'an object ({ strict })', received: describeValue(options) });
+  checkOptionKeys(options, ['strict'], caller);
   if (source instanceof Map) return [...source.entries()];
   if (typeof source !== 'object' || source === null || Array.isArray(source) || isTensorLike(source)) {
     throw new InvalidArgumentError({ caller, argument: 'stateDict', expected: 'a Map or record of tensors by checkpoint key', received: describeValue(source) });

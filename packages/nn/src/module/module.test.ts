@@ -96,6 +96,7 @@ describe('Module', () => {
     expect(notTensors.mismatchedKeys.map((m) => m.key)).toEqual(['weight', 'bias']);
     expect(thrown(() => norm.loadStateDict([] as never)).message).toMatch(/^LayerNorm.loadStateDict: 'stateDict' must be a Map or record of tensors by checkpoint key; received/);
     expect(thrown(() => norm.loadStateDict({}, null as never)).message).toMatch(/^LayerNorm.loadStateDict: 'options' must be an object/);
+    expect(thrown(() => norm.loadStateDict({ weight }, { strcit: false } as never)).message).toBe("LayerNorm.loadStateDict: 'options' must be an object with only the keys strict; received the unknown key 'strcit'. Did you mean 'strict'?");
     [weight, extra, bool].forEach((t) => t.dispose());
     norm.dispose();
   });
