@@ -75,3 +75,14 @@ describe('MultiHeadAttention.fromTorchStateDict', () => {
     Object.values(sd).forEach((t) => t.dispose());
   });
 });
+
+describe('fromTorchStateDict options', () => {
+  it('refuses an unknown option key instead of ignoring it', async () => {
+    const leaks = await leaksOf(() => {
+      const error = thrown(() => MultiHeadAttention.fromTorchStateDict({}, { numHeads: 2, prefx: 'layer.' } as never));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toBe("MultiHeadAttention.fromTorchStateDict: 'options' must be an object with only the keys numHeads, dropout, scorer, layout, prefix; received the unknown key 'prefx'. Did you mean 'prefix'?");
+    });
+    expect(leaks.tensors).toBe(0);
+  });
+});

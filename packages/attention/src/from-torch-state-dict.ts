@@ -1,5 +1,5 @@
 import { tensor, type Tensor } from '@tensorflow/tfjs-core';
-import { checkObject, describeValue, formatShape, InvalidArgumentError, isTensorLike, summarizeList } from '@attnkit/errors';
+import { checkObject, checkOptionKeys, describeValue, formatShape, InvalidArgumentError, isTensorLike, summarizeList } from '@attnkit/errors';
 import { attentionWeightShapes } from './attention-weight-shapes.js';
 import type { MultiHeadAttentionConfig } from './multi-head-attention-config.js';
 import { resolveAttentionConfig } from './resolve-attention-config.js';
@@ -25,6 +25,7 @@ export interface FromTorchOptions extends Omit<MultiHeadAttentionConfig, 'embedD
 export function fromTorchStateDict(stateDict: TorchStateDict, options: FromTorchOptions): { config: MultiHeadAttentionConfig; temporaries: Tensor[] } {
   const caller = 'MultiHeadAttention.fromTorchStateDict';
   checkObject(options, { caller, argument: 'options', expected: 'an object { numHeads, prefix?, ... }' });
+  checkOptionKeys(options, ['numHeads', 'dropout', 'scorer', 'layout', 'prefix'], caller); // the widths, bias and projections come from the weights
   if (!(stateDict instanceof Uint8Array || stateDict instanceof ArrayBuffer) && (typeof stateDict !== 'object' || stateDict === null || Array.isArray(stateDict))) throw new InvalidArgumentError({ caller, argument: 'stateDict', expected: 'safetensors bytes or an object of name → tensor', received: describeValue(stateDict) });
   const prefix = options.prefix ?? '';
   const named = new Map<string, Tensor>();
