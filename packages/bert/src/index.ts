@@ -3,7 +3,7 @@ export { BertModel, BertEmbeddings, BertSelfAttention, BertResidualOutput, BertL
 export { loadBert, type LoadBertOptions } from './load-bert.js';
 export { checkModelSource, modelFiles, subfolderSource, type ModelSource, type ModelFilesOptions, type LoadProgress, type FileReader } from './model-files.js';
 export { ModelLoadError } from './model-load-error.js';
-export { Tokenizer, longestFirst, type EncodeOptions, type EncodedBatch } from './tokenizer.js';
+export { Tokenizer, longestFirst, type EncodeOptions, type EncodedBatch, type TruncationStrategy } from './tokenizer.js';
 export { loadTokenizer, type LoadTokenizerOptions } from './load-tokenizer.js';
 export { lowercaseTokenizerJson } from './lowercase-tokenizer-json.js';
 export { tokenizerJsonFromVocab, type WordPieceOptions } from './vocab-tokenizer-json.js';

@@ -87,4 +87,10 @@ describe('loadEncoder with checkFinite', () => {
     expect(memory().numTensors).toBe(before);
     (await loadEncoder(family('bert'), { checkFinite: true })).dispose();
   });
+
+  it('refuses a misspelled option instead of ignoring it (checkFinite spelled checkfinite would skip the check)', async () => {
+    const error = await loadEncoder(family('bert'), { checkfinite: true } as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as Error).message).toBe("loadEncoder: 'options' must be an object with only the keys onProgress, onNotice, signal, checkFinite, backend; received the unknown key 'checkfinite'. Did you mean 'checkFinite'?");
+  });
 });

@@ -1,4 +1,4 @@
-import { AttnkitError, checkObject } from '@attnkit/errors';
+import { AttnkitError, checkObject, checkOptionKeys } from '@attnkit/errors';
 import { callBackend } from '@attnkit/backends';
 import { readSafetensors, type StateDictSource } from '@attnkit/nn';
 import { BertModel } from './bert-model.js';
@@ -48,6 +48,7 @@ export function describeSource(source: ModelSource): string {
 export async function loadEncoderAs(source: ModelSource, options: LoadEncoderOptions, caller: string, accept?: readonly ModelType[]): Promise<Encoder> {
   checkModelSource(source, caller);
   checkObject(options, { caller, argument: 'options', expected: 'an object of load options' });
+  checkOptionKeys(options, ['onProgress', 'onNotice', 'signal', 'checkFinite', 'backend'], caller); // a misspelled option is an error, never ignored
   const backend = callBackend(caller, options.backend); // the backend this call started on
   const read = modelFiles(source, { caller, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }), ...(options.signal === undefined ? {} : { signal: options.signal }) });
   const where = describeSource(source);

@@ -1,3 +1,4 @@
+import { checkOptionKeys } from '@attnkit/errors';
 import { ModelLoadError } from './model-load-error.js';
 import { Tokenizer } from './tokenizer.js';
 import { checkModelSource, modelFiles, type ModelSource } from './model-files.js';
@@ -32,6 +33,7 @@ function json(bytes: Uint8Array, file: string): Record<string, unknown> {
  * const tokenizer = await loadTokenizer('./models/attnkit-tiny-bert');
  */
 export async function loadTokenizer(source: ModelSource, options: LoadTokenizerOptions = {}): Promise<Tokenizer> {
+  checkOptionKeys(options, ['lowercase', 'signal'], 'loadTokenizer'); // null, a non-object or a misspelled option is an error
   const lower = (tokenizerJson: Record<string, unknown>) => (options.lowercase === true ? lowercaseTokenizerJson(tokenizerJson) : tokenizerJson);
   checkModelSource(source, 'loadTokenizer');
   const read = modelFiles(source, { caller: 'loadTokenizer', ...(options.signal === undefined ? {} : { signal: options.signal }) });
