@@ -29,10 +29,10 @@ const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', PLAYWRIGHT_SKIP_BRO
 const onPath = spawnSync('pnpm', ['--version'], { encoding: 'utf8', env, shell: process.platform === 'win32' });
 const pnpm = onPath.status === 0 && onPath.stdout.trim() === version ? ['pnpm'] : ['npx', '--yes', pinned];
 
-function run(args, quiet = false) {
+function run(args, quiet = false, cwd = root) {
   const [command, ...prefix] = pnpm;
   const result = spawnSync(command, [...prefix, ...args], {
-    cwd: root,
+    cwd,
     env,
     stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     encoding: 'utf8',
@@ -50,4 +50,6 @@ function fail(message) {
 const started = performance.now();
 if (run(['install', '--frozen-lockfile', '--reporter=silent'], true) !== 0) fail('dependency install failed (see above).');
 console.error(`attnkit: dependencies ready in ${((performance.now() - started) / 1000).toFixed(1)} s (pnpm ${version}).`);
-process.exit(run(tasks[task]));
+// The demo runs in the directory `npm run demo` was started from (npm says which in INIT_CWD): pnpm
+// passes its own directory on to the CLI as INIT_CWD, and the CLI resolves relative paths against it.
+process.exit(task === 'demo' ? run(['--dir', root, ...tasks.demo], false, process.env.INIT_CWD ?? process.cwd()) : run(tasks[task]));
