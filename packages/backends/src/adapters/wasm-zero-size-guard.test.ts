@@ -27,7 +27,6 @@ const CASES: Case[] = [
   ['matMul [4, 3, 0] × [4, 0, 5] (stale memory before)', () => tf.matMul(ones([4, 3, 0]), ones([4, 0, 5]))],
   ['matMul [2, 2, 3, 0] × [2, 2, 0, 2], attention weights × empty values (Aborted() before)', () => tf.matMul(ones([2, 2, 3, 0]), ones([2, 2, 0, 2]))],
   ['matMul [3, 0] × [5, 0]ᵀ', () => tf.matMul(ones([3, 0]), ones([5, 0]), false, true)],
-  ['matMul [2, 1, 3, 0] × [1, 4, 0, 5], broadcast batches', () => tf.matMul(ones([2, 1, 3, 0]), ones([1, 4, 0, 5]))],
   ['matMul [0, 3, 4] × [0, 4, 5], transposed', () => tf.matMul(ones([0, 4, 3]), ones([0, 5, 4]), true, true)],
   ['matMul [2, 0, 4] × [2, 4, 5]', () => tf.matMul(ones([2, 0, 4]), ones([2, 4, 5]))],
   ['fused matMul [3, 0] × [0, 5] + bias, relu (0 before)', () => tf.fused.matMul({ a: ones([3, 0]), b: ones([0, 5]), bias: tf.tensor1d([-1, 2, -3, 4, 0.5]), activation: 'relu' })],
@@ -72,5 +71,7 @@ describe('wasm zero-size guard', () => {
     expect(Array.from(await product.data())).toEqual([1, 2, 3, 4, 10, 12, 14, 16]);
     expect(Array.from(await tf.transpose(tf.tensor3d([1, 2, 3, 4, 5, 6], [1, 2, 3]), [2, 0, 1]).data())).toEqual([1, 4, 2, 5, 3, 6]);
     expect(Array.from(await tf.max(tf.tensor2d([1, 5, 3, 2], [2, 2]), 1).data())).toEqual([5, 3]);
+    const broadcast = tf.matMul(ones([2, 1, 3, 0]), ones([1, 4, 0, 5])); // cpu returns fewer values than its shape [2, 4, 3, 5] holds here: compared with the maths
+    expect([broadcast.shape, Array.from(await broadcast.data())]).toEqual([[2, 4, 3, 5], new Array(120).fill(0)]);
   });
 });

@@ -50,6 +50,7 @@ const product: ZeroSizeRule = (args, backend, kernel) => {
   const [batchA, batchB] = [a.shape.slice(0, -2), b.shape.slice(0, -2)];
   const outShape = [...broadcast_util.assertAndGetBroadcastShape(batchA, batchB), m, n];
   if (util.sizeFromShape(outShape) === 0 || k !== 0) return backend.makeOutput(outShape, a.dtype);
+  if (args.inputs['bias'] == null && (args.attrs as { activation?: string }).activation === undefined) return filled(backend, outShape, a.dtype, 0); // BatchMatMul (no bias, no activation attribute): the zeros themselves, no wasm call
   const [zerosA, zerosB] = [filled(backend, [...batchA, m, 1], a.dtype, 0), filled(backend, [...batchB, 1, n], b.dtype, 0)];
   try {
     return kernel.kernelFunc({ ...args, inputs: { ...args.inputs, a: zerosA, b: zerosB }, attrs: { ...args.attrs, transposeA: false, transposeB: false } }) as TensorInfo;
