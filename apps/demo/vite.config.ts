@@ -5,7 +5,7 @@ import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 // fresh clone has no build of @attnkit/backends (same reason as tooling/vitest-config). The plugin's
 // one workspace import, @attnkit/errors, is loaded from its build: the scripts build it first.
 import { attnkitWasm } from '../../packages/backends/src/vite/index.js';
-import { embeddedModelFolder } from './src/embedded-model.js';
+import { embeddedModelFolder } from '../../packages/cli/src/embedded-model.js';
 
 /** Serves the embedded model at /models/attnkit-tiny-bert/ in dev and preview, and emits it in builds. */
 function embeddedModel(): Plugin {

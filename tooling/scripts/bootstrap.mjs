@@ -4,7 +4,8 @@
 //   npm run demo   -> install pnpm + dependencies, then run the demo (npm run demo:web: the web page)
 // It installs what it needs itself and reports the install time separately.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,7 +13,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const [task, ...rest] = process.argv.slice(2);
 const tasks = {
   test: ['run', 'test:all'],
-  demo: ['--filter', '@attnkit/demo', '--silent', 'start', ...rest],
+  demo: null, // the attnkit command itself, run from its sources (below)
   web: ['--filter', '@attnkit/demo', 'run', 'web'],
   bench: ['--filter', '@attnkit/bench', '--silent', 'bench'],
 };
@@ -47,9 +48,29 @@ function fail(message) {
   process.exit(1);
 }
 
-const started = performance.now();
-if (run(['install', '--frozen-lockfile', '--reporter=silent'], true) !== 0) fail('dependency install failed (see above).');
-console.error(`attnkit: dependencies ready in ${((performance.now() - started) / 1000).toFixed(1)} s (pnpm ${version}).`);
-// The demo runs in the directory `npm run demo` was started from (npm says which in INIT_CWD): pnpm
-// passes its own directory on to the CLI as INIT_CWD, and the CLI resolves relative paths against it.
-process.exit(task === 'demo' ? run(['--dir', root, ...tasks.demo], false, process.env.INIT_CWD ?? process.cwd()) : run(tasks[task]));
+// Install once: the manifests and the lockfile are hashed, and the install is skipped while the hash
+// matches the one written after the last successful install (and node_modules is still there).
+const manifests = ['package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml', ...['packages', 'apps', 'tooling'].flatMap((group) =>
+  readdirSync(join(root, group), { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(join(root, group, d.name, 'package.json'))).map((d) => join(group, d.name, 'package.json')))];
+const hash = createHash('sha256');
+for (const file of manifests.sort()) hash.update(`${file}\0${readFileSync(join(root, file))}\0`);
+const digest = hash.digest('hex');
+const stamp = join(root, 'node_modules', '.attnkit-install-stamp');
+const installed = existsSync(join(root, 'node_modules', '.modules.yaml')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === digest;
+if (!installed) {
+  const started = performance.now();
+  if (run(['install', '--frozen-lockfile', '--reporter=silent'], true) !== 0) fail('dependency install failed (see above).');
+  writeFileSync(stamp, digest);
+  console.error(`attnkit: dependencies ready in ${((performance.now() - started) / 1000).toFixed(1)} s (pnpm ${version}).`);
+}
+if (task !== 'demo') process.exit(run(tasks[task]));
+// The attnkit command runs from its TypeScript sources (no build needed) in the directory `npm run
+// demo` was started from (npm says which in INIT_CWD), so relative paths mean what the user meant.
+const cli = join(root, 'packages', 'cli');
+const demo = spawnSync(join(cli, 'node_modules', '.bin', process.platform === 'win32' ? 'tsx.cmd' : 'tsx'), ['--conditions=@attnkit/source', join(cli, 'src', 'cli.ts'), ...rest], {
+  cwd: process.env.INIT_CWD ?? process.cwd(),
+  env,
+  stdio: 'inherit',
+  shell: process.platform === 'win32',
+});
+process.exit(demo.status ?? 1);

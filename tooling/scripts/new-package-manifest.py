@@ -48,12 +48,15 @@ def template(name, description="", deps=()):
 
 
 def problems(path):
-    """What differs between an existing manifest and the shape (optional trailing peerDependenciesMeta allowed)."""
+    """What differs between an existing manifest and the shape (optional trailing peerDependenciesMeta, and a
+    "bin" right after "sideEffects" for a package that ships a command, allowed)."""
     name = path.parent.name
     actual = json.loads(path.read_text())
     expected = template(name)
     found = []
-    keys = [k for k in actual if k != "peerDependenciesMeta"]
+    keys = [k for k in actual if k not in ("peerDependenciesMeta", "bin")]
+    if "bin" in actual and list(actual).index("bin") != list(actual).index("sideEffects") + 1:
+        found.append('"bin" must come right after "sideEffects"')
     if keys != list(expected):
         found.append(f"keys {keys} differ from {list(expected)}")
     for field in ("name", "license", "repository", "homepage", "bugs", "type", "publishConfig"):

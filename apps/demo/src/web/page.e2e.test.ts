@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxDifference } from '@attnkit/backends';
 import { browserTestPlan } from '@attnkit/test-utils/browser-test-plan';
 import { findChromium } from '@attnkit/test-utils/chromium';
-import { parseDemoArgs, runDemo } from '../demo-command.js';
+import { parseDemoArgs, runDemo } from '@attnkit/cli';
 
 const SENTENCES = ['The cat sat on the mat.', 'A cat was sitting on a mat.', 'Stock markets fell sharply today.']; // the page's defaults
 const TOLERANCE = { cpu: 1e-4, wasm: 1e-4, webgl: 1e-3 };

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseEncodeArgs, runEncode } from '@attnkit/demo/encode-command';
+import { parseEncodeArgs, runEncode } from '@attnkit/cli';
 import { rejects, type CatalogueCase } from './catalogue-case.js';
 
 const E = 'InvalidArgumentError';

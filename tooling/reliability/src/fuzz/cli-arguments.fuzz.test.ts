@@ -1,10 +1,7 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { InvalidArgumentError } from '@attnkit/errors';
-import { parseEncodeArgs, type EncodeRequest } from '@attnkit/demo/encode-command';
-// @attnkit/demo exports only ./encode-command; the demo's own parser is reached by path (an exports
-// entry "./demo-command" in apps/demo/package.json would let this import use the package name).
-import { parseDemoArgs, type DemoRequest } from '../../../../apps/demo/src/demo-command.js';
+import { parseDemoArgs, parseEncodeArgs, type DemoRequest, type EncodeRequest } from '@attnkit/cli';
 import { FUZZ_RUNS, FUZZ_TIMEOUT_MS } from '../fuzz-budget.js';
 import { isTypedError } from './typed-error.js';
 

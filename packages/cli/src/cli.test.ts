@@ -7,11 +7,10 @@ import { describe, expect, it } from 'vitest';
 import type { EncodeResult } from './encode-command.js';
 
 const run = promisify(execFile);
-const demo = join(import.meta.dirname, '..');
-const tsx = join(demo, 'node_modules', '.bin', 'tsx');
-/** The real CLI, as `pnpm start` runs it (in apps/demo); `env` is added to this process's environment. */
-const cli = (args: string[], env: Record<string, string> = {}) =>
-  run(tsx, ['--conditions=@attnkit/source', join(import.meta.dirname, 'cli.ts'), ...args], { cwd: demo, env: { ...process.env, npm_lifecycle_event: '', ...env } });
+const root = join(import.meta.dirname, '..', '..', '..');
+/** The published bin (`attnkit` in package.json: the built dist/cli.js), run with node from a fresh temp directory. */
+const bin = join(import.meta.dirname, '..', 'dist', 'cli.js');
+const cli = (args: string[], cwd = mkdtempSync(join(tmpdir(), 'attnkit-cli-'))) => run(process.execPath, [bin, ...args], { cwd });
 const failureOf = (args: string[]) => cli(args).then(() => undefined, (e: { code: number; stdout: string; stderr: string }) => e);
 
 describe('the attnkit command line', () => {
@@ -54,21 +53,23 @@ describe('the attnkit command line', () => {
     expect((JSON.parse(stdout) as EncodeResult).tokens).toEqual([['[CLS]', 'hello', 'world', '[SEP]']]);
   }, 60_000);
 
-  it('relative --output, --input and --model are taken from the directory pnpm was started in (INIT_CWD), not apps/demo', async () => {
+  it('the bin is what package.json names, starts with a node shebang, and relative --output, --input and --model resolve against the directory it runs in', async () => {
+    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    expect(join(import.meta.dirname, '..', manifest.bin.attnkit!)).toBe(bin);
+    expect(readFileSync(bin, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
     const caller = mkdtempSync(join(tmpdir(), 'attnkit-caller-'));
-    const pnpmStart = { npm_lifecycle_event: 'start', npm_package_name: '@attnkit/demo', INIT_CWD: caller };
-    await cli(['encode', '--backend', 'cpu', '--text', 'hi', '--output', 'out.json'], pnpmStart);
-    expect(existsSync(join(caller, 'out.json'))).toBe(true);
-    expect(existsSync(join(demo, 'out.json'))).toBe(false);
-    const missing = await cli(['encode', '--backend', 'cpu', '--input', 'ids.json'], pnpmStart).then(() => undefined, (e: { code: number; stderr: string }) => e);
+    await cli(['encode', '--backend', 'cpu', '--text', 'hi', '--output', 'out.json'], caller);
+    expect((JSON.parse(readFileSync(join(caller, 'out.json'), 'utf8')) as EncodeResult).tokens).toEqual([['[CLS]', 'hi', '[SEP]']]);
+    const missing = await cli(['encode', '--backend', 'cpu', '--input', 'ids.json'], caller).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(missing?.stderr).toContain(`'--input' must be a readable JSON file with input_ids (and attention_mask, token_type_ids) as nested arrays; received ${join(caller, 'ids.json')} (ENOENT`);
-    const noModel = await cli(['similarity', '--backend', 'cpu', '--model', 'my-model', '--text', 'a', '--text', 'b'], pnpmStart).then(() => undefined, (e: { code: number; stderr: string }) => e);
+    const noModel = await cli(['similarity', '--backend', 'cpu', '--model', 'my-model', '--text', 'a', '--text', 'b'], caller).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect([noModel?.code, noModel?.stderr]).toEqual([2, expect.stringContaining(`config.json is missing in ${join(caller, 'my-model')}`)]);
   }, 60_000);
 
-  it('through the real pnpm script from another directory (as npm run demo runs it): --output lands there', async () => {
-    const caller = mkdtempSync(join(tmpdir(), 'attnkit-pnpm-'));
-    await run('pnpm', ['--dir', join(demo, '..', '..'), '--filter', '@attnkit/demo', '--silent', 'start', 'encode', '--backend', 'cpu', '--text', 'hi', '--output', 'out.json'], { cwd: caller });
+  it('npm run demo from another directory (npm run --prefix <repo>) runs the command there: --output lands in that directory', async () => {
+    const caller = mkdtempSync(join(tmpdir(), 'attnkit-npm-'));
+    await run('npm', ['run', '-s', '--prefix', root, 'demo', '--', 'encode', '--backend', 'cpu', '--text', 'hi', '--output', 'out.json'], { cwd: caller });
     expect((JSON.parse(readFileSync(join(caller, 'out.json'), 'utf8')) as EncodeResult).tokens).toEqual([['[CLS]', 'hi', '[SEP]']]);
-  }, 60_000);
+    expect(existsSync(join(root, 'out.json'))).toBe(false);
+  }, 120_000);
 });

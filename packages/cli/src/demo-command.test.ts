@@ -56,6 +56,6 @@ describe('the demo (no arguments)', () => {
     expect(missing?.stderr).toContain('attnkit: loadEncoder: config.json is missing in /nonexistent/model');
     const malformed = await cli('--model', join(import.meta.dirname, '..')).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(malformed?.code).toBe(2);
-    expect(malformed?.stderr).toMatch(/attnkit: loadEncoder: config\.json is missing in .*apps\/demo/);
+    expect(malformed?.stderr).toMatch(/attnkit: loadEncoder: config\.json is missing in .*packages\/cli/);
   }, 60_000);
 });

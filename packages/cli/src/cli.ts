@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { env } from '@tensorflow/tfjs-core';
 import { AttnkitError, InvalidArgumentError } from '@attnkit/errors';
 import { formatHelp, helpRequested, type CommandHelp } from './command-help.js';

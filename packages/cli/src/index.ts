@@ -1,0 +1,10 @@
+export { parseDemoArgs, runDemo, formatDemoReport, EXAMPLE_SENTENCES, DEMO_HELP, type DemoRequest, type DemoReport } from './demo-command.js';
+export { parseEncodeArgs, runEncode, ENCODE_HELP, type EncodeRequest, type EncodeResult } from './encode-command.js';
+export { parseSimilarityArgs, runSimilarity, formatSimilarity, SIMILARITY_HELP, type SimilarityRequest, type SimilarityResult } from './similarity-command.js';
+export { parseReportArgs, runReport, REPORT_HELP } from './report-command.js';
+export { backendReport, type BackendReport } from './backend-report.js';
+export { formatHelp, helpRequested, EXIT_CODES, type CommandHelp, type CommandOption } from './command-help.js';
+export { formatSimilarityMatrix } from './format-similarity-matrix.js';
+export { writeOutputAtomically } from './write-output.js';
+export { callerPath } from './caller-path.js';
+export { embeddedModelFolder } from './embedded-model.js';
