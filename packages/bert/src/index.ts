@@ -1,7 +1,7 @@
 export { parseBertConfig, type BertConfig } from './bert-config.js';
 export { BertModel, BertEmbeddings, BertSelfAttention, BertResidualOutput, BertLayer, type BertInputs, type BertOutputs } from './bert-model.js';
 export { loadBert, type LoadBertOptions } from './load-bert.js';
-export { checkModelSource, modelFiles, subfolderSource, type ModelSource, type ModelFilesOptions, type LoadProgress, type FileReader } from './model-files.js';
+export { checkModelSource, modelFiles, subfolderSource, type ModelSource, type ModelFilesOptions, type LoadProgress, type FileReader, type ReadFileOptions } from './model-files.js';
 export { ModelLoadError } from './model-load-error.js';
 export { Tokenizer, longestFirst, type EncodeOptions, type EncodedBatch, type TruncationStrategy } from './tokenizer.js';
 export { loadTokenizer, type LoadTokenizerOptions } from './load-tokenizer.js';
@@ -23,3 +23,4 @@ export { precompiledNormalizer } from './precompiled-charsmap.js';
 export { checkTokenizerJson } from './check-tokenizer-json.js';
 export { checkTokenizerRegexes } from './check-tokenizer-regexes.js';
 export { regexHazard } from './regex-hazard.js';
+export { cachedFetch, MODEL_CACHE_NAME } from './cached-fetch.js';

@@ -91,6 +91,38 @@ describe('loadEncoder with checkFinite', () => {
   it('refuses a misspelled option instead of ignoring it (checkFinite spelled checkfinite would skip the check)', async () => {
     const error = await loadEncoder(family('bert'), { checkfinite: true } as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidArgumentError);
-    expect((error as Error).message).toBe("loadEncoder: 'options' must be an object with only the keys onProgress, onNotice, signal, checkFinite, backend; received the unknown key 'checkfinite'. Did you mean 'checkFinite'?");
+    expect((error as Error).message).toBe("loadEncoder: 'options' must be an object with only the keys onProgress, onNotice, signal, checkFinite, backend, fetch; received the unknown key 'checkfinite'. Did you mean 'checkFinite'?");
+  });
+});
+
+/** A fetch that serves `folder`'s files under https://models.example/m/ (404 for others), recording the URLs asked. */
+function folderFetch(folder: string) {
+  const asked: string[] = [];
+  const fetch = async (input: RequestInfo | URL) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    asked.push(url.pathname);
+    try {
+      return new Response(readFileSync(join(folder, url.pathname.replace(/^\/m\//, ''))));
+    } catch {
+      return new Response(null, { status: 404 });
+    }
+  };
+  return { fetch: fetch as typeof globalThis.fetch, asked };
+}
+
+describe('loadEncoder from a URL', () => {
+  it('reads every file with options.fetch', async () => {
+    const { fetch, asked } = folderFetch(family('bert'));
+    const model = await loadEncoder('https://models.example/m/', { fetch });
+    expect(model.constructor.name).toBe('BertModel');
+    expect(asked).toEqual(['/m/config.json', '/m/model.safetensors']);
+    model.dispose();
+  });
+
+  it('a URL that answers config.json with an HTML page is an error saying so, not "config.json is missing"', async () => {
+    const fetch = (async () => new Response('<!doctype html><title>App</title>', { headers: { 'content-type': 'text/html' } })) as typeof globalThis.fetch;
+    const error = await loadEncoder('https://example.org/app/', { fetch }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelLoadError);
+    expect((error as Error).message).toBe("loadEncoder: config.json at https://example.org/app/config.json is an HTML page, not JSON: is https://example.org/app/ the model folder's URL? A Hugging Face model's files are at https://huggingface.co/<id>/resolve/main/.");
   });
 });

@@ -27,6 +27,8 @@ export interface LoadEncoderOptions {
    * is made, kept however the global backend changes while the files are read.
    */
   readonly backend?: string;
+  /** Fetches URL sources instead of the global `fetch` (same signature), e.g. `cachedFetch()` to keep the files in the browser's Cache API. */
+  readonly fetch?: typeof fetch;
 }
 
 /** The model class of each `model_type`. */
@@ -48,14 +50,14 @@ export function describeSource(source: ModelSource): string {
 export async function loadEncoderAs(source: ModelSource, options: LoadEncoderOptions, caller: string, accept?: readonly ModelType[]): Promise<Encoder> {
   checkModelSource(source, caller);
   checkObject(options, { caller, argument: 'options', expected: 'an object of load options' });
-  checkOptionKeys(options, ['onProgress', 'onNotice', 'signal', 'checkFinite', 'backend'], caller); // a misspelled option is an error, never ignored
+  checkOptionKeys(options, ['onProgress', 'onNotice', 'signal', 'checkFinite', 'backend', 'fetch'], caller); // a misspelled option is an error, never ignored
   const backend = callBackend(caller, options.backend); // the backend this call started on
-  const read = modelFiles(source, { caller, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }), ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  const read = modelFiles(source, { caller, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }), ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.fetch === undefined ? {} : { fetch: options.fetch }) });
   const where = describeSource(source);
   const fail = (file: string, message: string, cause?: unknown): never => {
     throw new ModelLoadError(file, message, cause, caller);
   };
-  const configBytes = await read('config.json');
+  const configBytes = await read('config.json', { required: true });
   if (configBytes === undefined) fail('config.json', `config.json is missing in ${where}; a Hugging Face model folder has config.json and model.safetensors.`);
   let config: EncoderConfig | undefined;
   try {
@@ -66,7 +68,7 @@ export async function loadEncoderAs(source: ModelSource, options: LoadEncoderOpt
   }
   const c = config as EncoderConfig;
   if (accept !== undefined && !accept.includes(c.modelType)) fail('config.json', `config.json in ${where} has model_type "${c.modelType}"; ${caller} loads ${accept.map((t) => `"${t}"`).join(', ')}. loadEncoder loads every supported family.`);
-  const weightBytes = await read('model.safetensors');
+  const weightBytes = await read('model.safetensors', { required: true });
   if (weightBytes === undefined) {
     const legacy = (await read('pytorch_model.bin')) !== undefined;
     fail('model.safetensors', `model.safetensors is missing in ${where}${legacy ? ' (it has pytorch_model.bin: convert it with safetensors\' convert script or save_pretrained(safe_serialization=True))' : ''}.`);
@@ -115,7 +117,9 @@ export async function loadEncoderAs(source: ModelSource, options: LoadEncoderOpt
  * missing, unexpected or mis-shaped tensors give one {@link ModelLoadError} listing all of them;
  * an unknown `model_type` is an error naming the supported ones. The weights are made on the
  * backend active when the call is made (or `options.backend`), whatever happens meanwhile;
- * `options.signal` aborts the load.
+ * `options.signal` aborts the load; `options.fetch` (e.g. `cachedFetch()`) fetches URL sources
+ * instead of the global `fetch`. A URL that answers `config.json` with an HTML page is an error
+ * saying it is not the model folder's URL.
  *
  * @example
  * const encoder = await loadEncoder('./paraphrase-multilingual-MiniLM-L12-v2');

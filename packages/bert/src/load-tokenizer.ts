@@ -11,6 +11,8 @@ export interface LoadTokenizerOptions {
   readonly lowercase?: boolean;
   /** Stops the load: it rejects with the signal's reason (an `AbortError`). */
   readonly signal?: AbortSignal;
+  /** Fetches URL sources instead of the global `fetch` (same signature), e.g. `cachedFetch()`. */
+  readonly fetch?: typeof fetch;
 }
 
 function json(bytes: Uint8Array, file: string): Record<string, unknown> {
@@ -33,10 +35,10 @@ function json(bytes: Uint8Array, file: string): Record<string, unknown> {
  * const tokenizer = await loadTokenizer('./models/attnkit-tiny-bert');
  */
 export async function loadTokenizer(source: ModelSource, options: LoadTokenizerOptions = {}): Promise<Tokenizer> {
-  checkOptionKeys(options, ['lowercase', 'signal'], 'loadTokenizer'); // null, a non-object or a misspelled option is an error
+  checkOptionKeys(options, ['lowercase', 'signal', 'fetch'], 'loadTokenizer'); // null, a non-object or a misspelled option is an error
   const lower = (tokenizerJson: Record<string, unknown>) => (options.lowercase === true ? lowercaseTokenizerJson(tokenizerJson) : tokenizerJson);
   checkModelSource(source, 'loadTokenizer');
-  const read = modelFiles(source, { caller: 'loadTokenizer', ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  const read = modelFiles(source, { caller: 'loadTokenizer', ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.fetch === undefined ? {} : { fetch: options.fetch }) });
   const configBytes = await read('tokenizer_config.json');
   const config = configBytes === undefined ? {} : json(configBytes, 'tokenizer_config.json');
   const tokenizerBytes = await read('tokenizer.json');

@@ -58,3 +58,38 @@ describe('subfolderSource', () => {
     await expect(read('model.safetensors')).rejects.toThrow(/model\.safetensors is not a regular file \(a folder\)/);
   });
 });
+
+describe('modelFiles: an HTML page where a required file should be', () => {
+  const page = '<!doctype html><html><body>My app</body></html>';
+  const site = (contentType: string) => (async (url: URL) => (url.pathname.endsWith('.json') || url.pathname.endsWith('.safetensors') ? new Response(page, { headers: { 'content-type': contentType } }) : new Response(null, { status: 404 }))) as unknown as typeof fetch; // modelFiles passes URLs
+
+  it('is a ModelLoadError naming the URL when the file is required, a missing file when it is optional', async () => {
+    const read = modelFiles('https://example.org/app', { caller: 'loadEncoder', fetch: site('text/html; charset=utf-8') });
+    const error = await read('config.json', { required: true }).catch((e: unknown) => e as ModelLoadError);
+    expect(error).toBeInstanceOf(ModelLoadError);
+    expect((error as ModelLoadError).file).toBe('config.json');
+    expect((error as Error).message).toBe("loadEncoder: config.json at https://example.org/app/config.json is an HTML page, not JSON: is https://example.org/app/ the model folder's URL? A Hugging Face model's files are at https://huggingface.co/<id>/resolve/main/.");
+    await expect(read('model.safetensors', { required: true })).rejects.toThrow(/model\.safetensors at https:\/\/example\.org\/app\/model\.safetensors is an HTML page, not the model file: is/);
+    expect(await read('modules.json')).toBeUndefined(); // optional: a single-page app answers every path with its page
+  });
+
+  it('recognises the page by its first byte when the server does not say text/html (a .json file never starts with <)', async () => {
+    const read = modelFiles('https://example.org/app/', { fetch: site('application/octet-stream') });
+    await expect(read('config.json', { required: true })).rejects.toThrow(/config\.json at https:\/\/example\.org\/app\/config\.json is an HTML page, not JSON/);
+    expect(new TextDecoder().decode(await read('modules.json'))).toBe(page); // optional files are returned as they are
+  });
+});
+
+describe('modelFiles: the fetch option', () => {
+  it('fetches every URL with the given function, never the global fetch', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => { throw new Error('the global fetch was called'); }));
+    const mine = vi.fn(async (_url: URL, _init?: RequestInit) => new Response('{"x":1}'));
+    const read = modelFiles('https://models.example/tiny/', { fetch: mine as typeof fetch });
+    expect(new TextDecoder().decode(await read('config.json'))).toBe('{"x":1}');
+    expect(mine.mock.calls.map(([url]) => String(url))).toEqual(['https://models.example/tiny/config.json']);
+  });
+
+  it('refuses a fetch that is not a function, naming the caller and what it received', () => {
+    expect(() => modelFiles('https://models.example/tiny/', { caller: 'loadEncoder', fetch: 'https://proxy' as never })).toThrow("loadEncoder: 'fetch' must be a function with the signature of the global fetch (such as cachedFetch()); received string 'https://proxy'.");
+  });
+});

@@ -1,6 +1,6 @@
 import { nodeBuiltin } from '@attnkit/backends';
 import { ModelLoadError } from './model-load-error.js';
-import { describeValue } from '@attnkit/errors';
+import { describeValue, InvalidArgumentError } from '@attnkit/errors';
 
 /** The largest model file attnkit reads (2 GiB: Node's readFile limit, and more than any encoder it builds). */
 export const MAX_MODEL_FILE_BYTES = 2 ** 31 - 1;
@@ -15,8 +15,18 @@ export interface LoadProgress {
   readonly total: number | undefined;
 }
 
+/** Options of one {@link FileReader} call. */
+export interface ReadFileOptions {
+  /**
+   * The caller cannot go on without this file (`config.json`, `model.safetensors`): an HTML page
+   * where it should be is then a `ModelLoadError` saying so (the URL is not the model folder's),
+   * not a missing file.
+   */
+  readonly required?: boolean;
+}
+
 /** Reads one file of a model source; `undefined` if the source has no such file. */
-export type FileReader = (name: string) => Promise<Uint8Array | undefined>;
+export type FileReader = (name: string, options?: ReadFileOptions) => Promise<Uint8Array | undefined>;
 
 function isUrl(source: string | URL): boolean {
   return source instanceof URL || /^(https?:|blob:|data:)/.test(source) || (typeof document !== 'undefined' && !/^[A-Za-z]:[\\/]/.test(source));
@@ -42,13 +52,18 @@ export interface ModelFilesOptions {
   readonly signal?: AbortSignal;
   /** The loader named in errors. Default `'loadBert'`. */
   readonly caller?: string;
+  /**
+   * Fetches URL sources instead of the global `fetch` (same signature): a caching fetch such as
+   * `cachedFetch()`, one with credentials or a proxy, or a mock in tests.
+   */
+  readonly fetch?: typeof fetch;
 }
 
 const MAX_REDIRECTS = 10;
 const isNode = () => typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string' && typeof document === 'undefined';
 
 /** A fetch that names the URL in every failure, and (in Node, where redirects can be seen) follows only http(s) redirects. */
-async function fetchFile(url: URL, name: string, signal: AbortSignal | undefined, caller: string): Promise<Response> {
+async function fetchFile(url: URL, name: string, signal: AbortSignal | undefined, caller: string, fetcher: typeof fetch): Promise<Response> {
   const fail = (message: string, cause?: unknown): never => {
     throw new ModelLoadError(name, message, cause, caller);
   };
@@ -56,7 +71,7 @@ async function fetchFile(url: URL, name: string, signal: AbortSignal | undefined
   for (let hop = 0; ; hop++) {
     let response: Response | undefined;
     try {
-      response = await fetch(current, { redirect: isNode() ? 'manual' : 'follow', ...(signal === undefined ? {} : { signal }) });
+      response = await fetcher(current, { redirect: isNode() ? 'manual' : 'follow', ...(signal === undefined ? {} : { signal }) });
     } catch (error) {
       if (signal?.aborted === true) throw signal.reason;
       const cause = (error as { cause?: { message?: string; code?: string } }).cause;
@@ -79,21 +94,35 @@ async function fetchFile(url: URL, name: string, signal: AbortSignal | undefined
   }
 }
 
+/** An HTML page where a file should be: what a web server sends for a path that is not a file (its app, a sign-in or a listing page). */
+function htmlPageError(name: string, url: URL, base: URL, caller: string): ModelLoadError {
+  return new ModelLoadError(name, `${name} at ${url.href} is an HTML page, not ${name.endsWith('.json') ? 'JSON' : 'the model file'}: is ${base.href} the model folder's URL? A Hugging Face model's files are at https://huggingface.co/<id>/resolve/main/.`, undefined, caller);
+}
+
+/** The first byte that is not white space (or a byte order mark) is `<`: markup, never JSON. */
+function startsWithMarkup(bytes: Uint8Array): boolean {
+  const at = bytes.findIndex((b, i) => !(b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || (i < 3 && (b === 0xef || b === 0xbb || b === 0xbf))));
+  return at >= 0 && bytes[at] === 0x3c;
+}
+
 /**
- * A reader for the files of a model source. Local folders need Node; URLs are fetched relative
- * to the folder URL, with progress (a 404, or an HTML page where a model file should be, reads as
- * a missing file). Every failure is a `ModelLoadError` naming the file and where it was read:
+ * A reader for the files of a model source. Local folders need Node; URLs are fetched (with
+ * `options.fetch`, default the global `fetch`) relative to the folder URL, with progress: a 404,
+ * or an HTML page where a model file should be, reads as a missing file — unless the call says
+ * the file is `required`, when an HTML page (by its Content-Type, or a `.json` file that starts
+ * with `<`) is a `ModelLoadError` saying the URL is not the model folder's. Every failure is a `ModelLoadError` naming the file and where it was read:
  * an HTTP status with its URL, a network error, a redirect to another scheme (`file:`, `data:`)
  * or more than 10 redirects, an unreadable file. The second argument is the options, or just an
  * `onProgress` callback.
  *
  * @example
  * const read = modelFiles('./models/tiny', { onProgress: (p) => console.log(p.file, p.loaded) });
- * const config = await read('config.json');
+ * const config = await read('config.json', { required: true });
  */
 export function modelFiles(source: ModelSource, options: ModelFilesOptions | ((progress: LoadProgress) => void) = {}): FileReader {
   checkModelSource(source, typeof options === 'object' && options !== null && typeof options.caller === 'string' ? options.caller : 'modelFiles');
-  const { onProgress, signal, caller = 'loadBert' } = typeof options === 'function' ? { onProgress: options } : options;
+  const { onProgress, signal, caller = 'loadBert', fetch: custom } = typeof options === 'function' ? { onProgress: options } : options;
+  if (custom !== undefined && typeof custom !== 'function') throw new InvalidArgumentError({ caller, argument: 'fetch', expected: 'a function with the signature of the global fetch (such as cachedFetch())', received: describeValue(custom) });
   if (typeof source === 'object' && !(source instanceof URL)) {
     return async (name) => {
       signal?.throwIfAborted();
@@ -106,12 +135,17 @@ export function modelFiles(source: ModelSource, options: ModelFilesOptions | ((p
   }
   if (isUrl(source)) {
     const base = new URL(String(source).replace(/\/?$/, '/'), typeof location === 'undefined' ? undefined : location.href);
-    return async (name) => {
+    return async (name, { required = false } = {}) => {
       signal?.throwIfAborted();
       const url = new URL(name, base);
-      const response = await fetchFile(url, name, signal, caller);
+      const response = await fetchFile(url, name, signal, caller, custom ?? globalThis.fetch);
       // a missing file; a server that answers every path with its HTML page (a single-page app) has none either
-      if (response.status === 404 || (response.ok && /^text\/html\b/i.test(response.headers.get('content-type') ?? ''))) return undefined;
+      const html = response.ok && /^text\/html\b/i.test(response.headers.get('content-type') ?? '');
+      if (html && required) {
+        void response.body?.cancel();
+        throw htmlPageError(name, url, base, caller);
+      }
+      if (response.status === 404 || html) return undefined;
       if (!response.ok || response.body === null) throw new ModelLoadError(name, `${name}: HTTP ${response.status} from ${url.href}.`, undefined, caller);
       const total = Number(response.headers.get('content-length')) || undefined;
       const chunks: Uint8Array[] = [];
@@ -136,6 +170,7 @@ export function modelFiles(source: ModelSource, options: ModelFilesOptions | ((p
       const bytes = new Uint8Array(loaded);
       let at = 0;
       for (const chunk of chunks) (bytes.set(chunk, at), (at += chunk.length));
+      if (required && name.endsWith('.json') && startsWithMarkup(bytes)) throw htmlPageError(name, url, base, caller);
       return bytes;
     };
   }

@@ -28,11 +28,18 @@ export interface SentenceFolder {
 }
 
 const CALLER = 'loadSentenceEncoder';
+
+/** Options of {@link readSentenceFolder}. */
+export interface ReadSentenceFolderOptions {
+  readonly signal?: AbortSignal | undefined;
+  /** Fetches URL sources instead of the global `fetch` (same signature), e.g. `cachedFetch()`. */
+  readonly fetch?: typeof fetch | undefined;
+}
 const KNOWN = ['Transformer', 'Pooling', 'Dense', 'Normalize'];
 
 /** A JSON object file of the folder, `undefined` if absent; a typed error if malformed. */
-async function readJson(source: ModelSource, name: string, signal: AbortSignal | undefined): Promise<Map<string, unknown> | undefined> {
-  const bytes = await modelFiles(source, { caller: CALLER, ...(signal === undefined ? {} : { signal }) })(name);
+async function readJson(source: ModelSource, name: string, { signal, fetch }: ReadSentenceFolderOptions): Promise<Map<string, unknown> | undefined> {
+  const bytes = await modelFiles(source, { caller: CALLER, ...(signal === undefined ? {} : { signal }), ...(fetch === undefined ? {} : { fetch }) })(name);
   if (bytes === undefined) return undefined;
   let value: unknown;
   try {
@@ -55,14 +62,14 @@ async function readJson(source: ModelSource, name: string, signal: AbortSignal |
  * @example
  * const folder = await readSentenceFolder('./all-MiniLM-L6-v2'); // pooling mean, then Normalize
  */
-export async function readSentenceFolder(source: ModelSource, options: { readonly signal?: AbortSignal } = {}): Promise<SentenceFolder> {
+export async function readSentenceFolder(source: ModelSource, options: ReadSentenceFolderOptions = {}): Promise<SentenceFolder> {
   checkModelSource(source, CALLER);
   const where = describeSource(source);
   const fail = (file: string, message: string): never => {
     throw new ModelLoadError(file, `${file} in ${where} ${message}`, undefined, CALLER);
   };
-  const list = (await readJson(source, 'modules.json', options.signal))?.get('modules') as unknown[] | undefined;
-  const st = (await readJson(source, 'config_sentence_transformers.json', options.signal)) ?? new Map<string, unknown>();
+  const list = (await readJson(source, 'modules.json', options))?.get('modules') as unknown[] | undefined;
+  const st = (await readJson(source, 'config_sentence_transformers.json', options)) ?? new Map<string, unknown>();
   let transformerPath = '';
   let pooling: PoolingConfig | undefined;
   const modules: SentenceModule[] = [];
@@ -80,7 +87,7 @@ export async function readSentenceFolder(source: ModelSource, options: { readonl
       if ((i === 0) !== (name === 'Transformer')) fail('modules.json', `has ${name} ${where}; attnkit reads a Transformer first, then Pooling, Dense and Normalize.`);
       if (name === 'Pooling') {
         if (pooling !== undefined || modules.length > 0) fail('modules.json', `has a Pooling module at ${i}; attnkit reads one Pooling right after the Transformer.`);
-        const config = await readJson(inside, 'config.json', options.signal);
+        const config = await readJson(inside, 'config.json', options);
         if (config === undefined) fail(`${path}/config.json`, 'is missing (the Pooling module\'s config).');
         try {
           pooling = parsePoolingConfig(Object.fromEntries(config as Map<string, unknown>), CALLER);
@@ -88,7 +95,7 @@ export async function readSentenceFolder(source: ModelSource, options: { readonl
           fail(`${path}/config.json`, `is not a Pooling config: ${(error as Error).message}`);
         }
       } else if (name === 'Dense') {
-        const config = await readJson(inside, 'config.json', options.signal);
+        const config = await readJson(inside, 'config.json', options);
         if (config === undefined) fail(`${path}/config.json`, 'is missing (the Dense module\'s config).');
         try {
           modules.push({ type: 'Dense', path: path as string, config: parseDenseConfig(Object.fromEntries(config as Map<string, unknown>), CALLER) });
@@ -103,7 +110,7 @@ export async function readSentenceFolder(source: ModelSource, options: { readonl
     }
     if (pooling === undefined && modules.length > 0) fail('modules.json', 'has Dense or Normalize modules without a Pooling module before them.');
   }
-  const bert = (await readJson(subfolderSource(source, transformerPath), 'sentence_bert_config.json', options.signal)) ?? new Map<string, unknown>();
+  const bert = (await readJson(subfolderSource(source, transformerPath), 'sentence_bert_config.json', options)) ?? new Map<string, unknown>();
   const maxSeqLength = bert.get('max_seq_length');
   if (maxSeqLength !== undefined && maxSeqLength !== null && (typeof maxSeqLength !== 'number' || !Number.isInteger(maxSeqLength) || maxSeqLength < 1)) fail('sentence_bert_config.json', `has max_seq_length ${JSON.stringify(maxSeqLength)}; expected a positive integer.`);
   const doLowerCase = bert.get('do_lower_case') ?? false;

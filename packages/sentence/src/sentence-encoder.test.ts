@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { memory, zeros } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxDifference, useBackend } from '@attnkit/backends';
@@ -145,8 +146,37 @@ describe('SentenceEncoder.encode and loadSentenceEncoder options', () => {
 
   it('loadSentenceEncoder refuses unknown keys and wrong-typed callbacks', async () => {
     const folder = `${fixtures}sentence/bert-prompts`;
-    await expect(loadSentenceEncoder(folder, { on_progress: () => {} } as never)).rejects.toThrow("loadSentenceEncoder: 'options' must be an object with only the keys onProgress, onNotice, signal, backend, checkFinite; received the unknown key 'on_progress'. Did you mean 'onProgress'?");
+    await expect(loadSentenceEncoder(folder, { on_progress: () => {} } as never)).rejects.toThrow("loadSentenceEncoder: 'options' must be an object with only the keys onProgress, onNotice, signal, backend, checkFinite, fetch; received the unknown key 'on_progress'. Did you mean 'onProgress'?");
     await expect(loadSentenceEncoder(folder, { onNotice: 'log' } as never)).rejects.toThrow("loadSentenceEncoder: 'onNotice' must be a function; received string 'log'.");
+    await expect(loadSentenceEncoder(folder, { fetch: 'https://proxy' } as never)).rejects.toThrow("loadSentenceEncoder: 'fetch' must be a function; received string 'https://proxy'.");
     await expect(loadSentenceEncoder(folder, { checkFinite: 1 } as never)).rejects.toThrow(InvalidArgumentError);
+  });
+});
+
+describe('loadSentenceEncoder with options.fetch', () => {
+  it('reads every file of the folder (modules, their configs, tokenizer, Dense weights) with it, never the global fetch', async () => {
+    const folder = `${fixtures}sentence/bert-dense/`;
+    const asked: string[] = [];
+    const fetch = (async (input: RequestInfo | URL) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      asked.push(url.pathname.replace(/^\/m\//, ''));
+      try {
+        return new Response(readFileSync(`${folder}${url.pathname.replace(/^\/m\//, '')}`));
+      } catch {
+        return new Response(null, { status: 404 });
+      }
+    }) as typeof globalThis.fetch;
+    const global = globalThis.fetch;
+    globalThis.fetch = (async () => { throw new Error('the global fetch was called'); }) as typeof globalThis.fetch;
+    try {
+      const fromUrl = await loadSentenceEncoder('https://models.example/m/', { fetch });
+      const fromFolder = await loadSentenceEncoder(folder);
+      const [a, b] = [await fromUrl.encode(['a short one']), await fromFolder.encode(['a short one'])];
+      expect(maxDifference(a.dataSync(), b.dataSync()).maxAbsDiff).toBe(0);
+      [a, b, fromUrl, fromFolder].forEach((x) => x.dispose());
+    } finally {
+      globalThis.fetch = global;
+    }
+    expect(asked).toEqual(expect.arrayContaining(['modules.json', '1_Pooling/config.json', '2_Dense/config.json', '2_Dense/model.safetensors', '3_Dense/model.safetensors', 'config.json', 'model.safetensors', 'tokenizer.json', 'sentence_bert_config.json']));
   });
 });

@@ -45,10 +45,12 @@ export interface LoadSentenceEncoderOptions {
   readonly backend?: string;
   /** Refuse weights (encoder and Dense modules) holding NaN or ±Infinity; off by default. */
   readonly checkFinite?: boolean;
+  /** Fetches URL sources instead of the global `fetch` (same signature): `cachedFetch()` of `@attnkit/bert` keeps the files in the browser's Cache API. */
+  readonly fetch?: typeof fetch;
 }
 
 const ENCODE_OPTION_KEYS = ['batchSize', 'promptName', 'prompt', 'normalize', 'truncateDim', 'precision', 'ranges', 'outputValue', 'onProgress', 'signal'] as const;
-const LOAD_OPTION_KEYS = ['onProgress', 'onNotice', 'signal', 'backend', 'checkFinite'] as const;
+const LOAD_OPTION_KEYS = ['onProgress', 'onNotice', 'signal', 'backend', 'checkFinite', 'fetch'] as const;
 
 /** A callback option is a function or absent: a number or object there would fail only when first called. */
 function checkCallback(value: unknown, caller: string, argument: string): void {
@@ -297,6 +299,8 @@ export class SentenceEncoder {
  * Loads a sentence-transformers folder (or a plain Hugging Face folder, with mean pooling) from a
  * local folder (Node), a URL or a set of files: the encoder of its `model_type`, its tokenizer,
  * and its modules as `modules.json` lists them. Any file the folder refers to stays inside it.
+ * `options.fetch` fetches URL sources instead of the global `fetch`: `cachedFetch()` of
+ * `@attnkit/bert` downloads a model once per browser.
  *
  * @example
  * const model = await loadSentenceEncoder('./bge-small-en-v1.5');
@@ -309,20 +313,21 @@ export async function loadSentenceEncoder(source: ModelSource, options: LoadSent
   checkCallback(options.onProgress, 'loadSentenceEncoder', 'onProgress');
   checkCallback(options.onNotice, 'loadSentenceEncoder', 'onNotice');
   checkSignal(options.signal, 'loadSentenceEncoder');
+  checkCallback(options.fetch, 'loadSentenceEncoder', 'fetch');
   checkBoolean(options.checkFinite, { caller: 'loadSentenceEncoder', argument: 'checkFinite', fallback: false });
   const backend = callBackend('loadSentenceEncoder', options.backend); // the weights are made here, whatever happens meanwhile
-  const signal = options.signal === undefined ? {} : { signal: options.signal };
-  const folder = await readSentenceFolder(source, signal);
+  const reading = { ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.fetch === undefined ? {} : { fetch: options.fetch }) }; // how every file is read
+  const folder = await readSentenceFolder(source, reading);
   const transformer = subfolderSource(source, folder.transformerPath);
   if (folder.plain) options.onNotice?.(`loadSentenceEncoder: ${describeSource(source)} has no modules.json (not a sentence-transformers folder); embedding with mean pooling, as sentence-transformers does for such a folder.`);
-  const encoder = await loadEncoder(transformer, { backend: backend.name, ...signal, ...(options.checkFinite === undefined ? {} : { checkFinite: options.checkFinite }), ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }), ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }) });
+  const encoder = await loadEncoder(transformer, { backend: backend.name, ...reading, ...(options.checkFinite === undefined ? {} : { checkFinite: options.checkFinite }), ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }), ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }) });
   const dense: Dense[] = [];
   try {
-    const tokenizer = await loadTokenizer(transformer, { lowercase: folder.doLowerCase, ...signal });
+    const tokenizer = await loadTokenizer(transformer, { lowercase: folder.doLowerCase, ...reading });
     for (const module of folder.modules) {
       if (module.type !== 'Dense') continue;
       const inside = subfolderSource(source, module.path);
-      const bytes = await modelFiles(inside, { caller: 'loadSentenceEncoder', ...signal, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) })('model.safetensors');
+      const bytes = await modelFiles(inside, { caller: 'loadSentenceEncoder', ...reading, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) })('model.safetensors');
       if (bytes === undefined) throw new ModelLoadError(`${module.path}/model.safetensors`, `${module.path}/model.safetensors is missing in ${describeSource(source)} (the Dense module's weights; pytorch_model.bin is not read).`, undefined, 'loadSentenceEncoder');
       const file = `${module.path}/model.safetensors`;
       let weights: ReturnType<typeof readSafetensors>['tensors'] | undefined;
