@@ -3,6 +3,9 @@ import { env } from '@tensorflow/tfjs-core';
 import { AttnkitError, InvalidArgumentError } from '@attnkit/errors';
 import { formatHelp, helpRequested, type CommandHelp } from './command-help.js';
 import { DEMO_HELP, formatDemoReport, parseDemoArgs, runDemo } from './demo-command.js';
+import { EMBED_HELP, formatEmbedSummary, parseEmbedArgs, runEmbed } from './embed/embed-command.js';
+import { JOIN_HELP, parseJoinArgs, runJoin } from './embed/join-command.js';
+import { progressBar } from './progress-bar.js';
 import { ENCODE_HELP, parseEncodeArgs, runEncode } from './encode-command.js';
 import { REPORT_HELP, parseReportArgs, runReport } from './report-command.js';
 import { SIMILARITY_HELP, formatSimilarity, parseSimilarityArgs, runSimilarity } from './similarity-command.js';
@@ -41,9 +44,42 @@ async function report(argv: string[]): Promise<void> {
   if (failures > 0) throw new Error(`${failures} conformance case(s) failed.`);
 }
 
+async function embed(argv: string[]): Promise<void> {
+  const request = parseEmbedArgs(argv);
+  const controller = new AbortController();
+  const interrupt = () => {
+    if (controller.signal.aborted) process.exit(130); // a second Ctrl-C: stop now (the output stays resumable)
+    console.error('\nattnkit embed: interrupted; writing the rows in flight (Ctrl-C again to stop at once)');
+    controller.abort();
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt); // a Kubernetes pod being stopped gets SIGTERM first
+  const bar = progressBar('embed', 'rows');
+  try {
+    const summary = await runEmbed(request, { signal: controller.signal, onProgress: (state) => bar.update(state) });
+    bar.finish();
+    console.error(formatEmbedSummary(summary));
+    if (request.json) console.log(JSON.stringify(summary));
+    if (summary.status === 'interrupted') process.exitCode = 130;
+  } finally {
+    bar.finish();
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+  }
+}
+
+async function joinShards(argv: string[]): Promise<void> {
+  const request = parseJoinArgs(argv);
+  const result = await runJoin(request);
+  console.error(`attnkit join: ${result.rows} rows from ${result.shards} shards -> ${result.ids === undefined ? result.output : `${result.output} + ${result.ids}`}`);
+  if (request.json) console.log(JSON.stringify(result));
+}
+
 const COMMANDS: Record<string, { readonly help: CommandHelp; readonly run: (argv: string[]) => Promise<void> }> = {
   encode: { help: ENCODE_HELP, run: encode },
   similarity: { help: SIMILARITY_HELP, run: similarity },
+  embed: { help: EMBED_HELP, run: embed },
+  join: { help: JOIN_HELP, run: joinShards },
   report: { help: REPORT_HELP, run: report },
 };
 

@@ -1,0 +1,235 @@
+import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { InvalidArgumentError } from '@attnkit/errors';
+import { callerPath } from '../caller-path.js';
+import { EXIT_CODES, type CommandHelp } from '../command-help.js';
+import { embeddedModelFolder } from '../embedded-model.js';
+import type { ProgressState } from '../progress-bar.js';
+import { EmbedOutput, idsPathOf, type OutputFormat } from './embed-output.js';
+import { INPUT_FORMATS, inputFormatOf, readRecords, type InputFormat, type TextRecord } from './read-records.js';
+import { parseShard, shardFromEnvironment, shardPath, type Shard } from './shard.js';
+import { WorkerPool } from './worker-pool.js';
+
+/** What `attnkit embed` was asked to do. */
+export interface EmbedRequest {
+  readonly input: string;
+  readonly inputFormat: InputFormat;
+  /** The output as given; with several shards each writes `shardPath(output, shard)`. */
+  readonly output: string;
+  readonly outputFormat: OutputFormat;
+  readonly model: string;
+  readonly backend: 'cpu' | 'wasm';
+  readonly textField: string;
+  readonly idField: string;
+  readonly batchSize: number;
+  readonly workers: number;
+  /** wasm threads in each worker. */
+  readonly threads: number;
+  readonly shard: Shard;
+  readonly promptName: string | undefined;
+  readonly normalize: boolean;
+  readonly overwrite: boolean;
+  readonly json: boolean;
+}
+
+/** What a run did (`--json` prints it). */
+export interface EmbedSummary {
+  readonly output: string;
+  /** The ids file beside a `.npy` output. */
+  readonly ids: string | undefined;
+  readonly rows: number;
+  /** Rows an earlier, interrupted run had written (not recomputed). */
+  readonly resumedRows: number;
+  readonly dim: number;
+  readonly shard: string;
+  readonly workers: number;
+  readonly threads: number;
+  readonly seconds: number;
+  /** Rows embedded by this run per second of its wall time (model loading included). */
+  readonly textsPerSecond: number;
+  /** `'complete'`, `'already complete'` (nothing to do), or `'interrupted'` (run it again to resume). */
+  readonly status: 'complete' | 'already complete' | 'interrupted';
+}
+
+export const EMBED_USAGE = 'attnkit embed INPUT --output OUT.npy|OUT.jsonl [--model DIR] [--backend cpu|wasm] [--workers N] [--shard I/N] [options]';
+
+/** `attnkit embed --help`. */
+export const EMBED_HELP: CommandHelp = {
+  usage: EMBED_USAGE,
+  summary: 'Embeds a corpus file of any size with a sentence-embedding model: streams INPUT (text: one text per line; .jsonl: one JSON string or object per line; .csv: a header row and a text column), uses worker threads on every core, and writes the vectors in input order to OUT.npy (float32 [rows, dim]) with OUT.ids.jsonl beside it, or to OUT.jsonl ({"id", "embedding"} per line). An interrupted run (Ctrl-C, a killed job) resumes where it stopped when run again with the same arguments: no row is lost or computed twice. --shard I/N embeds every N-th record from the I-th (0-based), so N machines split a corpus with no coordinator; in a Kubernetes Indexed Job the shard comes from JOB_COMPLETION_INDEX and JOB_COMPLETIONS. Join shard outputs with attnkit join.',
+  options: [
+    { flag: '--output OUT', description: 'OUT.npy (+ OUT.ids.jsonl) or OUT.jsonl; with shards, OUT-00002-of-00008.npy and so on; OUT.embed.json records the settings' },
+    { flag: '--model DIR', description: 'a sentence-transformers or Hugging Face folder, or an http(s) URL', default: 'the embedded, untrained attnkit-tiny-bert' },
+    { flag: '--backend cpu|wasm', description: 'the tfjs backend of every worker', default: 'wasm' },
+    { flag: '--input-format text|jsonl|csv', description: 'how INPUT is laid out', default: 'from its extension (.jsonl, .ndjson, .csv; anything else: text)' },
+    { flag: '--text-field NAME', description: 'the JSONL key or CSV column with the text', default: 'text' },
+    { flag: '--id-field NAME', description: 'the JSONL key or CSV column with the id', default: 'id, else the line number' },
+    { flag: '--batch-size N', description: 'texts per forward pass (texts are sorted by length first)', default: '32' },
+    { flag: '--workers N', description: 'worker threads, each with its own copy of the model', default: 'the number of cores' },
+    { flag: '--threads N', description: 'wasm threads per worker', default: 'cores / workers, at least 1' },
+    { flag: '--shard I/N', description: 'embed records I, I+N, I+2N, ... (0-based)', default: 'JOB_COMPLETION_INDEX/JOB_COMPLETIONS if set, else all' },
+    { flag: '--prompt-name NAME', description: "one of the folder's prompts", default: "the folder's default prompt, if any" },
+    { flag: '--normalize', description: 'scale the vectors to unit length', default: 'off' },
+    { flag: '--overwrite', description: 'replace an existing output instead of resuming it', default: 'resume' },
+    { flag: '--json', description: 'print a JSON summary on stdout', default: 'a one-line summary on stderr' },
+    { flag: '-h, --help', description: 'print this help' },
+  ],
+  examples: [
+    'attnkit embed corpus.txt --output vectors.npy',
+    'attnkit embed docs.jsonl --model ./all-MiniLM-L6-v2 --text-field body --id-field doc_id --normalize --output vectors.npy',
+    'attnkit embed reviews.csv --output vectors.jsonl --workers 2 --shard 0/4',
+  ],
+  notes: [
+    'Exit codes: 0 done (also when the output was already complete); 2 a usage or input error (bad option, unreadable INPUT, a malformed line: the message names the file and line, an output started with other settings); 130 interrupted (run the same command again to resume); 1 a bug (please report it).',
+  ],
+};
+
+function usage(argument: string, expected: string, received: string): never {
+  throw new InvalidArgumentError({ caller: 'attnkit embed', argument, expected, received, hint: `Usage: ${EMBED_USAGE} (attnkit embed --help lists every option)` });
+}
+
+function count(value: string | undefined, argument: string, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d{1,6}$/.test(value) || Number(value) < 1 || Number(value) > max) usage(argument, `a whole number from 1 to ${max}`, JSON.stringify(value));
+  return Number(value);
+}
+
+/**
+ * Parses `attnkit embed` arguments. Relative paths are taken from the directory the command runs in.
+ *
+ * @example
+ * parseEmbedArgs(['corpus.txt', '--output', 'vectors.npy', '--workers', '2']);
+ */
+export function parseEmbedArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cores: number = availableParallelism()): EmbedRequest {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        output: { type: 'string' }, model: { type: 'string' }, backend: { type: 'string' }, 'input-format': { type: 'string' }, 'text-field': { type: 'string' }, 'id-field': { type: 'string' },
+        'batch-size': { type: 'string' }, workers: { type: 'string' }, threads: { type: 'string' }, shard: { type: 'string' }, 'prompt-name': { type: 'string' },
+        normalize: { type: 'boolean' }, overwrite: { type: 'boolean' }, json: { type: 'boolean' },
+      },
+      strict: true,
+    });
+  } catch (error) {
+    usage('arguments', 'the options of attnkit embed', (error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) usage('INPUT', 'one input file', positionals.length === 0 ? 'none' : `${positionals.length}: ${positionals.slice(0, 3).map((p) => JSON.stringify(p)).join(', ')}`);
+  if (values.output === undefined) usage('--output', 'OUT.npy or OUT.jsonl', 'none');
+  const outputFormat = /\.npy$/i.test(values.output) ? 'npy' : /\.(jsonl|ndjson)$/i.test(values.output) ? 'jsonl' : usage('--output', 'a path ending in .npy (vectors + OUT.ids.jsonl) or .jsonl (id and vector per line)', JSON.stringify(values.output));
+  const backend = values.backend ?? 'wasm';
+  if (backend !== 'cpu' && backend !== 'wasm') usage('--backend', 'cpu or wasm', JSON.stringify(backend));
+  const input = callerPath(positionals[0]!);
+  const inputFormat = (values['input-format'] ?? inputFormatOf(input)) as InputFormat;
+  if (!INPUT_FORMATS.includes(inputFormat)) usage('--input-format', INPUT_FORMATS.join(', '), JSON.stringify(inputFormat));
+  for (const field of ['text-field', 'id-field'] as const) if (values[field] === '') usage(`--${field}`, 'a key or column name', '""');
+  const workers = count(values.workers, '--workers', cores, 64);
+  const shard = values.shard === undefined ? (shardFromEnvironment(env) ?? { index: 0, count: 1 }) : parseShard(values.shard);
+  return {
+    input,
+    inputFormat,
+    output: callerPath(values.output),
+    outputFormat,
+    model: values.model === undefined ? embeddedModelFolder() : callerPath(values.model),
+    backend,
+    textField: values['text-field'] ?? 'text',
+    idField: values['id-field'] ?? 'id',
+    batchSize: count(values['batch-size'], '--batch-size', 32, 4096),
+    workers,
+    threads: count(values.threads, '--threads', Math.max(1, Math.floor(cores / workers)), 8),
+    shard,
+    promptName: values['prompt-name'],
+    normalize: values.normalize === true,
+    overwrite: values.overwrite === true,
+    json: values.json === true,
+  };
+}
+
+/**
+ * Embeds the corpus as the request says, resuming an interrupted output. `signal` stops it cleanly
+ * (the rows in flight are written; the output stays resumable; status `'interrupted'`).
+ *
+ * @example
+ * const summary = await runEmbed(parseEmbedArgs(['corpus.txt', '--output', 'vectors.npy']));
+ */
+export async function runEmbed(request: EmbedRequest, options: { signal?: AbortSignal; onProgress?: (state: ProgressState) => void } = {}): Promise<EmbedSummary> {
+  const started = performance.now();
+  let size = 0;
+  try {
+    const stats = statSync(request.input);
+    if (!stats.isFile()) usage('INPUT', 'a regular file', `${request.input} (a folder, device or pipe)`);
+    size = stats.size;
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) throw error;
+    usage('INPUT', 'a readable file', `${request.input} (${(error as { code?: string }).code ?? (error as Error).message})`);
+  }
+  const path = shardPath(request.output, request.shard);
+  const shardText = `${request.shard.index}/${request.shard.count}`;
+  const pool = await WorkerPool.start(request.workers, { model: request.model, backend: request.backend, threads: request.threads, batchSize: request.batchSize, normalize: request.normalize, promptName: request.promptName ?? null });
+  let output: EmbedOutput | undefined;
+  try {
+    output = EmbedOutput.open(path, {
+      input: request.input, model: request.model, format: request.outputFormat, textField: request.textField, idField: request.idField,
+      promptName: request.promptName ?? null, normalize: request.normalize, shard: shardText, dim: pool.dim,
+    }, { overwrite: request.overwrite });
+    const summary = (status: EmbedSummary['status']): EmbedSummary => {
+      const seconds = (performance.now() - started) / 1000;
+      const rows = output!.rows;
+      return { output: path, ids: request.outputFormat === 'npy' ? idsPathOf(path) : undefined, rows, resumedRows: output!.resumedRows, dim: pool.dim, shard: shardText, workers: request.workers, threads: request.threads, seconds: Math.round(seconds * 100) / 100, textsPerSecond: Math.round(((rows - output!.resumedRows) / seconds) * 10) / 10, status };
+    };
+    if (output.complete) return summary('already complete');
+    const chunkSize = request.batchSize * 4;
+    const inFlight: { ids: (string | number)[]; vectors: Promise<Float32Array> }[] = [];
+    let bytesRead = 0;
+    const write = async () => {
+      const head = inFlight.shift()!;
+      output!.append(head.ids, await head.vectors);
+      options.onProgress?.({ done: output!.rows - output!.resumedRows, fraction: size > 0 ? bytesRead / size : 1 });
+    };
+    const submit = (chunk: TextRecord[]) => {
+      const vectors = pool.embed(chunk.map((r) => r.text));
+      vectors.catch(() => undefined); // awaited in order by write(); this only keeps an early failure from being "unhandled"
+      inFlight.push({ ids: chunk.map((r) => r.id), vectors });
+    };
+    let skip = output.resumedRows; // this shard's records already written
+    let chunk: TextRecord[] = [];
+    for await (const record of readRecords(request.input, { format: request.inputFormat, textField: request.textField, idField: request.idField })) {
+      bytesRead = record.bytesRead;
+      if (record.index % request.shard.count !== request.shard.index) continue;
+      if (skip > 0) {
+        skip--;
+        continue;
+      }
+      chunk.push(record);
+      if (chunk.length === chunkSize) {
+        submit(chunk);
+        chunk = [];
+        while (inFlight.length >= 2 * request.workers) await write();
+      }
+      if (options.signal?.aborted === true) break;
+    }
+    if (options.signal?.aborted === true) {
+      while (inFlight.length > 0) await write();
+      output.close();
+      return summary('interrupted');
+    }
+    if (chunk.length > 0) submit(chunk);
+    while (inFlight.length > 0) await write();
+    output.finish();
+    return summary('complete');
+  } finally {
+    output?.close();
+    await pool.stop();
+  }
+}
+
+/** The one-line summary for stderr. */
+export function formatEmbedSummary(s: EmbedSummary): string {
+  const what = s.status === 'already complete' ? `already complete: ${s.rows} rows` : `${s.rows - s.resumedRows} rows${s.resumedRows > 0 ? ` (+${s.resumedRows} from the interrupted run)` : ''} of ${s.dim} dims in ${s.seconds} s, ${s.textsPerSecond} texts/s (${s.workers} worker(s) × ${s.threads} thread(s), shard ${s.shard})`;
+  const files = s.ids === undefined ? s.output : `${s.output} + ${s.ids}`;
+  return `attnkit embed: ${what} -> ${files}${s.status === 'interrupted' ? '; interrupted: run the same command again to resume' : ''}`;
+}
