@@ -1,4 +1,4 @@
-import { closeSync, existsSync, ftruncateSync, fstatSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { completeLines } from './complete-lines.js';
 import { NPY_HEADER_BYTES, npyHeader, readNpyHeader } from './npy-header.js';
@@ -130,8 +130,8 @@ export class EmbedOutput {
       if (!existsSync(this.path)) return this.#openFresh();
       this.#main = openSync(this.path, 'r+');
       const head = Buffer.alloc(NPY_HEADER_BYTES);
-      const read = fstatSync(this.#main).size >= NPY_HEADER_BYTES ? head.length : 0;
-      if (read === 0 || readNpyHeader(head)?.dataOffset !== NPY_HEADER_BYTES) {
+      const read = readSync(this.#main, head, 0, NPY_HEADER_BYTES, 0);
+      if (read < NPY_HEADER_BYTES || readNpyHeader(head)?.dataOffset !== NPY_HEADER_BYTES) { // the header was never written whole
         closeSync(this.#main);
         return this.#openFresh();
       }
