@@ -1,14 +1,18 @@
-import { div, maximum, norm, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { checkTensor } from '@attnkit/errors';
+import { div, maximum, sqrt, square, sum, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { checkTensor, InvalidArgumentError } from '@attnkit/errors';
 
 /**
  * Rows scaled to unit length, as sentence-transformers' `Normalize` module and
- * `normalize_embeddings` do (`x / max(‖x‖, 1e-12)`: a zero row stays zero). `[N, E]` → `[N, E]`.
+ * `normalize_embeddings` do (`torch.nn.functional.normalize`: `x / max(‖x‖, eps)`, eps 1e-12: a
+ * zero row stays zero). `[N, E]` → `[N, E]`. Differentiable, with a finite gradient for a zero row
+ * (the norm is taken as `sqrt(max(Σx², eps²))`, the same value; `tf.norm`'s gradient there is NaN),
+ * so it can sit inside a training loss.
  *
  * @example
  * l2Normalize(embeddings); // every row of length 1
  */
-export function l2Normalize(x: Tensor): Tensor {
+export function l2Normalize(x: Tensor, eps = 1e-12): Tensor {
   checkTensor(x, { caller: 'l2Normalize', argument: 'x', dtype: 'float32', rank: 2, shape: '[N, E]' });
-  return tidy(() => div(x, maximum(norm(x, 'euclidean', -1, true), 1e-12)));
+  if (typeof eps !== 'number' || !(eps > 0) || !Number.isFinite(eps)) throw new InvalidArgumentError({ caller: 'l2Normalize', argument: 'eps', expected: 'a finite number > 0', received: String(eps) });
+  return tidy(() => div(x, sqrt(maximum(sum(square(x), -1, true), eps * eps)))); // [N, E] / [N, 1]
 }

@@ -1,7 +1,7 @@
 import { mean, mul, squaredDifference, sum, tensor1d, tidy, type Scalar, type Tensor1D, type Tensor2D } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, checkTensor, describeValue, formatShape, isTensorLike } from '@attnkit/errors';
 import { checkEmbeddings } from './check-embeddings.js';
-import { unitRows } from './unit-rows.js';
+import { l2Normalize } from '@attnkit/sentence';
 
 /** The smallest norm a row is divided by, as `torch.cosine_similarity`'s default `eps`. */
 const EPS = 1e-8;
@@ -32,7 +32,7 @@ export function cosineSimilarityLoss(a: Tensor2D, b: Tensor2D, labels: readonly 
     throw new InvalidArgumentError({ caller, argument: 'labels', expected: `B = ${batch} numbers (the rows of 'a')`, received: `${labels.length} numbers` });
   }
   return tidy(() => {
-    const cosine = sum(mul(unitRows(a, EPS), unitRows(b, EPS)), 1); // [B, E] · [B, E] -> [B]
+    const cosine = sum(mul(l2Normalize(a, EPS), l2Normalize(b, EPS)), 1); // [B, E] · [B, E] -> [B]
     return mean(squaredDifference(cosine, isTensorLike(labels) ? labels : tensor1d(labels as number[])));
   });
 }

@@ -1,6 +1,6 @@
 import { concat, logSumExp, matMul, mean, mul, slice, sub, sum, tidy, type Scalar, type Tensor2D } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, checkOptionKeys, describeValue } from '@attnkit/errors';
-import { unitRows } from './unit-rows.js';
+import { l2Normalize } from '@attnkit/sentence';
 import { checkEmbeddings } from './check-embeddings.js';
 
 /** Options of {@link multipleNegativesRankingLoss}. */
@@ -45,8 +45,8 @@ export function multipleNegativesRankingLoss(anchors: Tensor2D, positives: Tenso
   }
   const [batch, width] = anchors.shape;
   return tidy(() => {
-    const queries = unitRows(anchors, 1e-12); // [B, E]
-    const documents = unitRows(hardNegatives.length === 0 ? positives : concat([positives, ...hardNegatives], 0), 1e-12); // [B · (1 + k), E]
+    const queries = l2Normalize(anchors) as Tensor2D; // [B, E]
+    const documents = l2Normalize(hardNegatives.length === 0 ? positives : concat([positives, ...hardNegatives], 0)) as Tensor2D; // [B · (1 + k), E]
     const scores = mul(matMul(queries, documents, false, true), scale); // [B, E] x [E, B · (1 + k)] -> [B, B · (1 + k)]
     const positiveScores = mul(sum(mul(queries, slice(documents, [0, 0], [batch, width])), 1), scale); // the diagonal: [B]
     return mean(sub(logSumExp(scores, 1), positiveScores)); // cross-entropy with labels 0..B-1
