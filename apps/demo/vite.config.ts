@@ -7,14 +7,19 @@ import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import { attnkitWasm } from '../../packages/backends/src/vite/index.js';
 import { embeddedModelFolder } from '../../packages/cli/src/embedded-model.js';
 
-/** Serves the embedded model at /models/attnkit-tiny-bert/ in dev and preview, and emits it in builds. */
+/**
+ * Serves the embedded model at /models/attnkit-tiny-bert/ in dev and preview, and emits it in
+ * builds. Any other path under /models/ is a 404, not the page's index.html: the loader asks for
+ * optional files (modules.json, ...), and a mistyped model folder reads as missing.
+ */
 function embeddedModel(): Plugin {
   const folder = embeddedModelFolder();
   const prefix = '/models/attnkit-tiny-bert/';
   const files = readdirSync(folder).filter((f) => /\.(json|safetensors|md)$/.test(f));
   const serve = (req: { url?: string }, res: { setHeader(k: string, v: string): void; statusCode: number; end(): void } & NodeJS.WritableStream, next: () => void) => {
-    const name = (req.url ?? '').split('?')[0]!.slice(prefix.length);
-    if (!(req.url ?? '').startsWith(prefix)) return next();
+    const path = (req.url ?? '').split('?')[0]!;
+    if (!path.startsWith('/models/')) return next();
+    const name = path.startsWith(prefix) ? path.slice(prefix.length) : '';
     if (!files.includes(name)) {
       res.statusCode = 404; // not the app's index.html: the loader asks for optional files (modules.json, ...)
       return res.end();
@@ -26,6 +31,7 @@ function embeddedModel(): Plugin {
   return {
     name: 'attnkit-embedded-model',
     configureServer: (server) => void server.middlewares.use(serve as never),
+    configurePreviewServer: (server) => void server.middlewares.use(serve as never),
     generateBundle() {
       for (const name of files) this.emitFile({ type: 'asset', fileName: `models/attnkit-tiny-bert/${name}`, source: readFileSync(join(folder, name)) });
     },

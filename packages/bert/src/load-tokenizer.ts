@@ -1,7 +1,7 @@
 import { checkOptionKeys } from '@attnkit/errors';
 import { ModelLoadError } from './model-load-error.js';
 import { Tokenizer } from './tokenizer.js';
-import { checkModelSource, modelFiles, type ModelSource } from './model-files.js';
+import { checkModelSource, modelFiles, type LoadProgress, type ModelSource } from './model-files.js';
 import { lowercaseTokenizerJson } from './lowercase-tokenizer-json.js';
 import { tokenizerJsonFromVocab } from './vocab-tokenizer-json.js';
 
@@ -13,6 +13,8 @@ export interface LoadTokenizerOptions {
   readonly signal?: AbortSignal;
   /** Fetches URL sources instead of the global `fetch` (same signature), e.g. `cachedFetch()`. */
   readonly fetch?: typeof fetch;
+  /** Told how far each file has been read. */
+  readonly onProgress?: (progress: LoadProgress) => void;
 }
 
 function json(bytes: Uint8Array, file: string): Record<string, unknown> {
@@ -35,10 +37,10 @@ function json(bytes: Uint8Array, file: string): Record<string, unknown> {
  * const tokenizer = await loadTokenizer('./models/attnkit-tiny-bert');
  */
 export async function loadTokenizer(source: ModelSource, options: LoadTokenizerOptions = {}): Promise<Tokenizer> {
-  checkOptionKeys(options, ['lowercase', 'signal', 'fetch'], 'loadTokenizer'); // null, a non-object or a misspelled option is an error
+  checkOptionKeys(options, ['lowercase', 'signal', 'fetch', 'onProgress'], 'loadTokenizer'); // null, a non-object or a misspelled option is an error
   const lower = (tokenizerJson: Record<string, unknown>) => (options.lowercase === true ? lowercaseTokenizerJson(tokenizerJson) : tokenizerJson);
   checkModelSource(source, 'loadTokenizer');
-  const read = modelFiles(source, { caller: 'loadTokenizer', ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.fetch === undefined ? {} : { fetch: options.fetch }) });
+  const read = modelFiles(source, { caller: 'loadTokenizer', ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.fetch === undefined ? {} : { fetch: options.fetch }), ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) });
   const configBytes = await read('tokenizer_config.json');
   const config = configBytes === undefined ? {} : json(configBytes, 'tokenizer_config.json');
   const tokenizerBytes = await read('tokenizer.json');

@@ -1,4 +1,4 @@
-import { checkModelSource, describeSource, modelFiles, ModelLoadError, subfolderSource, type ModelSource } from '@attnkit/bert';
+import { checkModelSource, describeSource, modelFiles, ModelLoadError, subfolderSource, type LoadProgress, type ModelSource } from '@attnkit/bert';
 import { parseDenseConfig, type DenseConfig } from './modules/dense.js';
 import { parsePoolingConfig, type PoolingConfig } from './modules/pooling.js';
 import { SIMILARITY_FUNCTIONS, type SimilarityFunction } from './similarity.js';
@@ -34,12 +34,14 @@ export interface ReadSentenceFolderOptions {
   readonly signal?: AbortSignal | undefined;
   /** Fetches URL sources instead of the global `fetch` (same signature), e.g. `cachedFetch()`. */
   readonly fetch?: typeof fetch | undefined;
+  /** Told how far each file has been read. */
+  readonly onProgress?: ((progress: LoadProgress) => void) | undefined;
 }
 const KNOWN = ['Transformer', 'Pooling', 'Dense', 'Normalize'];
 
 /** A JSON object file of the folder, `undefined` if absent; a typed error if malformed. */
-async function readJson(source: ModelSource, name: string, { signal, fetch }: ReadSentenceFolderOptions): Promise<Map<string, unknown> | undefined> {
-  const bytes = await modelFiles(source, { caller: CALLER, ...(signal === undefined ? {} : { signal }), ...(fetch === undefined ? {} : { fetch }) })(name);
+async function readJson(source: ModelSource, name: string, { signal, fetch, onProgress }: ReadSentenceFolderOptions): Promise<Map<string, unknown> | undefined> {
+  const bytes = await modelFiles(source, { caller: CALLER, ...(signal === undefined ? {} : { signal }), ...(fetch === undefined ? {} : { fetch }), ...(onProgress === undefined ? {} : { onProgress }) })(name);
   if (bytes === undefined) return undefined;
   let value: unknown;
   try {

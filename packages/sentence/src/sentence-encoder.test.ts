@@ -154,7 +154,7 @@ describe('SentenceEncoder.encode and loadSentenceEncoder options', () => {
 });
 
 describe('loadSentenceEncoder with options.fetch', () => {
-  it('reads every file of the folder (modules, their configs, tokenizer, Dense weights) with it, never the global fetch', async () => {
+  it('reads every file of the folder (modules, their configs, tokenizer, Dense weights) with it, never the global fetch, with progress for each', async () => {
     const folder = `${fixtures}sentence/bert-dense/`;
     const asked: string[] = [];
     const fetch = (async (input: RequestInfo | URL) => {
@@ -169,7 +169,9 @@ describe('loadSentenceEncoder with options.fetch', () => {
     const global = globalThis.fetch;
     globalThis.fetch = (async () => { throw new Error('the global fetch was called'); }) as typeof globalThis.fetch;
     try {
-      const fromUrl = await loadSentenceEncoder('https://models.example/m/', { fetch });
+      const reported = new Set<string>();
+      const fromUrl = await loadSentenceEncoder('https://models.example/m/', { fetch, onProgress: (p) => void reported.add(p.file) });
+      expect([...reported].sort()).toEqual(['config.json', 'config_sentence_transformers.json', 'model.safetensors', 'modules.json', 'sentence_bert_config.json', 'tokenizer.json', 'tokenizer_config.json']); // every file read, module folders' ones by their own names
       const fromFolder = await loadSentenceEncoder(folder);
       const [a, b] = [await fromUrl.encode(['a short one']), await fromFolder.encode(['a short one'])];
       expect(maxDifference(a.dataSync(), b.dataSync()).maxAbsDiff).toBe(0);

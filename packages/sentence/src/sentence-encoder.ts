@@ -36,6 +36,7 @@ export interface SentenceEncodeOptions {
 
 /** Options of {@link loadSentenceEncoder}. */
 export interface LoadSentenceEncoderOptions {
+  /** Told how far each file of the folder (JSON files, tokenizer, weights) has been read. */
   readonly onProgress?: (progress: LoadProgress) => void;
   /** Told about defaults applied (a plain folder read with mean pooling) and tensors skipped on purpose. */
   readonly onNotice?: (message: string) => void;
@@ -316,18 +317,18 @@ export async function loadSentenceEncoder(source: ModelSource, options: LoadSent
   checkCallback(options.fetch, 'loadSentenceEncoder', 'fetch');
   checkBoolean(options.checkFinite, { caller: 'loadSentenceEncoder', argument: 'checkFinite', fallback: false });
   const backend = callBackend('loadSentenceEncoder', options.backend); // the weights are made here, whatever happens meanwhile
-  const reading = { ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.fetch === undefined ? {} : { fetch: options.fetch }) }; // how every file is read
+  const reading = { ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.fetch === undefined ? {} : { fetch: options.fetch }), ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) }; // how every file is read
   const folder = await readSentenceFolder(source, reading);
   const transformer = subfolderSource(source, folder.transformerPath);
   if (folder.plain) options.onNotice?.(`loadSentenceEncoder: ${describeSource(source)} has no modules.json (not a sentence-transformers folder); embedding with mean pooling, as sentence-transformers does for such a folder.`);
-  const encoder = await loadEncoder(transformer, { backend: backend.name, ...reading, ...(options.checkFinite === undefined ? {} : { checkFinite: options.checkFinite }), ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }), ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }) });
+  const encoder = await loadEncoder(transformer, { backend: backend.name, ...reading, ...(options.checkFinite === undefined ? {} : { checkFinite: options.checkFinite }), ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }) });
   const dense: Dense[] = [];
   try {
     const tokenizer = await loadTokenizer(transformer, { lowercase: folder.doLowerCase, ...reading });
     for (const module of folder.modules) {
       if (module.type !== 'Dense') continue;
       const inside = subfolderSource(source, module.path);
-      const bytes = await modelFiles(inside, { caller: 'loadSentenceEncoder', ...reading, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) })('model.safetensors');
+      const bytes = await modelFiles(inside, { caller: 'loadSentenceEncoder', ...reading })('model.safetensors');
       if (bytes === undefined) throw new ModelLoadError(`${module.path}/model.safetensors`, `${module.path}/model.safetensors is missing in ${describeSource(source)} (the Dense module's weights; pytorch_model.bin is not read).`, undefined, 'loadSentenceEncoder');
       const file = `${module.path}/model.safetensors`;
       let weights: ReturnType<typeof readSafetensors>['tensors'] | undefined;

@@ -8,22 +8,42 @@ export function heatColor(t: number): string {
   return `rgb(${mix(0)}, ${mix(1)}, ${mix(2)})`;
 }
 
+/** Where a heatmap's cells are on its canvas, in canvas pixels: cell (i, j) starts at `(left + j * cell, top + i * cell)`. */
+export interface HeatmapLayout {
+  readonly left: number;
+  readonly top: number;
+  readonly cell: number;
+  readonly rows: number;
+  readonly columns: number;
+}
+
+/** The cell under canvas pixel `(x, y)`, or undefined between or outside the cells. */
+export function cellAt(layout: HeatmapLayout, x: number, y: number): { row: number; column: number } | undefined {
+  const row = Math.floor((y - layout.top) / layout.cell);
+  const column = Math.floor((x - layout.left) / layout.cell);
+  return row >= 0 && row < layout.rows && column >= 0 && column < layout.columns ? { row, column } : undefined;
+}
+
 /**
- * Draws `matrix` as a heatmap a person can read: labels on both axes, a colour scale with its range.
+ * Draws `matrix [rows, columns]` as a heatmap a person can read: labels on both axes (when the
+ * cells are tall enough for them), a colour scale with its range. Returns where the cells are, and
+ * writes it on the canvas as `data-left`, `data-top`, `data-cell`.
  *
  * @example
- * drawHeatmap(canvas, similarity, names, names, { min: 0, max: 1 });
+ * const layout = drawHeatmap(canvas, similarity, names, names, { min: 0, max: 1 });
  */
-export function drawHeatmap(canvas: HTMLCanvasElement, matrix: number[][], rowLabels: string[], columnLabels: string[], range: { min?: number; max?: number } = {}): void {
+export function drawHeatmap(canvas: HTMLCanvasElement, matrix: number[][], rowLabels: string[], columnLabels: string[], range: { min?: number; max?: number } = {}): HeatmapLayout {
   const context = canvas.getContext('2d');
-  if (context === null) return;
   const values = matrix.flat();
   const min = range.min ?? Math.min(...values);
   const max = range.max ?? Math.max(...values);
   const left = 8 + 6.2 * Math.max(...rowLabels.map((l) => l.length));
   const top = 8 + 6.2 * Math.max(...columnLabels.map((l) => l.length));
   const scaleWidth = 44;
-  const cell = Math.max(6, Math.min((canvas.width - left - scaleWidth - 8) / Math.max(1, columnLabels.length), (canvas.height - top - 8) / Math.max(1, rowLabels.length)));
+  const cell = Math.max(1, Math.min((canvas.width - left - scaleWidth - 8) / Math.max(1, columnLabels.length), (canvas.height - top - 8) / Math.max(1, rowLabels.length)));
+  const layout = { left, top, cell, rows: rowLabels.length, columns: columnLabels.length };
+  Object.assign(canvas.dataset, { left: `${left}`, top: `${top}`, cell: `${cell}` });
+  if (context === null) return layout;
   context.clearRect(0, 0, canvas.width, canvas.height);
   context.font = '11px system-ui, sans-serif';
   context.fillStyle = '#1d2330';
@@ -36,8 +56,8 @@ export function drawHeatmap(canvas: HTMLCanvasElement, matrix: number[][], rowLa
   context.fillStyle = '#1d2330';
   context.textAlign = 'right';
   context.textBaseline = 'middle';
-  rowLabels.forEach((label, i) => context.fillText(label, left - 4, top + (i + 0.5) * cell));
-  columnLabels.forEach((label, j) => {
+  if (cell >= 8) rowLabels.forEach((label, i) => context.fillText(label, left - 4, top + (i + 0.5) * cell));
+  if (cell >= 8) columnLabels.forEach((label, j) => {
     context.save();
     context.translate(left + (j + 0.5) * cell, top - 4);
     context.rotate(-Math.PI / 2);
@@ -55,4 +75,5 @@ export function drawHeatmap(canvas: HTMLCanvasElement, matrix: number[][], rowLa
   context.textAlign = 'left';
   context.fillText(max.toFixed(2), x + 13, top + 5);
   context.fillText(min.toFixed(2), x + 13, top + height - 5);
+  return layout;
 }

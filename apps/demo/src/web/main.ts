@@ -1,23 +1,52 @@
-import { engine, tensor2d, tidy } from '@tensorflow/tfjs-core';
+import { engine, memory, tensor2d, tidy } from '@tensorflow/tfjs-core';
 import { availableBackends, maxDifference, useBackend, type BackendCapabilities } from '@attnkit/backends';
-import type { ModelSource } from '@attnkit/bert';
+import { cachedFetch, MODEL_CACHE_NAME, type LoadProgress, type ModelSource } from '@attnkit/bert';
 import { l2Normalize, loadSentenceEncoder, similarity, type SentenceEncoder } from '@attnkit/sentence';
+import { fileProgress } from './file-progress.js';
 import { drawHeatmap } from './heatmap.js';
+import { heatmapTooltip } from './heatmap-tooltip.js';
+import { DEFAULT_HUB, modelAddress } from './model-address.js';
+
+/** An input longer than the model reads: `kept` of its `total` tokens (special tokens included). */
+interface Truncation {
+  readonly sentence: number;
+  readonly kept: number;
+  readonly total: number;
+}
 
 /** What the page exposes for its end-to-end tests. */
 interface DemoState {
   backend?: string;
   capabilities?: BackendCapabilities;
+  model?: { label: string; url?: string; loadMs: number };
+  /** Per model file of the last load: progress reports, bytes read, bytes expected. */
+  progress: Record<string, { events: number; loaded: number; total: number | undefined }>;
+  tokens?: string[][];
   embeddings?: number[][];
+  /** Cosine similarity of the sentences `[N, N]`, as drawn. */
+  similarity?: number[][];
+  /** Attention of sentence 1 per layer and head, `[layers][heads][T][T]`, as drawn. */
+  attentions?: number[][][][];
+  truncated?: Truncation[];
   compare?: Record<string, number>;
+  /** The results on the page are for earlier inputs. */
+  stale: boolean;
+  /** `performance.now()` when the first heatmap was drawn (ms since the page began to load). */
+  firstHeatmapMs?: number;
+  numTensors?: number;
   runs: number;
   error?: string;
 }
-const state: DemoState = { runs: 0 };
+const state: DemoState = { runs: 0, stale: false, progress: {} };
 (globalThis as { __attnkitDemo?: DemoState }).__attnkitDemo = state;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const EMBEDDED = '/models/attnkit-tiny-bert/';
+const hub = new URLSearchParams(location.search).get('hub') ?? DEFAULT_HUB;
+const files = fileProgress($<HTMLUListElement>('files'));
+const showValues = heatmapTooltip($('tooltip'));
 let model: SentenceEncoder | undefined;
+let modelLabel = '';
 let coldOn = new Set<string>(); // backends whose first forward (shader compilation on webgl) was measured
 
 function showError(error: unknown): void {
@@ -25,6 +54,16 @@ function showError(error: unknown): void {
   state.error = message;
   $('error').hidden = false;
   $('error').textContent = message;
+}
+
+/** The inputs changed: the results on the page are for earlier ones until the next run; the agreement table goes. */
+function markStale(): void {
+  if (state.runs === 0 || state.stale) return;
+  state.stale = true;
+  $('results').classList.add('stale');
+  $('stale-note').hidden = false;
+  $('compare-table').replaceChildren();
+  delete state.compare;
 }
 
 async function selectBackend(name: string): Promise<void> {
@@ -40,27 +79,42 @@ async function selectBackend(name: string): Promise<void> {
   ].filter(Boolean).join('\n');
 }
 
-async function loadModel(source: ModelSource, label: string): Promise<void> {
+/** Loads a model; the one there stays (and works) until the new one has loaded, then it is disposed. Encodes the sentences with it. */
+async function loadModel(source: ModelSource, label: string, options: { cache?: boolean } = {}): Promise<void> {
   $<HTMLButtonElement>('run').disabled = true;
   $<HTMLButtonElement>('compare').disabled = true;
-  const progress = $<HTMLProgressElement>('progress');
+  files.clear();
+  state.progress = {};
+  $('model-status').textContent = `loading ${label}…`;
+  const onProgress = (p: LoadProgress) => {
+    files.update(p);
+    const seen = state.progress[p.file];
+    state.progress[p.file] = { events: (seen?.events ?? 0) + 1, loaded: p.loaded, total: p.total };
+  };
   const started = performance.now();
   let loaded: SentenceEncoder;
   try {
-    loaded = await loadSentenceEncoder(source, { onProgress: (p) => { progress.max = p.total ?? p.loaded; progress.value = p.loaded; $('model-status').textContent = `loading ${p.file}…`; } });
+    loaded = await loadSentenceEncoder(source, { onProgress, ...(options.cache === true ? { fetch: cachedFetch() } : {}) });
+  } catch (error) {
+    if (model !== undefined) $('model-status').textContent = `${label} did not load; still using ${modelLabel}.`;
+    throw error;
   } finally {
-    // a failed load keeps the model that was there: the page stays usable
     $<HTMLButtonElement>('run').disabled = model === undefined;
     $<HTMLButtonElement>('compare').disabled = model === undefined;
   }
+  const loadMs = performance.now() - started;
   model?.dispose();
   model = loaded;
+  modelLabel = label;
   coldOn = new Set();
+  state.model = { label, loadMs, ...(typeof source === 'string' ? { url: source } : {}) };
   const { modelType, numHiddenLayers, numAttentionHeads, hiddenSize } = model.encoder.config;
   const pooling = model.pooling?.config.modes.join(' + ') ?? 'none';
-  $('model-status').textContent = `${label}: ${modelType}, ${numHiddenLayers} layers, ${numAttentionHeads} heads, hidden ${hiddenSize}, ${pooling} pooling${model.folder.modules.length > 0 ? ` + ${model.folder.modules.map((m) => m.type).join(' + ')}` : ''} — loaded in ${(performance.now() - started).toFixed(0)} ms`;
+  $('model-status').textContent = `${label}: ${modelType}, ${numHiddenLayers} layers, ${numAttentionHeads} heads, hidden ${hiddenSize}, at most ${model.maxSeqLength} tokens, ${pooling} pooling${model.folder.modules.length > 0 ? ` + ${model.folder.modules.map((m) => m.type).join(' + ')}` : ''} — loaded in ${loadMs.toFixed(0)} ms`;
   $<HTMLButtonElement>('run').disabled = false;
   $<HTMLButtonElement>('compare').disabled = false;
+  markStale();
+  if (sentences().length > 0) await run();
 }
 
 function sentences(): string[] {
@@ -84,6 +138,47 @@ function encode(texts: string[]) {
   }) as { tokens: string[][]; hidden: Float32Array; embeddings: number[][]; similarity: number[][]; attentions: number[][][][] };
 }
 
+/** The sentences the model reads only in part: their tokens kept (the model's maximum) of all. */
+function truncations(texts: string[], kept: string[][]): Truncation[] {
+  return texts.flatMap((text, i) => {
+    const total = model!.tokenizer.encode([text], { truncation: false }).tokens[0]!.length;
+    return total > kept[i]!.length ? [{ sentence: i + 1, kept: kept[i]!.length, total }] : [];
+  });
+}
+
+function tokenList(tokens: string[][], truncated: Truncation[]): HTMLLIElement[] {
+  return tokens.map((t, i) => {
+    const item = document.createElement('li');
+    const cut = truncated.find((c) => c.sentence === i + 1);
+    if (cut !== undefined) item.append(Object.assign(document.createElement('mark'), { className: 'truncated', textContent: `truncated to ${cut.kept} of ${cut.total} tokens` }), ' ');
+    item.append(t.join(' '));
+    return item;
+  });
+}
+
+function drawResults(texts: string[], result: ReturnType<typeof encode>, truncated: Truncation[]): void {
+  $('tokens').replaceChildren(...tokenList(result.tokens, truncated));
+  const short = (i: number) => `sentence ${i + 1} “${texts[i]!.length > 40 ? `${texts[i]!.slice(0, 39)}…` : texts[i]}”`;
+  const names = texts.map((_, i) => `${i + 1}`);
+  const canvas = $<HTMLCanvasElement>('similarity');
+  const layout = drawHeatmap(canvas, result.similarity, names, names, { min: Math.min(0, ...result.similarity.flat()), max: 1 });
+  showValues(canvas, { matrix: result.similarity, layout, describe: (i, j, v) => `${short(i)} × ${short(j)}: cosine ${v.toFixed(4)}` });
+  const labels = result.tokens[0]!;
+  $('attention').replaceChildren(...result.attentions.map((layer, l) => {
+    const row = Object.assign(document.createElement('div'), { className: 'layer' });
+    row.append(...layer.map((head, h) => {
+      const canvas = Object.assign(document.createElement('canvas'), { width: 260, height: 230 });
+      Object.assign(canvas.dataset, { layer: `${l}`, head: `${h}` });
+      canvas.setAttribute('aria-label', `attention of layer ${l + 1}, head ${h + 1}`);
+      const layout = drawHeatmap(canvas, head, labels, labels, { min: 0, max: 1 });
+      showValues(canvas, { matrix: head, layout, describe: (i, j, v) => `layer ${l + 1}, head ${h + 1}: “${labels[i]}” (token ${i + 1}) attends to “${labels[j]}” (token ${j + 1}): ${v.toFixed(4)}` });
+      return canvas;
+    }));
+    return row;
+  }));
+  state.firstHeatmapMs ??= performance.now();
+}
+
 async function run(): Promise<void> {
   const texts = sentences();
   if (texts.length === 0) throw new Error('Type at least one sentence.');
@@ -93,6 +188,12 @@ async function run(): Promise<void> {
   const result = encode(texts);
   const first = performance.now() - started;
   coldOn.add(backend);
+  const truncated = truncations(texts, result.tokens);
+  drawResults(texts, result, truncated);
+  Object.assign(state, { tokens: result.tokens, embeddings: result.embeddings, similarity: result.similarity, attentions: result.attentions, truncated, stale: false });
+  $('results').classList.remove('stale');
+  $('stale-note').hidden = true;
+  await new Promise((resolve) => setTimeout(resolve, 0)); // let the heatmaps show before the warm timings
   const warm: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
@@ -101,26 +202,12 @@ async function run(): Promise<void> {
   }
   warm.sort((a, b) => a - b);
   $('timings').textContent = `${cold ? 'first forward (cold)' : 'forward'}: ${first.toFixed(0)} ms · warm median: ${warm[2]!.toFixed(1)} ms`;
-  $('tokens').replaceChildren(...result.tokens.map((t) => Object.assign(document.createElement('li'), { textContent: t.join(' ') })));
-  const names = texts.map((_, i) => `${i + 1}`);
-  drawHeatmap($<HTMLCanvasElement>('similarity'), result.similarity, names, names, { min: Math.min(0, ...result.similarity.flat()), max: 1 });
-  const labels = result.tokens[0]!;
-  $('attention').replaceChildren(...result.attentions.map((layer, l) => {
-    const row = Object.assign(document.createElement('div'), { className: 'layer' });
-    row.append(...layer.map((head, h) => {
-      const canvas = Object.assign(document.createElement('canvas'), { width: 260, height: 230, title: `layer ${l + 1}, head ${h + 1}` });
-      canvas.dataset['layer'] = `${l}`;
-      drawHeatmap(canvas, head, labels, labels, { min: 0, max: 1 });
-      return canvas;
-    }));
-    return row;
-  }));
-  state.embeddings = result.embeddings;
   state.runs += 1;
 }
 
 async function compare(): Promise<void> {
   const texts = sentences();
+  if (texts.length === 0) throw new Error('Type at least one sentence.');
   const selected = state.backend ?? 'cpu';
   const hidden: Record<string, Float32Array> = {};
   for (const backend of await availableBackends()) {
@@ -135,8 +222,35 @@ async function compare(): Promise<void> {
   );
 }
 
+/** Loads what the model box says: a Hugging Face id or a URL; files from other sites are kept in this browser's cache. */
+async function loadTyped(): Promise<void> {
+  const typed = $<HTMLInputElement>('model-url').value;
+  const url = modelAddress(typed, hub);
+  const remote = new URL(url, location.href).origin !== location.origin;
+  await loadModel(url, typed.trim(), { cache: remote });
+}
+
+async function forgetDownloads(): Promise<void> {
+  const removed = await caches.delete(MODEL_CACHE_NAME);
+  $('model-status').textContent = removed ? 'Downloaded models forgotten: the next load downloads them again.' : 'No downloaded models were kept.';
+}
+
+/** Actions run one after another (a click while a model loads waits for it); a failure shows, the page stays usable. */
+let queue = Promise.resolve();
 function guard(fn: () => Promise<void>): () => void {
-  return () => { $('error').hidden = true; fn().catch(showError); };
+  return () => {
+    queue = queue.then(async () => {
+      $('error').hidden = true;
+      delete state.error; // an error stands for the action that failed, until the next one
+      try {
+        await fn();
+      } catch (error) {
+        showError(error);
+      } finally {
+        state.numTensors = memory().numTensors;
+      }
+    });
+  };
 }
 
 async function start(): Promise<void> {
@@ -146,8 +260,14 @@ async function start(): Promise<void> {
   const wanted = new URLSearchParams(location.search).get('backend');
   select.value = wanted !== null && backends.includes(wanted as never) ? wanted : backends.includes('wasm') ? 'wasm' : backends[0]!;
   await selectBackend(select.value);
-  select.addEventListener('change', guard(() => selectBackend(select.value)));
-  $('load-url').addEventListener('click', guard(() => loadModel($<HTMLInputElement>('model-url').value, $<HTMLInputElement>('model-url').value)));
+  select.addEventListener('change', () => markStale());
+  select.addEventListener('change', guard(async () => {
+    await selectBackend(select.value);
+    if (model !== undefined && sentences().length > 0) await run();
+  }));
+  $('texts').addEventListener('input', () => markStale());
+  $('load-url').addEventListener('click', guard(loadTyped));
+  $('model-url').addEventListener('keydown', (event) => void (event.key === 'Enter' && $('load-url').click()));
   $<HTMLInputElement>('model-dir').addEventListener('change', guard(async () => {
     const picked = Array.from($<HTMLInputElement>('model-dir').files ?? []);
     // paths inside the picked folder (1_Pooling/config.json, ...), without the folder's own name
@@ -156,7 +276,9 @@ async function start(): Promise<void> {
   }));
   $('run').addEventListener('click', guard(run));
   $('compare').addEventListener('click', guard(compare));
-  await loadModel($<HTMLInputElement>('model-url').value, 'attnkit-tiny-bert (embedded, untrained)');
+  $('forget').hidden = typeof caches === 'undefined';
+  $('forget').addEventListener('click', guard(forgetDownloads));
+  await loadModel(EMBEDDED, 'attnkit-tiny-bert (embedded, untrained)');
 }
 
-start().catch(showError);
+guard(start)();

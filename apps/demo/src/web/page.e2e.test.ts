@@ -1,13 +1,15 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxDifference } from '@attnkit/backends';
+import { loadTokenizer } from '@attnkit/bert';
 import { browserTestPlan } from '@attnkit/test-utils/browser-test-plan';
 import { findChromium } from '@attnkit/test-utils/chromium';
-import { parseDemoArgs, runDemo } from '@attnkit/cli';
+import { embeddedModelFolder, parseDemoArgs, runDemo } from '@attnkit/cli';
 
 const SENTENCES = ['The cat sat on the mat.', 'A cat was sitting on a mat.', 'Stock markets fell sharply today.']; // the page's defaults
 const TOLERANCE = { cpu: 1e-4, wasm: 1e-4, webgl: 1e-3 };
@@ -18,16 +20,76 @@ let server: PreviewServer;
 let browser: Browser;
 let reference: number[][];
 const agreement: Record<string, number> = {};
+const firstHeatmapMs: Record<string, number> = {};
 
-async function openAndEncode(backend: string): Promise<Page> {
+/** What the page exposes as `window.__attnkitDemo` (see main.ts). */
+interface DemoState {
+  backend?: string;
+  model?: { label: string; url?: string; loadMs: number };
+  progress: Record<string, { events: number; loaded: number; total: number | undefined }>;
+  tokens?: string[][];
+  embeddings?: number[][];
+  similarity?: number[][];
+  attentions?: number[][][][];
+  truncated?: { sentence: number; kept: number; total: number }[];
+  compare?: Record<string, number>;
+  stale: boolean;
+  firstHeatmapMs?: number;
+  numTensors?: number;
+  runs: number;
+  error?: string;
+}
+const demo = (page: Page): Promise<DemoState> => page.evaluate(() => (window as unknown as { __attnkitDemo: DemoState }).__attnkitDemo);
+
+/**
+ * A stand-in for the Hugging Face Hub: the embedded model's files at /acme/attnkit-tiny-bert/resolve/main/
+ * (model.safetensors sent slowly, in parts, so a progress bar can be seen moving), an HTML page (200)
+ * for every path under /acme/html-page/, a 404 elsewhere; CORS and CORP headers as the hub sends them.
+ */
+function mockHub(): Promise<{ url: string; server: Server; served: Map<string, number>; missing: Map<string, number> }> {
+  const folder = embeddedModelFolder();
+  const files = new Set(readdirSync(folder));
+  const served = new Map<string, number>(); // model files answered 200, by path
+  const missing = new Map<string, number>(); // optional files the loader asked for, answered 404
+  const server = createServer((request, response) => {
+    const path = (request.url ?? '').split('?')[0]!;
+    const cors = { 'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin' };
+    const prefix = '/acme/attnkit-tiny-bert/resolve/main/';
+    const name = path.startsWith(prefix) ? decodeURIComponent(path.slice(prefix.length)) : '';
+    if (files.has(name)) {
+      served.set(name, (served.get(name) ?? 0) + 1);
+      const bytes = readFileSync(join(folder, name));
+      response.writeHead(200, { ...cors, 'content-type': name.endsWith('.json') ? 'application/json' : 'application/octet-stream', 'content-length': `${bytes.length}` });
+      const parts = name === 'model.safetensors' ? 16 : 1;
+      const step = Math.ceil(bytes.length / parts);
+      const send = (i: number) => {
+        if (i >= parts) return void response.end();
+        response.write(bytes.subarray(i * step, (i + 1) * step));
+        setTimeout(() => send(i + 1), 40);
+      };
+      return send(0);
+    }
+    if (path.startsWith('/acme/html-page/')) return void response.writeHead(200, { ...cors, 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html><body><h1>Welcome</h1></body></html>');
+    missing.set(path, (missing.get(path) ?? 0) + 1);
+    response.writeHead(404, { ...cors, 'content-type': 'text/plain' }).end('Entry not found');
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server, served, missing })));
+}
+let hub: Awaited<ReturnType<typeof mockHub>>;
+
+/** Opens the page; it loads the embedded model and embeds the default sentences with no click. */
+async function openPage(query: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
-  await page.goto(`${server.resolvedUrls!.local[0]}?backend=${backend}`);
-  await page.waitForFunction(() => !(document.querySelector('#run') as HTMLButtonElement).disabled || (window as { __attnkitDemo?: { error?: string } }).__attnkitDemo?.error, null, { timeout: 120_000 });
-  await page.click('#run');
-  await page.waitForFunction(() => { const s = (window as { __attnkitDemo?: { runs: number; error?: string } }).__attnkitDemo; return (s?.runs ?? 0) > 0 || s?.error !== undefined; }, null, { timeout: 120_000 });
-  const error = await page.evaluate(() => (window as { __attnkitDemo?: { error?: string } }).__attnkitDemo?.error);
-  if (error !== undefined) throw new Error(`page error on ${backend}: ${error}`);
+  await page.goto(`${server.resolvedUrls!.local[0]}?${query}`);
+  await waitForRun(page, 0);
   return page;
+}
+
+/** Waits until the page has finished more than `runs` runs, or shows an error (which fails the test). */
+async function waitForRun(page: Page, runs: number): Promise<void> {
+  await page.waitForFunction((before) => { const s = (window as unknown as { __attnkitDemo?: DemoState }).__attnkitDemo; return (s?.runs ?? 0) > before || s?.error !== undefined; }, runs, { timeout: 120_000 });
+  const error = (await demo(page)).error;
+  if (error !== undefined) throw new Error(`page error: ${error}`);
 }
 
 /** Distinct colours on a canvas: a drawn heatmap has many, a blank one has one or two. */
@@ -41,10 +103,29 @@ function distinctColours(page: Page, selector: string): Promise<number> {
   }, selector);
 }
 
+/** Moves the mouse to the centre of cell (row, column) of the heatmap `selector`; returns the tooltip's text. */
+async function hoverCell(page: Page, selector: string, row: number, column: number): Promise<string> {
+  const point = await page.evaluate(({ sel, row, column }) => {
+    const canvas = document.querySelector(sel) as HTMLCanvasElement;
+    const { left, top, cell } = canvas.dataset;
+    const scale = canvas.clientWidth / canvas.width;
+    canvas.scrollIntoView({ block: 'center' });
+    const moved = canvas.getBoundingClientRect(); // border box, in the viewport
+    return { x: moved.left + canvas.clientLeft + (Number(left) + (column + 0.5) * Number(cell)) * scale, y: moved.top + canvas.clientTop + (Number(top) + (row + 0.5) * Number(cell)) * scale };
+  }, { sel: selector, row, column });
+  await page.mouse.move(point.x, point.y);
+  await page.waitForSelector('#tooltip:not([hidden])');
+  return (await page.textContent('#tooltip'))!;
+}
+
+/** The number a tooltip ends with (4 decimals). */
+const shownNumber = (text: string) => Number(/(-?\d+\.\d+)$/.exec(text)?.[1]);
+
 describe.skipIf(plan.action === 'skip')('the demo web page in Chromium (built with Vite, served cross-origin isolated)', () => {
   beforeAll(async () => {
     await build({ root, logLevel: 'silent' });
     server = await preview({ root, logLevel: 'silent', preview: { port: 0, host: '127.0.0.1' } });
+    hub = await mockHub();
     browser = await chromium.launch({
       ...(plan.action === 'run' ? { executablePath: plan.executablePath } : {}),
       args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--enable-unsafe-swiftshader'],
@@ -55,65 +136,170 @@ describe.skipIf(plan.action === 'skip')('the demo web page in Chromium (built wi
   afterAll(async () => {
     await browser?.close();
     await server?.close();
+    hub?.server.closeAllConnections();
+    hub?.server.close();
     console.log(`page embeddings vs Node cpu (max abs diff): ${JSON.stringify(agreement)}`);
+    console.log(`time to first heatmap, ms since navigation (embedded model loaded and sentences embedded, no click): ${JSON.stringify(firstHeatmapMs)}`);
   });
 
-  it.each(['cpu', 'wasm', 'webgl'] as const)('%s: embeddings equal the Node cpu result, and the heatmaps are drawn', async (backend) => {
-    const page = await openAndEncode(backend);
-    const embeddings = await page.evaluate(() => (window as { __attnkitDemo?: { embeddings?: number[][] } }).__attnkitDemo!.embeddings!);
-    agreement[backend] = maxDifference(embeddings.flat(), reference.flat()).maxAbsDiff;
+  it.each(['cpu', 'wasm', 'webgl'] as const)('%s: first paint embeds the default sentences with no click, equal to Node cpu; Encode re-runs after an edit', async (backend) => {
+    const page = await openPage(`backend=${backend}`);
+    const state = await demo(page);
+    firstHeatmapMs[backend] = Math.round(state.firstHeatmapMs!);
+    agreement[backend] = maxDifference(state.embeddings!.flat(), reference.flat()).maxAbsDiff;
     expect(agreement[backend]).toBeLessThanOrEqual(TOLERANCE[backend]);
+    expect(await page.locator('#tokens li').count()).toBe(3);
+    expect(await page.textContent('#tokens li')).toBe('[CLS] the cat sat on the mat . [SEP]');
     expect(await distinctColours(page, '#similarity')).toBeGreaterThan(20);
     expect(await page.locator('#attention canvas').count()).toBe(2 * 4); // layers × heads of the embedded model
     expect(await distinctColours(page, '#attention canvas')).toBeGreaterThan(20);
     expect(await page.textContent('#capabilities')).toContain(`${backend}: float32`);
     expect(await page.textContent('#timings')).toMatch(/first forward \(cold\): \d+ ms · warm median: [\d.]+ ms/);
+    // an edit, then Encode: the results follow the new sentences
+    await page.fill('#texts', `${SENTENCES[2]}\n${SENTENCES[0]}`);
+    await page.click('#run');
+    await waitForRun(page, state.runs);
+    const edited = await demo(page);
+    expect(edited.embeddings).toHaveLength(2);
+    expect(maxDifference([...edited.embeddings![0]!, ...edited.embeddings![1]!], [...reference[2]!, ...reference[0]!]).maxAbsDiff).toBeLessThanOrEqual(TOLERANCE[backend]);
+    expect(await page.locator('#tokens li').count()).toBe(2);
+    expect(edited.stale).toBe(false);
     await page.close();
   }, 120_000);
 
-  it('compares every backend the browser offers against cpu, and saves the README screenshot', async () => {
-    const page = await openAndEncode('wasm');
+  it('hovering a heatmap cell shows its labels and the value the page computed (similarity and attention)', async () => {
+    const page = await openPage('backend=wasm');
+    const state = await demo(page);
+    const similarityText = await hoverCell(page, '#similarity', 1, 2);
+    expect(similarityText).toMatch(/^sentence 2 “A cat was sitting on a mat\.” × sentence 3 “Stock markets fell sharply today\.”: cosine -?\d+\.\d{4}$/);
+    expect(shownNumber(similarityText)).toBe(Number(state.similarity![1]![2]!.toFixed(4)));
+    expect(Number(await page.getAttribute('#tooltip', 'data-value'))).toBe(state.similarity![1]![2]);
+    const tokens = state.tokens![0]!;
+    const attentionText = await hoverCell(page, '#attention canvas[data-layer="1"][data-head="2"]', 2, 3);
+    expect(attentionText).toBe(`layer 2, head 3: “${tokens[2]}” (token 3) attends to “${tokens[3]}” (token 4): ${state.attentions![1]![2]![2]![3]!.toFixed(4)}`);
+    expect(shownNumber(attentionText)).toBeCloseTo(state.attentions![1]![2]![2]![3]!, 4);
+    await page.mouse.move(5, 5); // off the heatmaps: the tooltip goes
+    await page.waitForSelector('#tooltip', { state: 'hidden' });
+    await page.close();
+  }, 120_000);
+
+  it('an input longer than the model reads is marked "truncated to N of M tokens" next to it', async () => {
+    const long = `${'the cat sat on the mat and '.repeat(30)}then it left.`;
+    const total = (await loadTokenizer(embeddedModelFolder())).encode([long], { truncation: false }).tokens[0]!.length;
+    expect(total).toBeGreaterThan(128);
+    const page = await openPage('backend=wasm');
+    expect(await page.locator('.truncated').count()).toBe(0); // the defaults fit
+    await page.fill('#texts', `${SENTENCES[0]}\n${long}`);
+    const runs = (await demo(page)).runs;
+    await page.click('#run');
+    await waitForRun(page, runs);
+    expect((await demo(page)).truncated).toEqual([{ sentence: 2, kept: 128, total }]);
+    expect(await page.locator('#tokens li').nth(0).locator('.truncated').count()).toBe(0);
+    expect(await page.locator('#tokens li').nth(1).locator('.truncated').textContent()).toBe(`truncated to 128 of ${total} tokens`);
+    expect(await page.isVisible('#tokens li:nth-child(2) .truncated')).toBe(true);
+    expect(await page.textContent('#model-status')).toContain('at most 128 tokens');
+    await page.close();
+  }, 120_000);
+
+  it('compares every backend against cpu; editing the sentences or switching backend clears that table and marks the results stale until the next run', async () => {
+    const page = await openPage('backend=wasm');
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     // What useBackend('wasm') gives a cross-origin-isolated page: every logical core the page sees, at most 8.
     const threads = Math.min(8, await page.evaluate(() => navigator.hardwareConcurrency));
     expect(await page.textContent('#capabilities')).toContain(`threads ${threads} (cross-origin isolated)`);
     await page.click('#compare');
-    await page.waitForFunction(() => (window as { __attnkitDemo?: { compare?: object } }).__attnkitDemo?.compare !== undefined, null, { timeout: 120_000 });
-    const table = await page.evaluate(() => (window as { __attnkitDemo?: { compare?: Record<string, number> } }).__attnkitDemo!.compare!);
+    await page.waitForFunction(() => (window as unknown as { __attnkitDemo?: DemoState }).__attnkitDemo?.compare !== undefined, null, { timeout: 120_000 });
+    const table = (await demo(page)).compare!;
     console.log(`page "Compare backends" table (max abs diff of last_hidden_state vs cpu): ${JSON.stringify(table)}`);
     expect(Object.keys(table).sort()).toEqual(['cpu', 'wasm', 'webgl']); // webgpu needs --enable-unsafe-webgpu, not given here
     for (const diff of Object.values(table)) expect(diff).toBeLessThanOrEqual(1e-3);
+    expect(await page.locator('#compare-table tr').count()).toBe(4);
     const shot = process.env['ATTNKIT_UPDATE_DOCS'] === '1' ? join(root, '..', '..', 'docs', 'demo.png') : join(mkdtempSync(join(tmpdir(), 'attnkit-demo-')), 'demo.png');
     await page.screenshot({ path: shot, fullPage: true });
+    // an edit: the old agreement table goes, the heatmaps are marked as being for the earlier inputs
+    await page.fill('#texts', 'A completely different sentence.\nAnd another one.');
+    expect(await page.locator('#compare-table tr').count()).toBe(0);
+    expect((await demo(page)).compare).toBeUndefined();
+    expect((await demo(page)).stale).toBe(true);
+    expect(await page.isVisible('#stale-note')).toBe(true);
+    expect(await page.getAttribute('#results', 'class')).toContain('stale');
+    let runs = (await demo(page)).runs;
+    await page.click('#run');
+    await waitForRun(page, runs);
+    expect((await demo(page)).stale).toBe(false);
+    expect(await page.isVisible('#stale-note')).toBe(false);
+    expect(await page.locator('#compare-table tr').count()).toBe(0); // still gone: it was for the earlier sentences
+    // a backend switch: the table goes again, and the sentences are embedded on the new backend
+    await page.click('#compare');
+    await page.waitForFunction(() => (window as unknown as { __attnkitDemo?: DemoState }).__attnkitDemo?.compare !== undefined, null, { timeout: 120_000 });
+    runs = (await demo(page)).runs;
+    await page.selectOption('#backend', 'cpu');
+    expect(await page.locator('#compare-table tr').count()).toBe(0);
+    await waitForRun(page, runs);
+    const after = await demo(page);
+    expect([after.backend, after.stale, after.compare]).toEqual(['cpu', false, undefined]);
     await page.close();
   }, 180_000);
 
-  it("hostile inputs: no text, a model URL that 404s or serves HTML, an unknown backend — each a clear error, and the page keeps working", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.resolvedUrls!.local[0]}?backend=nonsense`);
-    await page.waitForFunction(() => !(document.querySelector('#run') as HTMLButtonElement).disabled, null, { timeout: 120_000 });
+  it('hostile inputs: no text, a model URL that 404s or serves HTML, an unknown backend — each a clear error naming the URL; the old model keeps working, nothing leaks, a good id then loads', async () => {
+    const page = await openPage(`backend=nonsense&hub=${encodeURIComponent(hub.url)}`);
     expect(await page.inputValue('#backend')).toBe('wasm'); // an unknown ?backend= falls back to the default
+    const tensorsBefore = (await demo(page)).numTensors!;
+    expect(tensorsBefore).toBeGreaterThan(0);
     const errorAfter = async (action: () => Promise<void>): Promise<string> => {
-      await page.evaluate(() => { delete (window as { __attnkitDemo?: { error?: string } }).__attnkitDemo!.error; });
+      await page.evaluate(() => { delete (window as unknown as { __attnkitDemo: DemoState }).__attnkitDemo.error; });
       await action();
-      await page.waitForFunction(() => (window as { __attnkitDemo?: { error?: string } }).__attnkitDemo?.error !== undefined, null, { timeout: 60_000 });
+      await page.waitForFunction(() => (window as unknown as { __attnkitDemo?: DemoState }).__attnkitDemo?.error !== undefined, null, { timeout: 60_000 });
       expect(await page.isVisible('#error')).toBe(true);
-      return (await page.evaluate(() => (window as { __attnkitDemo?: { error?: string } }).__attnkitDemo!.error!));
+      return (await demo(page)).error!;
     };
+    const load = async (typed: string) => { await page.fill('#model-url', typed); await page.click('#load-url'); };
     await page.fill('#texts', '  \n \n');
     expect(await errorAfter(() => page.click('#run'))).toBe('Type at least one sentence.');
-    await page.fill('#model-url', '/models/no-such-model/');
-    expect(await errorAfter(() => page.click('#load-url'))).toMatch(/no-such-model/);
-    await page.fill('#model-url', '/');
-    expect(await errorAfter(() => page.click('#load-url'))).toMatch(/config\.json/);
+    const origin = new URL(server.resolvedUrls!.local[0]!).origin;
+    expect(await errorAfter(() => load('/models/no-such-model/'))).toBe('loadEncoder: config.json is missing in /models/no-such-model/; a Hugging Face model folder has config.json and model.safetensors.');
+    expect(await errorAfter(() => load('/'))).toBe(`loadEncoder: config.json at ${origin}/config.json is an HTML page, not JSON: is ${origin}/ the model folder's URL? A Hugging Face model's files are at https://huggingface.co/<id>/resolve/main/.`);
+    expect(await errorAfter(() => load('acme/no-such-model'))).toBe(`loadEncoder: config.json is missing in ${hub.url}/acme/no-such-model/resolve/main/; a Hugging Face model folder has config.json and model.safetensors.`);
+    expect(await errorAfter(() => load('acme/html-page'))).toBe(`loadEncoder: config.json at ${hub.url}/acme/html-page/resolve/main/config.json is an HTML page, not JSON: is ${hub.url}/acme/html-page/resolve/main/ the model folder's URL? A Hugging Face model's files are at https://huggingface.co/<id>/resolve/main/.`);
+    expect(await page.textContent('#model-status')).toBe('acme/html-page did not load; still using attnkit-tiny-bert (embedded, untrained).');
+    expect((await demo(page)).numTensors).toBe(tensorsBefore); // a failed load leaves no tensor behind
     // the embedded model is still loaded: encoding works
     await page.fill('#texts', SENTENCES.join('\n'));
-    const runs = await page.evaluate(() => (window as { __attnkitDemo?: { runs: number } }).__attnkitDemo!.runs);
+    let runs = (await demo(page)).runs;
     expect(await page.isDisabled('#run')).toBe(false);
     await page.click('#run');
-    await page.waitForFunction((before) => (window as { __attnkitDemo?: { runs: number } }).__attnkitDemo!.runs > before, runs, { timeout: 60_000 });
-    const embeddings = await page.evaluate(() => (window as { __attnkitDemo?: { embeddings?: number[][] } }).__attnkitDemo!.embeddings!);
-    expect(maxDifference(embeddings.flat(), reference.flat()).maxAbsDiff).toBeLessThanOrEqual(TOLERANCE.wasm);
+    await waitForRun(page, runs);
+    expect(maxDifference((await demo(page)).embeddings!.flat(), reference.flat()).maxAbsDiff).toBeLessThanOrEqual(TOLERANCE.wasm);
+    // a good Hugging Face id: downloaded with a moving progress bar per file, then embedded
+    runs = (await demo(page)).runs;
+    const started = Date.now();
+    await load('acme/attnkit-tiny-bert');
+    await page.waitForFunction(() => { const bar = document.querySelector('#files [data-file="model.safetensors"] progress') as HTMLProgressElement | null; return bar !== null && bar.value > 0 && bar.value < bar.max; }, null, { timeout: 60_000 });
+    await waitForRun(page, runs);
+    const downloadMs = Date.now() - started;
+    const loaded = await demo(page);
+    expect(loaded.model!.url).toBe(`${hub.url}/acme/attnkit-tiny-bert/resolve/main/`);
+    const weights = readFileSync(join(embeddedModelFolder(), 'model.safetensors')).length;
+    expect(loaded.progress['model.safetensors']).toEqual({ events: expect.any(Number), loaded: weights, total: weights });
+    expect(loaded.progress['model.safetensors']!.events).toBeGreaterThan(1);
+    expect(await page.locator('#files li').evaluateAll((items) => items.map((i) => (i as HTMLElement).dataset['file']))).toEqual(expect.arrayContaining(['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json']));
+    expect(await distinctColours(page, '#similarity')).toBeGreaterThan(20);
+    expect(maxDifference(loaded.embeddings!.flat(), reference.flat()).maxAbsDiff).toBeLessThanOrEqual(TOLERANCE.wasm); // the same model, from the hub
+    expect(loaded.numTensors).toBe(tensorsBefore); // the embedded model was disposed when this one arrived
+    const firstLoad = Object.fromEntries(hub.served);
+    expect(firstLoad).toEqual({ 'config.json': 1, 'model.safetensors': 1, 'tokenizer.json': 1, 'tokenizer_config.json': 1 });
+    // a reload of the page, the same id again: the files come from the browser's cache, not the hub
+    await page.reload();
+    await waitForRun(page, 0);
+    runs = (await demo(page)).runs;
+    const again = Date.now();
+    await load('acme/attnkit-tiny-bert');
+    await waitForRun(page, runs);
+    const cachedMs = Date.now() - again;
+    expect(Object.fromEntries(hub.served)).toEqual(firstLoad);
+    const reloaded = await demo(page);
+    expect(maxDifference(reloaded.embeddings!.flat(), reference.flat()).maxAbsDiff).toBeLessThanOrEqual(TOLERANCE.wasm);
+    console.log(`hub model load: downloaded ${Math.round(loaded.model!.loadMs)} ms (click to heatmap ${downloadMs} ms, model.safetensors sent in 16 parts 40 ms apart), from the browser cache after a reload ${Math.round(reloaded.model!.loadMs)} ms (click to heatmap ${cachedMs} ms); 404s the loader asked for (optional files, not cached): ${JSON.stringify(Object.fromEntries(hub.missing))}`);
     await page.close();
   }, 180_000);
 });
