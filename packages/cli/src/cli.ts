@@ -2,6 +2,7 @@
 import { env } from '@tensorflow/tfjs-core';
 import { AttnkitError, InvalidArgumentError } from '@attnkit/errors';
 import { formatHelp, helpRequested, type CommandHelp } from './command-help.js';
+import { BENCH_HELP, formatBench, parseBenchArgs, runBench } from './bench-command.js';
 import { DEMO_HELP, formatDemoReport, parseDemoArgs, runDemo } from './demo-command.js';
 import { EMBED_HELP, formatEmbedSummary, parseEmbedArgs, runEmbed } from './embed/embed-command.js';
 import { JOIN_HELP, parseJoinArgs, runJoin } from './embed/join-command.js';
@@ -68,6 +69,12 @@ async function embed(argv: string[]): Promise<void> {
   }
 }
 
+async function bench(argv: string[]): Promise<void> {
+  const request = parseBenchArgs(argv);
+  const results = await runBench(request);
+  console.log(request.json ? JSON.stringify(results) : formatBench(results, request));
+}
+
 async function joinShards(argv: string[]): Promise<void> {
   const request = parseJoinArgs(argv);
   const result = await runJoin(request);
@@ -80,6 +87,7 @@ const COMMANDS: Record<string, { readonly help: CommandHelp; readonly run: (argv
   similarity: { help: SIMILARITY_HELP, run: similarity },
   embed: { help: EMBED_HELP, run: embed },
   join: { help: JOIN_HELP, run: joinShards },
+  bench: { help: BENCH_HELP, run: bench },
   report: { help: REPORT_HELP, run: report },
 };
 

@@ -8,3 +8,7 @@ export { formatSimilarityMatrix } from './format-similarity-matrix.js';
 export { writeOutputAtomically } from './write-output.js';
 export { callerPath } from './caller-path.js';
 export { embeddedModelFolder } from './embedded-model.js';
+export { parseEmbedArgs, runEmbed, formatEmbedSummary, EMBED_HELP, type EmbedRequest, type EmbedSummary } from './embed/embed-command.js';
+export { parseJoinArgs, runJoin, JOIN_HELP } from './embed/join-command.js';
+export { parseBenchArgs, runBench, formatBench, BENCH_HELP, type BenchRequest, type BenchResult } from './bench-command.js';
+export { progressBar, formatDuration, type ProgressState } from './progress-bar.js';
