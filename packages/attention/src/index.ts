@@ -8,7 +8,7 @@ export type { MultiHeadAttentionConfig, ResolvedAttentionConfig } from './multi-
 export { resolveAttentionConfig } from './resolve-attention-config.js';
 export { attentionWeightShapes } from './attention-weight-shapes.js';
 export { multiHeadAttentionForward, type AttentionCallOptions, type MultiHeadAttentionResult } from './multi-head-attention-forward.js';
-export { torchStyleCall, type TorchCallOptions } from './torch-style-call.js';
+export { torchStyleCall, type TorchCallOptions, type AttentionCallable } from './torch-style-call.js';
 export { fromTorchStateDict, type TorchStateDict, type FromTorchOptions } from './from-torch-state-dict.js';
 export { checkAttentionBias, type BiasTarget } from './check-attention-bias.js';
 export { fromTorchMasks, type TorchMasks } from './from-torch-masks.js';

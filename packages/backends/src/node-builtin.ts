@@ -1,5 +1,6 @@
 import { InvalidArgumentError, describeValue } from '@attnkit/errors';
-type BuiltIns = {
+/** The Node built-in modules {@link nodeBuiltin} loads, by id. */
+export type BuiltIns = {
   'node:fs': typeof import('node:fs');
   'node:fs/promises': typeof import('node:fs/promises');
   'node:module': typeof import('node:module');

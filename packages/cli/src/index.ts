@@ -8,6 +8,7 @@ export { formatSimilarityMatrix } from './format-similarity-matrix.js';
 export { writeOutputAtomically } from './write-output.js';
 export { callerPath } from './caller-path.js';
 export { embeddedModelFolder } from './embedded-model.js';
+export { parseShard, shardFromEnvironment, shardPath, type Shard } from './embed/shard.js';
 export { parseEmbedArgs, runEmbed, formatEmbedSummary, EMBED_HELP, type EmbedRequest, type EmbedSummary } from './embed/embed-command.js';
 export { parseJoinArgs, runJoin, JOIN_HELP } from './embed/join-command.js';
 export { parseBenchArgs, runBench, formatBench, BENCH_HELP, type BenchRequest, type BenchResult } from './bench-command.js';

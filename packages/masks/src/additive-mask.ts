@@ -7,7 +7,7 @@ import { InvalidArgumentError, checkOptionKeys, checkTensor, describeValue } fro
  * are, to the attnkit bool convention. A value that is neither 0 nor ≤ `threshold` is a bias, not
  * a mask, and is rejected rather than guessed.
  *
- * @param threshold the largest value read as "blocked" (default -1e4): a number ≤ -1 (a threshold
+ * @param options.threshold the largest value read as "blocked" (default -1e4): a number ≤ -1 (a threshold
  *   near or above 0 would read soft bias values as blocked)
  * @returns bool, same shape
  * @example

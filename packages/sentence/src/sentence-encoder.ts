@@ -80,9 +80,12 @@ function checkRanges(ranges: unknown, width: number, caller: string): void {
   }
 }
 
-type Float = SentenceEncodeOptions & { readonly precision?: 'float32'; readonly outputValue?: 'sentence_embedding' };
-type Quantized = SentenceEncodeOptions & { readonly precision: Exclude<Precision, 'float32'>; readonly outputValue?: 'sentence_embedding' };
-type Tokens = SentenceEncodeOptions & { readonly outputValue: 'token_embeddings' };
+/** {@link SentenceEncoder.encode} options that give float32 embeddings `[N, E]`. */
+export type SentenceEncodeFloatOptions = SentenceEncodeOptions & { readonly precision?: 'float32'; readonly outputValue?: 'sentence_embedding' };
+/** {@link SentenceEncoder.encode} options that give quantized embeddings (int8, uint8, binary, ubinary). */
+export type SentenceEncodeQuantizedOptions = SentenceEncodeOptions & { readonly precision: Exclude<Precision, 'float32'>; readonly outputValue?: 'sentence_embedding' };
+/** {@link SentenceEncoder.encode} options that give each text's token embeddings `[T, E]`. */
+export type SentenceEncodeTokenOptions = SentenceEncodeOptions & { readonly outputValue: 'token_embeddings' };
 
 /**
  * A sentence embedding model as its folder says: the encoder of the folder's `model_type`, its
@@ -156,9 +159,9 @@ export class SentenceEncoder {
    * backend or several) each give what they give alone. `dispose()` while a call is pending makes
    * it reject with `UseAfterDisposeError` before its next batch; `signal` aborts it between batches.
    */
-  encode(texts: readonly string[], options?: Float): Promise<Tensor2D>;
-  encode(texts: readonly string[], options: Quantized): Promise<QuantizedEmbeddings>;
-  encode(texts: readonly string[], options: Tokens): Promise<Tensor2D[]>;
+  encode(texts: readonly string[], options?: SentenceEncodeFloatOptions): Promise<Tensor2D>;
+  encode(texts: readonly string[], options: SentenceEncodeQuantizedOptions): Promise<QuantizedEmbeddings>;
+  encode(texts: readonly string[], options: SentenceEncodeTokenOptions): Promise<Tensor2D[]>;
   async encode(given: readonly string[], options: SentenceEncodeOptions = {}): Promise<Tensor2D | QuantizedEmbeddings | Tensor2D[]> {
     const caller = 'SentenceEncoder.encode';
     if (this.#disposed) throw new UseAfterDisposeError(caller);
