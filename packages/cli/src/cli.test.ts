@@ -74,5 +74,9 @@ describe('the attnkit command line', () => {
     await run('npm', ['run', '-s', '--prefix', root, 'demo', '--', 'encode', '--backend', 'cpu', '--text', 'hi', '--output', 'out.json'], { cwd: caller });
     expect((JSON.parse(readFileSync(join(caller, 'out.json'), 'utf8')) as EncodeResult).tokens).toEqual([['[CLS]', 'hi', '[SEP]']]);
     expect(existsSync(join(root, 'out.json'))).toBe(false);
+    // dependencies are installed once: a second run finds them (the manifests' hash is unchanged) and does not reinstall
+    const again = await run('npm', ['run', '-s', '--prefix', root, 'demo', '--', '--help'], { cwd: caller });
+    expect(again.stdout).toMatch(/^Usage: attnkit/);
+    expect(again.stderr).not.toMatch(/dependencies ready/);
   }, 120_000);
 });
