@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build, createServer } from 'vite';
+import { build, createServer, type ConfigEnv, type UserConfig } from 'vite';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WASM_PACKAGE } from '../adapters/backend-packages.js';
+import { WASM_PACKAGE, WEBGL_PACKAGE, WEBGPU_PACKAGE } from '../adapters/backend-packages.js';
 import { BackendPackageMissingError } from '../errors/backend-package-missing-error.js';
 import { installedWasmDirectory } from '../adapters/resolve-wasm-location-node.js';
 import { WASM_BINARY_NAMES } from '../use-backend-options.js';
@@ -48,6 +48,17 @@ describe('attnkitWasm (Vite plugin)', () => {
     }
   });
 
+  it('pre-bundles tfjs-core and the installed tfjs backends for vite dev, and serves @attnkit/backends as it is', () => {
+    vi.spyOn(WEBGL_PACKAGE, 'installed').mockReturnValue(true);
+    vi.spyOn(WEBGPU_PACKAGE, 'installed').mockReturnValue(false);
+    const { optimizeDeps } = configOf(attnkitWasm());
+    // Without these, a consumer's `vite dev` serves tfjs-core raw: "ReferenceError: module is not defined" (its CommonJS dependency `long`).
+    expect(optimizeDeps).toEqual({
+      include: ['@tensorflow/tfjs-core', '@attnkit/backends > @tensorflow/tfjs-backend-cpu', '@attnkit/backends > @tensorflow/tfjs-backend-wasm', '@attnkit/backends > @tensorflow/tfjs-backend-webgl'],
+      exclude: ['@attnkit/backends'],
+    });
+  });
+
   it('needs @tensorflow/tfjs-backend-wasm, and says how to install it', () => {
     vi.spyOn(WASM_PACKAGE, 'installed').mockReturnValue(false);
     expect(() => attnkitWasm()).toThrow(BackendPackageMissingError);
@@ -58,6 +69,12 @@ describe('attnkitWasm (Vite plugin)', () => {
 });
 
 afterEach(() => vi.restoreAllMocks());
+
+/** What the plugin's `config` hook returns for a config with no `base`. */
+function configOf(plugin: ReturnType<typeof attnkitWasm>): UserConfig {
+  const hook = plugin.config as (config: UserConfig, env: ConfigEnv) => UserConfig;
+  return hook({}, { command: 'serve', mode: 'development' });
+}
 
 function readdir(dir: string): string {
   const js = readdirSync(dir).find((f) => f.endsWith('.js'));

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Plugin } from 'vite';
 import { installedWasmDirectory } from '../adapters/resolve-wasm-location-node.js';
 import { WASM_BINARY_NAMES } from '../use-backend-options.js';
+import { attnkitOptimizeDeps } from './optimize-deps.js';
 
 /** Options of {@link attnkitWasm}. */
 export interface AttnkitWasmOptions {
@@ -23,7 +24,9 @@ const ISOLATION_HEADERS = {
 
 /**
  * Vite plugin that serves the tfjs wasm binaries from your own origin in dev and emits them as
- * assets in builds — never a CDN — and tells `useBackend('wasm')` where they are. Needs
+ * assets in builds — never a CDN — and tells `useBackend('wasm')` where they are. It also sets the
+ * dependency optimization `vite dev` needs for attnkit and tfjs (see `optimize-deps.ts`),
+ * merged with yours, so `plugins: [attnkitWasm()]` is the whole config. Needs
  * `@tensorflow/tfjs-backend-wasm` installed (BackendPackageMissingError otherwise).
  *
  * @example
@@ -46,7 +49,7 @@ export function attnkitWasm(options: AttnkitWasmOptions = {}): Plugin {
         define: { __ATTNKIT_WASM_BASE__: JSON.stringify(prefix) },
         server: { headers },
         preview: { headers },
-        optimizeDeps: { exclude: ['@attnkit/backends'] },
+        optimizeDeps: attnkitOptimizeDeps(),
       };
     },
     configureServer(server) {
