@@ -1,5 +1,5 @@
 // The docs/nn.md example, run as a test: the model file is shown there verbatim, and trained here.
-import '@tensorflow/tfjs-core/dist/register_all_gradients'; // training needs tfjs' gradient functions
+import '@attnkit/backends/gradients'; // training needs tfjs' gradient functions (as docs/nn.md says)
 import { readFileSync } from 'node:fs';
 import { losses, memory, oneHot, tensor2d, tidy, train, type Scalar } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
