@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { glossKey, sharedGlossTexts } from './shared-gloss-texts.js';
+import type { WordnetSynset } from './wordnet-synset.js';
+
+const synset = (id: string, definition: string, examples: string[] = []): WordnetSynset => ({ id, pos: 'n', lemmas: [id], definition, examples });
+
+describe('sharedGlossTexts', () => {
+  it('finds definitions and examples used by several synsets, compared by glossKey', () => {
+    const shared = sharedGlossTexts([
+      synset('n1', 'a family of bacteria', ['a shared example', 'a shared example']), // twice in one synset: not shared
+      synset('n2', 'A family of  bacteria '),
+      synset('n3', 'something else', ['a shared example']),
+      synset('n4', 'a unique gloss'),
+    ]);
+    expect([...shared]).toEqual([['a family of bacteria', ['n1', 'n2']], ['a shared example', ['n1', 'n3']]]);
+    expect(glossKey('  Whiskey\tgalore ')).toBe('whiskey galore');
+  });
+});
