@@ -7,6 +7,7 @@ export { availableBackends } from './available-backends.js';
 export { describeBackend } from './describe-backend.js';
 export { withBackend } from './with-backend.js';
 export { callBackend, type CallBackend } from './call-backend.js';
+export { ensureBackend } from './ensure-backend.js';
 export { assertBackendReady } from './assert-backend-ready.js';
 export { nodeBuiltin, type BuiltIns } from './node-builtin.js';
 export { compareBackends, type CompareBackendsOptions, type ComparisonReport, type BackendComparison, type OutputComparison } from './compare-backends.js';

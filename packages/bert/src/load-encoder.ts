@@ -1,5 +1,5 @@
 import { AttnkitError, checkObject, checkOptionKeys } from '@attnkit/errors';
-import { callBackend } from '@attnkit/backends';
+import { callBackend, ensureBackend } from '@attnkit/backends';
 import { readSafetensors, type StateDictSource } from '@attnkit/nn';
 import { BertModel } from './bert-model.js';
 import { checkpointKeys } from './checkpoint-keys.js';
@@ -51,6 +51,7 @@ export async function loadEncoderAs(source: ModelSource, options: LoadEncoderOpt
   checkModelSource(source, caller);
   checkObject(options, { caller, argument: 'options', expected: 'an object of load options' });
   checkOptionKeys(options, ['onProgress', 'onNotice', 'signal', 'checkFinite', 'backend', 'fetch'], caller); // a misspelled option is an error, never ignored
+  if (options.backend === undefined) await ensureBackend(caller); // Node, nothing chosen: wasm, not tfjs' slow pure-JS cpu
   const backend = callBackend(caller, options.backend); // the backend this call started on
   const read = modelFiles(source, { caller, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }), ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.fetch === undefined ? {} : { fetch: options.fetch }) });
   const where = describeSource(source);

@@ -1,6 +1,6 @@
 import { concat, gather, reshape, slice, tensor1d, tensor2d, tidy, zeros, type Tensor, type Tensor2D } from '@tensorflow/tfjs-core';
 import { checkBoolean, checkInteger, checkObject, checkOptionKeys, describeValue, InvalidArgumentError, isTensorLike, UseAfterDisposeError } from '@attnkit/errors';
-import { callBackend } from '@attnkit/backends';
+import { callBackend, ensureBackend } from '@attnkit/backends';
 import { checkModelSource, describeSource, loadEncoder, loadTokenizer, modelFiles, ModelLoadError, nonFiniteTensors, subfolderSource, type Encoder, type LoadProgress, type ModelSource, type Tokenizer } from '@attnkit/bert';
 import { readSafetensors } from '@attnkit/nn';
 import { l2Normalize } from './l2-normalize.js';
@@ -319,6 +319,7 @@ export async function loadSentenceEncoder(source: ModelSource, options: LoadSent
   checkSignal(options.signal, 'loadSentenceEncoder');
   checkCallback(options.fetch, 'loadSentenceEncoder', 'fetch');
   checkBoolean(options.checkFinite, { caller: 'loadSentenceEncoder', argument: 'checkFinite', fallback: false });
+  if (options.backend === undefined) await ensureBackend('loadSentenceEncoder'); // Node, nothing chosen: wasm, not tfjs' slow pure-JS cpu
   const backend = callBackend('loadSentenceEncoder', options.backend); // the weights are made here, whatever happens meanwhile
   const reading = { ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.fetch === undefined ? {} : { fetch: options.fetch }), ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) }; // how every file is read
   const folder = await readSentenceFolder(source, reading);

@@ -1,0 +1,33 @@
+import { engine } from '@tensorflow/tfjs-core';
+import { detectEnvironment } from './environment.js';
+import { BackendNotReadyError } from './errors/backend-not-ready-error.js';
+import { exclusively } from './backend-queue.js';
+import { activateBackend } from './use-backend.js';
+
+/** The parts of tfjs' Engine that tell whether a backend is ready (not in its public typings). */
+interface EngineState {
+  backendInstance: unknown;
+  pendingBackendInit: Promise<unknown> | null | undefined;
+}
+
+/**
+ * For the async entry points that load a model: waits for a backend being initialised; in Node,
+ * when none was ever chosen, brings up wasm (`useBackend('wasm')`, every core) rather than letting
+ * a first tensor op start tfjs' pure-JavaScript cpu backend, which is one to two orders of
+ * magnitude slower for transformer models. cpu stays one `useBackend('cpu')` away. In a browser,
+ * where wasm needs the binaries served, no backend is picked: `BackendNotReadyError` as before.
+ *
+ * @example
+ * await ensureBackend('loadEncoder'); // Node, nothing chosen yet: wasm is now the backend
+ */
+export async function ensureBackend(caller: string): Promise<void> {
+  const state = engine() as unknown as EngineState;
+  if (state.backendInstance != null && state.pendingBackendInit == null) return;
+  // queued behind any useBackend / withBackend already made (one not awaited yet included)
+  await exclusively(async () => {
+    if (state.pendingBackendInit != null) await state.pendingBackendInit.catch(() => undefined);
+    if (state.backendInstance != null) return;
+    if (detectEnvironment() !== 'node') throw new BackendNotReadyError(caller, 'none');
+    await activateBackend('wasm');
+  });
+}
