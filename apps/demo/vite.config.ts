@@ -42,5 +42,4 @@ export default defineConfig({
   plugins: [attnkitWasm(), embeddedModel()],
   resolve: { conditions: ['@attnkit/source', ...defaultClientConditions] },
   build: { outDir: 'dist-web', chunkSizeWarningLimit: 4000, target: 'es2022' },
-  optimizeDeps: { include: ['@tensorflow/tfjs-core', ...['cpu', 'wasm', 'webgl', 'webgpu'].map((b) => `@attnkit/backends > @tensorflow/tfjs-backend-${b}`)] },
 });
