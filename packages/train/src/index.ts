@@ -4,3 +4,13 @@ export { AdamW, type AdamWOptions, type AdamWState, type AdamWParameterState } f
 export { isNoDecayParameter, NO_DECAY_PATTERNS } from './optim/no-decay.js';
 export { linearScheduleWithWarmup, type LinearScheduleOptions } from './optim/linear-schedule-with-warmup.js';
 export { clipGradNorm, type ClippedGradients } from './optim/clip-grad-norm.js';
+export { trainSentenceEncoder, type TrainingHistory } from './trainer/train-sentence-encoder.js';
+export { resolveTrainingOptions, type TrainSentenceEncoderOptions, type TrainingProgress, type ResolvedTrainingOptions } from './trainer/training-options.js';
+export { checkTrainingPairs, SENTENCE_LOSSES, type SentenceLoss, type RankingPair, type ScoredPair, type CheckedPairs } from './trainer/training-pairs.js';
+export { lengthBucketedBatches, type LengthBucketedBatchesOptions } from './trainer/length-bucketed-batches.js';
+export { sentenceBatchLoss, type SentenceBatch } from './trainer/sentence-batch-loss.js';
+export { saveSentenceFolder, type SaveSentenceFolderOptions } from './checkpoint/save-sentence-folder.js';
+export { sentenceFolderFiles, TOKENIZER_FILES } from './checkpoint/sentence-folder-files.js';
+export { saveTrainingCheckpoint, readTrainingCheckpoint, type TrainingCheckpoint, type ReadCheckpoint } from './checkpoint/training-checkpoint.js';
+export { type TrainerState, type Evaluation } from './checkpoint/trainer-state.js';
+export { CheckpointError } from './checkpoint/checkpoint-error.js';

@@ -1,0 +1,20 @@
+import { AttnkitError } from '@attnkit/errors';
+
+/**
+ * A checkpoint that cannot be written or resumed from: the target is a file, the folder has no
+ * `trainer_state.json`, or a file of it is malformed or does not fit the model. The message names
+ * the caller, the folder and the problem.
+ *
+ * @example
+ * await trainSentenceEncoder(model, pairs, { loss: 'multiple-negatives-ranking', resume: './not-a-checkpoint' });
+ * // CheckpointError: trainSentenceEncoder: ./not-a-checkpoint has no trainer_state.json ...
+ */
+export class CheckpointError extends AttnkitError {
+  /** The folder (or file) concerned. */
+  readonly folder: string;
+
+  constructor(caller: string, folder: string, message: string, cause?: unknown) {
+    super('ATTNKIT_CHECKPOINT', `${caller}: ${message}`, { cause });
+    this.folder = folder;
+  }
+}

@@ -1,0 +1,108 @@
+import { nodeBuiltin } from '@attnkit/backends';
+import type { ModelSource } from '@attnkit/bert';
+import { readSafetensors } from '@attnkit/nn';
+import type { SentenceEncoder } from '@attnkit/sentence';
+import type { AdamW, AdamWState } from '../optim/adamw.js';
+import { CheckpointError } from './checkpoint-error.js';
+import { optimizerStateFile, readOptimizerStateFile } from './optimizer-state-file.js';
+import { sentenceFolderFiles } from './sentence-folder-files.js';
+import { parseTrainerState, type TrainerState } from './trainer-state.js';
+import { writeFolderAtomically } from './write-folder-atomically.js';
+
+/** What {@link saveTrainingCheckpoint} writes. */
+export interface TrainingCheckpoint {
+  readonly model: SentenceEncoder;
+  /** The folder the model was first loaded from (its tokenizer files are copied). */
+  readonly source: ModelSource;
+  readonly optimizer: AdamW;
+  readonly state: TrainerState;
+}
+
+const NAME = /^checkpoint-(\d+)$/;
+
+/**
+ * Writes `<folder>/checkpoint-<step>/`: a complete sentence-transformers folder of the model (it
+ * loads as is) plus `trainer_state.json` (step, epoch, seed, position in the data order, losses,
+ * evaluations) and `optimizer.safetensors` (the AdamW moments). The checkpoint is written under a
+ * temporary name and renamed, so it is complete or absent; then only the newest `keep` checkpoints
+ * stay. Returns the checkpoint's path. Node only.
+ *
+ * @example
+ * await saveTrainingCheckpoint('./run', { model, source: './attnkit-tiny-bert', optimizer, state }); // './run/checkpoint-40'
+ */
+export async function saveTrainingCheckpoint(folder: string, checkpoint: TrainingCheckpoint, keep = 1, caller = 'trainSentenceEncoder'): Promise<string> {
+  const { join } = nodeBuiltin('node:path');
+  const { readdir, rm, stat } = nodeBuiltin('node:fs/promises');
+  const existing = await stat(folder).catch(() => undefined);
+  if (existing !== undefined && !existing.isDirectory()) throw new CheckpointError(caller, folder, `the checkpoint folder ${folder} is a file; give a folder path (checkpoints are written inside it as checkpoint-<step>/).`);
+  const files = await sentenceFolderFiles(checkpoint.model, checkpoint.source, caller);
+  files.set('trainer_state.json', new TextEncoder().encode(`${JSON.stringify(checkpoint.state, null, 2)}\n`));
+  files.set('optimizer.safetensors', optimizerStateFile(await checkpoint.optimizer.exportState()));
+  const target = join(folder, `checkpoint-${checkpoint.state.step}`);
+  await writeFolderAtomically(target, files, { replace: true, caller });
+  const older = (await readdir(folder)).map((name) => NAME.exec(name)).filter((m) => m !== null).map((m) => Number(m[1])).sort((a, b) => b - a).slice(keep);
+  for (const step of older) await rm(join(folder, `checkpoint-${step}`), { recursive: true, force: true });
+  return target;
+}
+
+/** What {@link readTrainingCheckpoint} returns. */
+export interface ReadCheckpoint {
+  /** The checkpoint folder read (the newest `checkpoint-<step>` when given their parent). */
+  readonly folder: string;
+  readonly state: TrainerState;
+  readonly optimizer: AdamWState;
+  /** The encoder's weights and each Dense module's, in the folder's order. */
+  readonly encoderWeights: ReturnType<typeof readSafetensors>['tensors'];
+  readonly denseWeights: ReadonlyArray<ReturnType<typeof readSafetensors>['tensors']>;
+}
+
+/**
+ * Reads a training checkpoint: `folder` itself when it holds `trainer_state.json`, else the newest
+ * `checkpoint-<step>` inside it. A missing folder, a file, or a folder without a trainer state is
+ * a {@link CheckpointError} saying what was found. Node only.
+ *
+ * @example
+ * const { state, optimizer } = await readTrainingCheckpoint('./run'); // ./run/checkpoint-40
+ */
+export async function readTrainingCheckpoint(folder: string, caller = 'trainSentenceEncoder'): Promise<ReadCheckpoint> {
+  const { join } = nodeBuiltin('node:path');
+  const { readdir, readFile, stat } = nodeBuiltin('node:fs/promises');
+  const info = await stat(folder).catch(() => undefined);
+  if (info === undefined) throw new CheckpointError(caller, folder, `the resume folder ${folder} does not exist.`);
+  if (!info.isDirectory()) throw new CheckpointError(caller, folder, `the resume folder ${folder} is a file; give a checkpoint folder (with trainer_state.json) or the folder holding checkpoint-<step>/ folders.`);
+  let chosen = folder;
+  const names = await readdir(folder);
+  if (!names.includes('trainer_state.json')) {
+    const newest = names.map((name) => NAME.exec(name)).filter((m) => m !== null).map((m) => Number(m[1])).sort((a, b) => b - a)[0];
+    if (newest === undefined) throw new CheckpointError(caller, folder, `${folder} has no trainer_state.json and no checkpoint-<step>/ folder: it is not a training checkpoint (a saved model folder cannot be resumed; start a new run from it instead).`);
+    chosen = join(folder, `checkpoint-${newest}`);
+  }
+  const read = async (name: string): Promise<Uint8Array> => {
+    try {
+      return new Uint8Array(await readFile(join(chosen, name)));
+    } catch (error) {
+      throw new CheckpointError(caller, chosen, `${chosen}/${name} cannot be read (${(error as Error).message}); the checkpoint is incomplete.`, error);
+    }
+  };
+  let stateJson: unknown;
+  try {
+    stateJson = JSON.parse(new TextDecoder().decode(await read('trainer_state.json')));
+  } catch (error) {
+    if (error instanceof CheckpointError) throw error;
+    throw new CheckpointError(caller, chosen, `${chosen}/trainer_state.json is not valid JSON (${(error as Error).message}).`, error);
+  }
+  const state = parseTrainerState(stateJson, chosen, caller);
+  const optimizer = readOptimizerStateFile(await read('optimizer.safetensors'), chosen, caller);
+  const weights = async (name: string) => {
+    try {
+      return readSafetensors(await read(name)).tensors;
+    } catch (error) {
+      if (error instanceof CheckpointError) throw error;
+      throw new CheckpointError(caller, chosen, `${chosen}/${name} cannot be read (${(error as Error).message}).`, error);
+    }
+  };
+  const modules = JSON.parse(new TextDecoder().decode(await read('modules.json'))) as Array<{ path: string; type: string }>;
+  const denseWeights = [];
+  for (const module of modules) if (module.type.endsWith('.Dense')) denseWeights.push(await weights(`${module.path}/model.safetensors`));
+  return { folder: chosen, state, optimizer, encoderWeights: await weights('model.safetensors'), denseWeights };
+}

@@ -1,0 +1,39 @@
+import { tensor2d, tidy, type Scalar, type Tensor2D } from '@tensorflow/tfjs-core';
+import type { SentenceEncoder } from '@attnkit/sentence';
+import { cosineSimilarityLoss } from '../losses/cosine-similarity-loss.js';
+import { multipleNegativesRankingLoss } from '../losses/multiple-negatives-ranking-loss.js';
+import type { SentenceLoss } from './training-pairs.js';
+
+/** One batch for {@link sentenceBatchLoss}: the texts column by column, and the labels of the cosine loss. */
+export interface SentenceBatch {
+  /** `columns[c][b]`: text `c` of example `b` (anchor, positive, negative; or a, b). */
+  readonly columns: ReadonlyArray<readonly string[]>;
+  readonly labels: readonly number[];
+}
+
+/**
+ * The loss of one batch through the whole model, differentiable (call it inside `variableGrads`):
+ * each column tokenized (padded to its longest text, truncated to `maxSeqLength`) and embedded
+ * as `model.encode` does — encoder, pooling, Dense, Normalize — in its own forward pass, as
+ * sentence-transformers embeds each column; then the ranking loss (anchors against positives and
+ * hard negatives) or the cosine loss against the labels.
+ *
+ * `columns`: k lists of B texts → scalar.
+ *
+ * @example
+ * const { value, grads } = variableGrads(() => sentenceBatchLoss(model, batch, { loss: 'multiple-negatives-ranking', scale: 20, maxSeqLength: 128 }));
+ */
+export function sentenceBatchLoss(model: SentenceEncoder, batch: SentenceBatch, options: { readonly loss: SentenceLoss; readonly scale: number; readonly maxSeqLength: number }): Scalar {
+  return tidy(() => {
+    const embeddings = batch.columns.map((texts) => {
+      const encoded = model.tokenizer.encode(texts, { maxLength: options.maxSeqLength, truncation: true, padding: 'longest' });
+      const { lastHiddenState, poolerOutput } = model.encoder.forward({ inputIds: encoded.inputIds, attentionMask: encoded.attentionMask, tokenTypeIds: encoded.tokenTypeIds }); // [B, T, E]
+      poolerOutput?.dispose();
+      return model.sentenceEmbeddings(lastHiddenState, tensor2d(encoded.attentionMask, undefined, 'int32')) as Tensor2D; // [B, E']
+    });
+    const [first, second, ...negatives] = embeddings as [Tensor2D, Tensor2D, ...Tensor2D[]];
+    return options.loss === 'multiple-negatives-ranking'
+      ? multipleNegativesRankingLoss(first, second, { scale: options.scale, hardNegatives: negatives })
+      : cosineSimilarityLoss(first, second, batch.labels);
+  });
+}
