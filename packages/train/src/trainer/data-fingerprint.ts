@@ -5,7 +5,7 @@ import type { CheckedPairs } from './training-pairs.js';
  * in a checkpoint so that resuming with other data is refused instead of silently reordering it.
  *
  * @example
- * dataFingerprint({ texts: [['a', 'b']], labels: [] }); // '5c3f2a1e'
+ * dataFingerprint({ texts: [['a', 'b']], labels: [] }); // '36e65dea'
  */
 export function dataFingerprint(pairs: CheckedPairs): string {
   let hash = 0x811c9dc5;
