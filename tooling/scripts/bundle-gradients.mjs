@@ -14,7 +14,9 @@ const require = createRequire(join(process.cwd(), 'package.json'));
 const { build } = await import(pathToFileURL(require.resolve('esbuild')).href);
 const core = dirname(require.resolve('@tensorflow/tfjs-core/package.json'));
 await build({
-  entryPoints: [join(core, 'dist', 'register_all_gradients.js')],
+  // tfjs-core itself first: the copy every program imports then creates the shared engine (whose
+  // tensors carry that copy's methods), whichever module the program imports first
+  stdin: { contents: `import '@tensorflow/tfjs-core';\nimport ${JSON.stringify(join(core, 'dist', 'register_all_gradients.js'))};\n`, resolveDir: process.cwd(), loader: 'js' },
   outfile: join(process.cwd(), 'dist', 'gradients', 'register-gradients.node.js'),
   bundle: true,
   platform: 'node',

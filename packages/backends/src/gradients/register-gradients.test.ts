@@ -36,6 +36,12 @@ describe("'@attnkit/backends/gradients' in plain Node", () => {
     expect(stderr).toMatch(/gradient function not found for Tanh|Cannot compute gradient/);
   }, 60_000);
 
+  it('imported before tfjs-core: tensors the program makes still work (the program\'s tfjs-core owns the engine)', async () => {
+    const { stdout, stderr } = await node(`import '@attnkit/backends/gradients';\nimport * as tf from '@tensorflow/tfjs-core';\nimport '@tensorflow/tfjs-backend-cpu';\ntf.env().set('PROD', true);\nconst x = tf.tensor1d([1, 2]);\nconsole.log(JSON.stringify(Array.from(await tf.grad((v) => tf.sum(tf.square(tf.add(v.cast('float32'), 1))))(x).data())));`);
+    expect(stderr).toBe('');
+    expect(JSON.parse(stdout)).toEqual([4, 6]); // d/dv (v + 1)² = 2 (v + 1); Tensor.cast is the program's tfjs-core method
+  }, 60_000);
+
   it('with it: tf.grad and optimizers work on the tfjs-core the program imports, with the analytic values', async () => {
     const { stdout, stderr } = await node(`import '@attnkit/backends/gradients';\n${PROGRAM}`);
     expect(stderr).toBe('');

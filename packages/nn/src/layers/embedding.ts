@@ -1,6 +1,7 @@
-import { cast, customGrad, gather, mul, oneHot, reshape, scalar, sub, tidy, where, zerosLike, type Tensor, type Variable } from '@tensorflow/tfjs-core';
+import { cast, oneHot, reshape, tidy, where, zerosLike, type Tensor, type Variable } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, checkBoolean, checkInteger, checkOptionKeys, checkTensor } from '@attnkit/errors';
 import { Module } from '../module/module.js';
+import { embeddingLookup } from '../ops/embedding-lookup.js';
 import { initialValues } from './init.js';
 
 /** Options of {@link Embedding}. */
@@ -9,16 +10,6 @@ export interface EmbeddingOptions {
   readonly paddingIdx?: number;
   /** Seed of the `N(0, 1)` initialisation. */
   readonly seed?: number;
-}
-
-/** `weight` unchanged, with the gradient of row `row` zeroed (`padding_idx` semantics). */
-function frozenRow(weight: Tensor, row: number): Tensor {
-  const keep = (rows: number): Tensor => sub(scalar(1), reshape(oneHot([row], rows), [-1, 1])); // [N, 1]: 0 at `row`
-  const frozen = customGrad(((w: Tensor) => ({
-    value: w.clone(),
-    gradFunc: (dy: Tensor) => tidy(() => mul(dy, keep(w.shape[0] as number))), // [N, E] x [N, 1]
-  })) as unknown as Parameters<typeof customGrad>[0]);
-  return frozen(weight) as Tensor;
 }
 
 /**
@@ -69,6 +60,6 @@ export class Embedding extends Module {
         throw new InvalidArgumentError({ caller, argument: 'ids', expected: `ids in [0, numEmbeddings = ${this.numEmbeddings})`, received: `${id} at flat index ${i}` });
       }
     }
-    return tidy(() => gather(this.paddingIdx === undefined ? this.weight : frozenRow(this.weight, this.paddingIdx), ids)); // [...] -> [..., E]
+    return tidy(() => embeddingLookup(this.weight, ids, this.paddingIdx)); // [...] -> [..., E]
   }
 }
