@@ -39,6 +39,22 @@ describe('AdamW', () => {
     [mine, other].forEach((v) => v.dispose());
   });
 
+  it('the first step and importState keep exactly two moment variables per parameter, nothing else', async () => {
+    const p = variable(tensor([1, 2, 3]));
+    const optimizer = new AdamW([['w', p]], { learningRate: 0.1 });
+    const gradient = tensor([0.5, 0.5, 0.5]);
+    const before = memory().numTensors;
+    optimizer.applyGradients({ [p.name]: gradient });
+    expect(memory().numTensors).toBe(before + 2);
+    const state = await optimizer.exportState();
+    const restored = new AdamW([['w', p]], { learningRate: 0.1 });
+    const beforeImport = memory().numTensors;
+    restored.importState(state);
+    expect(memory().numTensors).toBe(beforeImport + 2);
+    [optimizer, restored].forEach((o) => o.dispose());
+    [p, gradient].forEach((t) => t.dispose());
+  });
+
   it('decays before the Adam update, with the learning rate of the step (p ← p − lr·wd·p)', () => {
     const p = variable(tensor([2]));
     const optimizer = new AdamW([['w', p]], { learningRate: 0.5, weightDecay: 0.1 });

@@ -1,3 +1,4 @@
+import '@attnkit/backends/gradients'; // minimize() takes gradients: tfjs-core alone registers none (this works in Node and bundlers)
 import { Optimizer, add, dispose, mul, sqrt, square, sub, div, tensor, tidy, variable, zerosLike, type NamedTensorMap, type Scalar, type Tensor, type Variable } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, UseAfterDisposeError, checkObject, checkOptionKeys, checkTensor, describeValue, formatShape, summarizeList } from '@attnkit/errors';
 import { LayerNorm, Module, type TensorData } from '@attnkit/nn';
@@ -138,7 +139,7 @@ export class AdamW extends Optimizer {
     }
     const lr = this.#learningRate;
     for (const [slot, gradient] of updates) {
-      slot.moments ??= { expAvg: variable(zerosLike(slot.parameter), false), expAvgSq: variable(zerosLike(slot.parameter), false) };
+      slot.moments ??= tidy(() => ({ expAvg: variable(zerosLike(slot.parameter), false), expAvgSq: variable(zerosLike(slot.parameter), false) })); // tidy disposes the zeros the variables were made from
       const { expAvg, expAvgSq } = slot.moments;
       slot.step += 1;
       const biasCorrection1 = 1 - this.beta1 ** slot.step;
@@ -191,7 +192,7 @@ export class AdamW extends Optimizer {
     for (const [name, entry] of given) {
       const slot = bySlotName.get(name)!;
       slot.step = entry.step;
-      slot.moments = { expAvg: variable(tensor(entry.expAvg.values, [...slot.parameter.shape]), false), expAvgSq: variable(tensor(entry.expAvgSq.values, [...slot.parameter.shape]), false) };
+      slot.moments = tidy(() => ({ expAvg: variable(tensor(entry.expAvg.values, [...slot.parameter.shape]), false), expAvgSq: variable(tensor(entry.expAvgSq.values, [...slot.parameter.shape]), false) })); // tidy disposes the tensors the variables were made from
     }
     this.iterations_ = state.step;
     this.#learningRate = learningRate;

@@ -1,4 +1,4 @@
-import '@tensorflow/tfjs-core/dist/register_all_gradients.js'; // training needs tfjs' gradient functions, which tfjs-core alone does not register
+import '@attnkit/backends/gradients'; // training needs tfjs' gradient functions, which tfjs-core alone does not register (this works in Node and bundlers)
 import { dispose, tidy, variableGrads, type Variable } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 import { LayerNorm } from '@attnkit/nn';
@@ -125,7 +125,7 @@ export async function trainSentenceEncoder(model: SentenceEncoder, data: readonl
       if (resumed.denseWeights.length !== model.dense.length) throw new CheckpointError(caller, resumed.folder, `${resumed.folder} has ${resumed.denseWeights.length} Dense modules; the model has ${model.dense.length}.`);
       model.encoder.loadStateDict(resumed.encoderWeights);
       model.dense.forEach((dense, i) => dense.loadStateDict(resumed.denseWeights[i]!));
-      tidy(() => optimizer.importState(resumed.optimizer)); // tidy: importState leaves the tensors its moments were made from
+      optimizer.importState(resumed.optimizer);
       ({ step, epoch, batchInEpoch } = s);
       losses.push(...s.losses);
       learningRates.push(...s.learningRates);
@@ -150,10 +150,10 @@ export async function trainSentenceEncoder(model: SentenceEncoder, data: readonl
       try {
         if (o.maxGradNorm > 0) {
           const { gradients, totalNorm } = clipGradNorm(grads, o.maxGradNorm);
-          tidy(() => optimizer.applyGradients(gradients)); // tidy: AdamW's first step leaves the zerosLike its moments were made from
+          optimizer.applyGradients(gradients);
           dispose([totalNorm, ...Object.values(gradients)]);
         } else {
-          tidy(() => optimizer.applyGradients(grads));
+          optimizer.applyGradients(grads);
         }
         loss = (await value.data())[0] as number;
       } finally {
