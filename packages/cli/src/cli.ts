@@ -2,6 +2,7 @@
 import { env } from '@tensorflow/tfjs-core';
 import { AttnkitError, InvalidArgumentError } from '@attnkit/errors';
 import { formatHelp, helpRequested, type CommandHelp } from './command-help.js';
+import { TRAIN_HELP, parseTrainArgs, runTrain } from './train-command.js';
 import { BENCH_HELP, formatBench, parseBenchArgs, runBench } from './bench-command.js';
 import { DEMO_HELP, formatDemoReport, parseDemoArgs, runDemo } from './demo-command.js';
 import { EMBED_HELP, formatEmbedSummary, parseEmbedArgs, runEmbed } from './embed/embed-command.js';
@@ -69,6 +70,30 @@ async function embed(argv: string[]): Promise<void> {
   }
 }
 
+async function train(argv: string[]): Promise<void> {
+  const request = parseTrainArgs(argv);
+  const controller = new AbortController();
+  const interrupt = () => {
+    if (controller.signal.aborted) process.exit(130);
+    console.error('\nattnkit train: interrupted; finishing the step and writing a checkpoint (Ctrl-C again to stop at once)');
+    controller.abort();
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+  const bar = progressBar('train', 'steps');
+  try {
+    const summary = await runTrain(request, { signal: controller.signal, onProgress: (p) => bar.update({ done: p.step, fraction: p.step / p.totalSteps, detail: `loss ${p.loss.toFixed(4)}` }) });
+    bar.finish();
+    console.error(`attnkit train: ${summary.steps} steps${summary.resumedSteps > 0 ? ` (${summary.resumedSteps} from the interrupted run)` : ''} on ${summary.pairs} pairs (${summary.loss}), loss ${summary.firstLoss.toFixed(4)} -> ${summary.lastLoss.toFixed(4)}, ${summary.stepsPerSecond} steps/s${summary.status === 'interrupted' ? `; interrupted: run the same command again to continue` : ` -> ${summary.output}`}`);
+    if (request.json) console.log(JSON.stringify(summary));
+    if (summary.status === 'interrupted') process.exitCode = 130;
+  } finally {
+    bar.finish();
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+  }
+}
+
 async function bench(argv: string[]): Promise<void> {
   const request = parseBenchArgs(argv);
   const results = await runBench(request);
@@ -88,6 +113,7 @@ const COMMANDS: Record<string, { readonly help: CommandHelp; readonly run: (argv
   embed: { help: EMBED_HELP, run: embed },
   join: { help: JOIN_HELP, run: joinShards },
   bench: { help: BENCH_HELP, run: bench },
+  train: { help: TRAIN_HELP, run: train },
   report: { help: REPORT_HELP, run: report },
 };
 

@@ -72,6 +72,9 @@ const evaluate = async (name: string, embed: EmbedTexts) => {
 };
 
 if (!values['eval-only']) {
+  // Ctrl-C (SIGINT) stops after the current step and still writes the folder: the run is cut short, not lost
+  const controller = new AbortController();
+  process.on('SIGINT', () => controller.abort());
   const model = fresh();
   const stepsRun = await trainSentenceEncoder(model, pairs, {
     loss: 'multiple-negatives-ranking',
@@ -83,18 +86,19 @@ if (!values['eval-only']) {
     maxSeqLength: 64,
     checkpoint: { folder: work, source: assets, every: 250 },
     ...(existsSync(work) ? { resume: work } : {}),
+    signal: controller.signal,
     onProgress: (p) => {
       if (p.step % 50 === 0 || p.step === p.totalSteps) console.log(`step ${p.step}/${p.totalSteps} loss ${p.loss.toFixed(4)} lr ${p.learningRate.toExponential(2)} ${p.stepsPerSecond.toFixed(2)} steps/s ETA ${Math.round(p.etaSeconds / 60)} min (${minutes()} min so far)`);
     },
   });
-  console.log(`trained ${stepsRun.steps} steps; last 100 steps' mean loss ${(stepsRun.losses.slice(-100).reduce((a, b) => a + b, 0) / Math.min(100, stepsRun.losses.length)).toFixed(4)}`);
+  console.log(`trained ${stepsRun.steps} of ${stepsRun.totalSteps} steps${stepsRun.aborted ? ' (stopped early by Ctrl-C)' : ''}; last 100 steps' mean loss ${(stepsRun.losses.slice(-100).reduce((a, b) => a + b, 0) / Math.min(100, stepsRun.losses.length)).toFixed(4)}`);
   // the plain Hugging Face folder the demo loads: float16 weights (half the bytes), the same tokenizer and config
   const staging = `${out}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   writeFileSync(join(staging, 'model.safetensors'), float16Safetensors(model.encoder.stateDict()));
   for (const file of ['config.json', 'tokenizer.json', 'tokenizer_config.json']) copyFileSync(join(assets, file), join(staging, file));
-  writeFileSync(join(staging, 'training.json'), `${JSON.stringify({ steps: stepsRun.steps, batchSize, learningRate, warmupRatio: 0.05, seed, maxSeqLength: 64, pairs: pairs.length, losses: stepsRun.losses.filter((_, i) => i % 10 === 0) }, null, 1)}\n`);
+  writeFileSync(join(staging, 'training.json'), `${JSON.stringify({ steps: stepsRun.steps, plannedSteps: stepsRun.totalSteps, batchSize, learningRate, warmupRatio: 0.05, seed, maxSeqLength: 64, pairs: pairs.length, losses: stepsRun.losses.filter((_, i) => i % 10 === 0) }, null, 1)}\n`);
   model.dispose();
   rmSync(`${out}.old`, { recursive: true, force: true });
   if (existsSync(out)) renameSync(out, `${out}.old`);

@@ -16,6 +16,7 @@ import { sentenceBatchLoss } from './sentence-batch-loss.js';
 import { resolveTrainingOptions, type TrainSentenceEncoderOptions } from './training-options.js';
 import { checkTrainingPairs, type RankingPair, type ScoredPair } from './training-pairs.js';
 import { withSeededDropout } from './with-seeded-dropout.js';
+import { yieldToEventLoop } from './yield-to-event-loop.js';
 
 /** What {@link trainSentenceEncoder} resolves with. */
 export interface TrainingHistory {
@@ -169,6 +170,7 @@ export async function trainSentenceEncoder(model: SentenceEncoder, data: readonl
       o.onProgress?.({ step, totalSteps, epoch: epoch + batchInEpoch / plan(epoch).length, loss, learningRate, stepsPerSecond, etaSeconds: (totalSteps - step) / stepsPerSecond });
       if (o.evaluation !== undefined && (step % o.evaluation.every === 0 || step === totalSteps)) await evaluate();
       if (o.checkpoint?.every !== undefined && step % o.checkpoint.every === 0) await save();
+      await yieldToEventLoop(); // a Ctrl-C handler's abort, a repaint, a progress bar get their turn between steps
     }
     if (aborted || step === totalSteps) await save();
   } finally {

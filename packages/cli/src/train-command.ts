@@ -1,0 +1,230 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
+import { loadSentenceEncoder } from '@attnkit/sentence';
+import { saveSentenceFolder, trainSentenceEncoder, type RankingPair, type ScoredPair, type TrainingProgress } from '@attnkit/train';
+import { callerPath } from './caller-path.js';
+import type { CommandHelp } from './command-help.js';
+
+/** What `attnkit train` was asked to do. */
+export interface TrainRequest {
+  readonly model: string;
+  readonly pairs: string;
+  readonly output: string;
+  readonly backend: 'cpu' | 'wasm';
+  readonly batchSize: number;
+  readonly epochs: number | undefined;
+  readonly maxSteps: number | undefined;
+  readonly learningRate: number;
+  readonly warmupRatio: number;
+  readonly seed: number;
+  readonly checkpointEvery: number;
+  readonly overwrite: boolean;
+  readonly json: boolean;
+}
+
+/** What a run did (`--json` prints it). */
+export interface TrainSummary {
+  readonly output: string;
+  readonly loss: 'multiple-negatives-ranking' | 'cosine-similarity';
+  readonly pairs: number;
+  readonly steps: number;
+  /** Steps an earlier, interrupted run had done (continued from its checkpoint). */
+  readonly resumedSteps: number;
+  readonly firstLoss: number;
+  readonly lastLoss: number;
+  readonly seconds: number;
+  readonly stepsPerSecond: number;
+  readonly status: 'complete' | 'interrupted';
+}
+
+export const TRAIN_USAGE = 'attnkit train --model DIR --pairs FILE --output DIR [--epochs N | --max-steps N] [--batch-size 16] [--learning-rate 2e-5] [options]';
+
+/** `attnkit train --help`. */
+export const TRAIN_HELP: CommandHelp = {
+  usage: TRAIN_USAGE,
+  summary: 'Fine-tunes a sentence-embedding model on pairs of texts and writes a sentence-transformers folder that attnkit and sentence-transformers both load. Pairs of texts that mean the same (anchor, positive[, hard negative]) train with MultipleNegativesRankingLoss (in-batch negatives); pairs with a similarity label train with CosineSimilarityLoss. AdamW with linear warm-up and decay, gradients clipped to norm 1, seeded. Checkpoints go to OUTPUT.checkpoints/ as it trains: an interrupted run (Ctrl-C, a killed process) continues from the last one when run again with the same arguments.',
+  options: [
+    { flag: '--model DIR', description: 'the model to start from: a sentence-transformers or Hugging Face folder' },
+    { flag: '--pairs FILE', description: 'JSONL ({"anchor", "positive"[, "negative"]} or {"a", "b", "label"} per line) or TSV (anchor<TAB>positive[<TAB>negative], or a<TAB>b<TAB>number)' },
+    { flag: '--output DIR', description: 'the fine-tuned folder (written when training ends)' },
+    { flag: '--backend cpu|wasm', description: 'the tfjs backend', default: 'wasm' },
+    { flag: '--epochs N', description: 'passes over the pairs', default: '1' },
+    { flag: '--max-steps N', description: 'optimiser steps in all, instead of --epochs' },
+    { flag: '--batch-size N', description: 'pairs per step (the ranking loss uses the other pairs of a batch as negatives: larger is better)', default: '16' },
+    { flag: '--learning-rate X', description: 'peak learning rate', default: '2e-5' },
+    { flag: '--warmup-ratio X', description: 'share of the steps spent warming up', default: '0.1' },
+    { flag: '--seed N', description: 'seeds the data order and dropout', default: '42' },
+    { flag: '--checkpoint-every N', description: 'steps between checkpoints', default: '100' },
+    { flag: '--overwrite', description: 'replace an existing --output (and start again instead of resuming)', default: 'off' },
+    { flag: '--json', description: 'print a JSON summary on stdout', default: 'a one-line summary on stderr' },
+    { flag: '-h, --help', description: 'print this help' },
+  ],
+  examples: [
+    'attnkit train --model ./all-MiniLM-L6-v2 --pairs pairs.jsonl --output ./my-model',
+    'attnkit train --model ./my-model --pairs faq.tsv --output ./my-model-faq --epochs 3 --batch-size 32 --learning-rate 5e-5',
+  ],
+  notes: ['Exit codes: 0 done; 2 a usage or input error (bad option, a malformed pairs line: the message names the line, a missing model folder, an existing --output); 130 interrupted (run the same command again to continue); 1 a bug (please report it).'],
+};
+
+function usage(argument: string, expected: string, received: string): never {
+  throw new InvalidArgumentError({ caller: 'attnkit train', argument, expected, received, hint: `Usage: ${TRAIN_USAGE} (attnkit train --help lists every option)` });
+}
+
+function number(value: string | undefined, argument: string, fallback: number, check: (n: number) => boolean, expected: string): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || !check(n)) usage(argument, expected, JSON.stringify(value));
+  return n;
+}
+
+const whole = (min: number, max: number) => (n: number) => Number.isInteger(n) && n >= min && n <= max;
+
+/**
+ * Parses `attnkit train` arguments. Relative paths are taken from the directory the command runs in.
+ *
+ * @example
+ * parseTrainArgs(['--model', './base', '--pairs', 'pairs.jsonl', '--output', './tuned']);
+ */
+export function parseTrainArgs(argv: readonly string[]): TrainRequest {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        model: { type: 'string' }, pairs: { type: 'string' }, output: { type: 'string' }, backend: { type: 'string' }, epochs: { type: 'string' }, 'max-steps': { type: 'string' },
+        'batch-size': { type: 'string' }, 'learning-rate': { type: 'string' }, 'warmup-ratio': { type: 'string' }, seed: { type: 'string' }, 'checkpoint-every': { type: 'string' },
+        overwrite: { type: 'boolean' }, json: { type: 'boolean' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    usage('arguments', 'the options of attnkit train', (error as Error).message);
+  }
+  for (const required of ['model', 'pairs', 'output'] as const) if (values[required] === undefined) usage(`--${required}`, required === 'model' ? 'a model folder to start from' : required === 'pairs' ? 'a JSONL or TSV file of pairs' : 'a folder to write the fine-tuned model to', 'none');
+  const backend = values.backend ?? 'wasm';
+  if (backend !== 'cpu' && backend !== 'wasm') usage('--backend', 'cpu or wasm', JSON.stringify(backend));
+  if (values.epochs !== undefined && values['max-steps'] !== undefined) usage('--epochs / --max-steps', 'one of them', 'both');
+  return {
+    model: callerPath(values.model!),
+    pairs: callerPath(values.pairs!),
+    output: callerPath(values.output!),
+    backend,
+    batchSize: number(values['batch-size'], '--batch-size', 16, whole(2, 4096), 'a whole number from 2 to 4096'),
+    epochs: values.epochs === undefined ? undefined : number(values.epochs, '--epochs', 1, whole(1, 10_000), 'a whole number from 1 to 10000'),
+    maxSteps: values['max-steps'] === undefined ? undefined : number(values['max-steps'], '--max-steps', 1, whole(1, 10_000_000), 'a whole number from 1 to 10000000'),
+    learningRate: number(values['learning-rate'], '--learning-rate', 2e-5, (n) => n > 0 && n <= 1, 'a number in (0, 1]'),
+    warmupRatio: number(values['warmup-ratio'], '--warmup-ratio', 0.1, (n) => n >= 0 && n < 1, 'a number in [0, 1)'),
+    seed: number(values.seed, '--seed', 42, whole(0, 2 ** 31 - 1), 'a whole number from 0 to 2147483647'),
+    checkpointEvery: number(values['checkpoint-every'], '--checkpoint-every', 100, whole(1, 10_000_000), 'a whole number from 1 to 10000000'),
+    overwrite: values.overwrite === true,
+    json: values.json === true,
+  };
+}
+
+/**
+ * Reads a pairs file: JSONL objects `{ anchor, positive, negative? }` or `{ a, b, label }`, or TSV
+ * lines of two or three columns (a numeric third column is a label). Blank lines are skipped; the
+ * first line decides the kind and every line must be of it.
+ *
+ * @example
+ * readPairs('pairs.tsv'); // { loss: 'multiple-negatives-ranking', pairs: [{ anchor, positive }, ...] }
+ */
+export function readPairs(path: string): { loss: 'multiple-negatives-ranking'; pairs: RankingPair[] } | { loss: 'cosine-similarity'; pairs: ScoredPair[] } {
+  let text: string;
+  try {
+    if (!statSync(path).isFile()) usage('--pairs', 'a regular file', `${path} (a folder, device or pipe)`);
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) throw error;
+    return usage('--pairs', 'a readable file', `${path} (${(error as { code?: string }).code ?? (error as Error).message})`);
+  }
+  const jsonl = /\.(jsonl|ndjson)$/i.test(path);
+  const ranking: RankingPair[] = [];
+  const scored: ScoredPair[] = [];
+  let kind: 'ranking' | 'scored' | undefined;
+  const bad = (line: number, expected: string, received: string): never => usage('--pairs', expected, `${received} at ${path}:${line}`);
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') return;
+    let fields: { anchor?: unknown; positive?: unknown; negative?: unknown; a?: unknown; b?: unknown; label?: unknown };
+    if (jsonl) {
+      try {
+        fields = JSON.parse(line) as typeof fields;
+      } catch (error) {
+        return bad(i + 1, 'one JSON object per line', (error as Error).message);
+      }
+      if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) return bad(i + 1, 'a JSON object', JSON.stringify(fields));
+    } else {
+      const columns = line.split('\t');
+      if (columns.length < 2 || columns.length > 3) return bad(i + 1, 'two or three tab-separated columns', `${columns.length} column(s)`);
+      const label = columns.length === 3 && columns[2]!.trim() !== '' && Number.isFinite(Number(columns[2])) ? Number(columns[2]) : undefined;
+      fields = label === undefined ? { anchor: columns[0], positive: columns[1], ...(columns.length === 3 ? { negative: columns[2] } : {}) } : { a: columns[0], b: columns[1], label };
+    }
+    const thisKind = 'label' in fields ? 'scored' : 'ranking';
+    kind ??= thisKind;
+    if (kind !== thisKind) bad(i + 1, kind === 'ranking' ? 'an (anchor, positive[, negative]) pair like the lines before' : 'an (a, b, label) pair like the lines before', thisKind === 'ranking' ? 'a pair without a label' : 'a labelled pair');
+    if (kind === 'scored') {
+      if (typeof fields.a !== 'string' || typeof fields.b !== 'string' || typeof fields.label !== 'number' || !Number.isFinite(fields.label)) bad(i + 1, '"a" and "b" texts and a finite number "label"', JSON.stringify(fields).slice(0, 80));
+      scored.push({ a: fields.a as string, b: fields.b as string, label: fields.label as number });
+    } else {
+      if (typeof fields.anchor !== 'string' || typeof fields.positive !== 'string' || (fields.negative !== undefined && typeof fields.negative !== 'string')) bad(i + 1, '"anchor" and "positive" texts (and an optional "negative")', JSON.stringify(fields).slice(0, 80));
+      ranking.push({ anchor: fields.anchor as string, positive: fields.positive as string, ...(fields.negative === undefined ? {} : { negative: fields.negative as string }) });
+    }
+  });
+  if (kind === undefined) usage('--pairs', 'at least one pair', `${path} has none`);
+  return kind === 'scored' ? { loss: 'cosine-similarity', pairs: scored } : { loss: 'multiple-negatives-ranking', pairs: ranking };
+}
+
+/**
+ * Fine-tunes the model as the request says, continuing from `OUTPUT.checkpoints/` if an earlier
+ * run was interrupted, and writes `OUTPUT`. `signal` stops after the current step (a checkpoint is
+ * written; status `'interrupted'`).
+ *
+ * @example
+ * const summary = await runTrain(parseTrainArgs(['--model', './base', '--pairs', 'p.jsonl', '--output', './tuned']));
+ */
+export async function runTrain(request: TrainRequest, options: { signal?: AbortSignal; onProgress?: (progress: TrainingProgress) => void } = {}): Promise<TrainSummary> {
+  const started = performance.now();
+  if (existsSync(request.output) && !request.overwrite) usage('--output', 'a folder that does not exist yet (or --overwrite)', `${request.output} exists`);
+  const { loss, pairs } = readPairs(request.pairs);
+  await useBackend(request.backend);
+  const model = await loadSentenceEncoder(request.model);
+  const checkpoints = `${request.output}.checkpoints`;
+  const resume = !request.overwrite && existsSync(checkpoints);
+  let stepsThisRun = 0;
+  try {
+    const history = await trainSentenceEncoder(model, pairs as RankingPair[] & ScoredPair[], {
+      loss,
+      batchSize: Math.min(request.batchSize, pairs.length),
+      ...(request.maxSteps === undefined ? { epochs: request.epochs ?? 1 } : { maxSteps: request.maxSteps }),
+      learningRate: request.learningRate,
+      warmupRatio: request.warmupRatio,
+      seed: request.seed,
+      checkpoint: { folder: checkpoints, source: request.model, every: request.checkpointEvery },
+      ...(resume ? { resume: checkpoints } : {}),
+      onProgress: (progress) => {
+        stepsThisRun++;
+        options.onProgress?.(progress);
+      },
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    const seconds = (performance.now() - started) / 1000;
+    if (!history.aborted) await saveSentenceFolder(model, request.output, { source: request.model, overwrite: request.overwrite });
+    return {
+      output: request.output,
+      loss,
+      pairs: pairs.length,
+      steps: history.steps,
+      resumedSteps: history.steps - stepsThisRun,
+      firstLoss: history.losses[0] ?? Number.NaN,
+      lastLoss: history.losses.at(-1) ?? Number.NaN,
+      seconds: Math.round(seconds * 10) / 10,
+      stepsPerSecond: Math.round((stepsThisRun / seconds) * 100) / 100,
+      status: history.aborted ? 'interrupted' : 'complete',
+    };
+  } finally {
+    model.dispose();
+  }
+}
