@@ -1,6 +1,6 @@
 export { multipleNegativesRankingLoss, type MultipleNegativesRankingLossOptions } from './losses/multiple-negatives-ranking-loss.js';
 export { cosineSimilarityLoss } from './losses/cosine-similarity-loss.js';
-export { AdamW, type AdamWOptions, type AdamWState, type AdamWParameterState } from './optim/adamw.js';
+export { AdamW, type AdamWOptions, type AdamWState, type AdamWParameterState, type NamedTensor } from './optim/adamw.js';
 export { isNoDecayParameter, NO_DECAY_PATTERNS } from './optim/no-decay.js';
 export { linearScheduleWithWarmup, type LinearScheduleOptions } from './optim/linear-schedule-with-warmup.js';
 export { clipGradNorm, type ClippedGradients } from './optim/clip-grad-norm.js';
@@ -14,3 +14,15 @@ export { sentenceFolderFiles, TOKENIZER_FILES } from './checkpoint/sentence-fold
 export { saveTrainingCheckpoint, readTrainingCheckpoint, type TrainingCheckpoint, type ReadCheckpoint } from './checkpoint/training-checkpoint.js';
 export { type TrainerState, type Evaluation } from './checkpoint/trainer-state.js';
 export { CheckpointError } from './checkpoint/checkpoint-error.js';
+export { readWordnet, type ReadWordnetOptions } from './data/read-wordnet.js';
+export { parseWordnetLine, type WordnetLineSource } from './data/parse-wordnet-line.js';
+export { splitGloss, type SplitGloss } from './data/split-gloss.js';
+export { WordnetReadError } from './data/wordnet-read-error.js';
+export { WORDNET_DATA_FILES, type WordnetPos, type WordnetSynset } from './data/wordnet-synset.js';
+export { splitSynsets, type SplitSynsetsOptions, type SynsetSplit } from './data/split-synsets.js';
+export { glossKey, sharedGlossTexts } from './data/shared-gloss-texts.js';
+export { seededHash } from './data/seeded-hash.js';
+export { wordnetPairs, WORDNET_PAIR_KINDS, type WordnetPair, type WordnetPairKind, type WordnetPairsOptions } from './data/wordnet-pairs.js';
+export { retrievalMetrics, type RetrievalMetrics, type RetrievalMetricsOptions } from './eval/retrieval-metrics.js';
+export { evaluateWordnetRetrieval, type EmbedTexts, type EvaluateWordnetRetrievalOptions, type WordnetRetrievalResult } from './eval/evaluate-wordnet-retrieval.js';
+export { bagOfWordsEmbedder, type BagOfWordsEmbedderOptions } from './eval/bag-of-words-embedder.js';

@@ -35,7 +35,7 @@ export interface AdamWState {
 }
 
 /** tfjs' `NamedTensor` (not exported from tfjs-core's index). */
-type NamedTensor = { name: string; tensor: Tensor };
+export type NamedTensor = { name: string; tensor: Tensor };
 
 interface Slot {
   readonly name: string;
