@@ -1,43 +1,16 @@
 import { engine, memory, tensor2d, tidy } from '@tensorflow/tfjs-core';
-import { availableBackends, maxDifference, useBackend, type BackendCapabilities } from '@attnkit/backends';
+import { availableBackends, maxDifference, useBackend } from '@attnkit/backends';
 import { cachedFetch, MODEL_CACHE_NAME, type LoadProgress, type ModelSource } from '@attnkit/bert';
 import { l2Normalize, loadSentenceEncoder, similarity, type SentenceEncoder } from '@attnkit/sentence';
+import type { DemoState, Truncation } from './demo-state.js';
+import { describeSimilarity } from './describe-similarity.js';
 import { fileProgress } from './file-progress.js';
+import { fineTunePanel } from './fine-tune-panel.js';
 import { drawHeatmap } from './heatmap.js';
 import { heatmapTooltip } from './heatmap-tooltip.js';
 import { DEFAULT_HUB, modelAddress } from './model-address.js';
 
-/** An input longer than the model reads: `kept` of its `total` tokens (special tokens included). */
-interface Truncation {
-  readonly sentence: number;
-  readonly kept: number;
-  readonly total: number;
-}
-
-/** What the page exposes for its end-to-end tests. */
-interface DemoState {
-  backend?: string;
-  capabilities?: BackendCapabilities;
-  model?: { label: string; url?: string; loadMs: number };
-  /** Per model file of the last load: progress reports, bytes read, bytes expected. */
-  progress: Record<string, { events: number; loaded: number; total: number | undefined }>;
-  tokens?: string[][];
-  embeddings?: number[][];
-  /** Cosine similarity of the sentences `[N, N]`, as drawn. */
-  similarity?: number[][];
-  /** Attention of sentence 1 per layer and head, `[layers][heads][T][T]`, as drawn. */
-  attentions?: number[][][][];
-  truncated?: Truncation[];
-  compare?: Record<string, number>;
-  /** The results on the page are for earlier inputs. */
-  stale: boolean;
-  /** `performance.now()` when the first heatmap was drawn (ms since the page began to load). */
-  firstHeatmapMs?: number;
-  numTensors?: number;
-  runs: number;
-  error?: string;
-}
-const state: DemoState = { runs: 0, stale: false, progress: {} };
+const state: DemoState = { runs: 0, fineTunes: 0, stale: false, progress: {} };
 (globalThis as { __attnkitDemo?: DemoState }).__attnkitDemo = state;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -48,6 +21,13 @@ const showValues = heatmapTooltip($('tooltip'));
 let model: SentenceEncoder | undefined;
 let modelLabel = '';
 let coldOn = new Set<string>(); // backends whose first forward (shader compilation on webgl) was measured
+const panel = fineTunePanel(
+  {
+    pairs: $('pairs'), steps: $('steps'), learningRate: $('learning-rate'), start: $('fine-tune'), stop: $('stop'), status: $('fine-tune-status'),
+    lossCurve: $('loss-curve'), before: $('similarity-before'), after: $('similarity-after'),
+  },
+  { similarity: (texts) => encode(texts).similarity, showValues },
+);
 
 function showError(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
@@ -79,10 +59,14 @@ async function selectBackend(name: string): Promise<void> {
   ].filter(Boolean).join('\n');
 }
 
+/** The buttons that use the model: usable once one is loaded. */
+function enableModelButtons(enabled: boolean): void {
+  for (const id of ['run', 'compare', 'fine-tune']) $<HTMLButtonElement>(id).disabled = !enabled;
+}
+
 /** Loads a model; the one there stays (and works) until the new one has loaded, then it is disposed. Encodes the sentences with it. */
 async function loadModel(source: ModelSource, label: string, options: { cache?: boolean } = {}): Promise<void> {
-  $<HTMLButtonElement>('run').disabled = true;
-  $<HTMLButtonElement>('compare').disabled = true;
+  enableModelButtons(false);
   files.clear();
   state.progress = {};
   $('model-status').textContent = `loading ${label}…`;
@@ -99,8 +83,7 @@ async function loadModel(source: ModelSource, label: string, options: { cache?: 
     if (model !== undefined) $('model-status').textContent = `${label} did not load; still using ${modelLabel}.`;
     throw error;
   } finally {
-    $<HTMLButtonElement>('run').disabled = model === undefined;
-    $<HTMLButtonElement>('compare').disabled = model === undefined;
+    enableModelButtons(model !== undefined);
   }
   const loadMs = performance.now() - started;
   model?.dispose();
@@ -111,8 +94,7 @@ async function loadModel(source: ModelSource, label: string, options: { cache?: 
   const { modelType, numHiddenLayers, numAttentionHeads, hiddenSize } = model.encoder.config;
   const pooling = model.pooling?.config.modes.join(' + ') ?? 'none';
   $('model-status').textContent = `${label}: ${modelType}, ${numHiddenLayers} layers, ${numAttentionHeads} heads, hidden ${hiddenSize}, at most ${model.maxSeqLength} tokens, ${pooling} pooling${model.folder.modules.length > 0 ? ` + ${model.folder.modules.map((m) => m.type).join(' + ')}` : ''} — loaded in ${loadMs.toFixed(0)} ms`;
-  $<HTMLButtonElement>('run').disabled = false;
-  $<HTMLButtonElement>('compare').disabled = false;
+  enableModelButtons(true);
   markStale();
   if (sentences().length > 0) await run();
 }
@@ -158,11 +140,10 @@ function tokenList(tokens: string[][], truncated: Truncation[]): HTMLLIElement[]
 
 function drawResults(texts: string[], result: ReturnType<typeof encode>, truncated: Truncation[]): void {
   $('tokens').replaceChildren(...tokenList(result.tokens, truncated));
-  const short = (i: number) => `sentence ${i + 1} “${texts[i]!.length > 40 ? `${texts[i]!.slice(0, 39)}…` : texts[i]}”`;
   const names = texts.map((_, i) => `${i + 1}`);
   const canvas = $<HTMLCanvasElement>('similarity');
   const layout = drawHeatmap(canvas, result.similarity, names, names, { min: Math.min(0, ...result.similarity.flat()), max: 1 });
-  showValues(canvas, { matrix: result.similarity, layout, describe: (i, j, v) => `${short(i)} × ${short(j)}: cosine ${v.toFixed(4)}` });
+  showValues(canvas, { matrix: result.similarity, layout, describe: describeSimilarity(texts) });
   const labels = result.tokens[0]!;
   $('attention').replaceChildren(...result.attentions.map((layer, l) => {
     const row = Object.assign(document.createElement('div'), { className: 'layer' });
@@ -222,6 +203,14 @@ async function compare(): Promise<void> {
   );
 }
 
+/** Fine-tunes the model on the panel's pairs (see fineTunePanel), then embeds the sentences with it. */
+async function fineTune(): Promise<void> {
+  if (model === undefined) throw new Error('Load a model first.');
+  await panel.fineTune(model, sentences(), (run) => (state.fineTune = run));
+  await run();
+  state.fineTunes += 1;
+}
+
 /** Loads what the model box says: a Hugging Face id or a URL; files from other sites are kept in this browser's cache. */
 async function loadTyped(): Promise<void> {
   const typed = $<HTMLInputElement>('model-url').value;
@@ -276,6 +265,8 @@ async function start(): Promise<void> {
   }));
   $('run').addEventListener('click', guard(run));
   $('compare').addEventListener('click', guard(compare));
+  $('fine-tune').addEventListener('click', guard(fineTune));
+  $('stop').addEventListener('click', () => panel.stop()); // not queued: it ends the run the queue is waiting on
   $('forget').hidden = typeof caches === 'undefined';
   $('forget').addEventListener('click', guard(forgetDownloads));
   await loadModel(EMBEDDED, 'attnkit-tiny-bert (embedded, untrained)');

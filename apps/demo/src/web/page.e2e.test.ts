@@ -10,6 +10,8 @@ import { loadTokenizer } from '@attnkit/bert';
 import { browserTestPlan } from '@attnkit/test-utils/browser-test-plan';
 import { findChromium } from '@attnkit/test-utils/chromium';
 import { embeddedModelFolder, parseDemoArgs, runDemo } from '@attnkit/cli';
+import type { DemoState } from './demo-state.js';
+import { CHROMIUM_ARGS, demo, distinctColours, hoverCell, shownNumber, waitForRun } from './demo-page.test-helper.js';
 
 const SENTENCES = ['The cat sat on the mat.', 'A cat was sitting on a mat.', 'Stock markets fell sharply today.']; // the page's defaults
 const TOLERANCE = { cpu: 1e-4, wasm: 1e-4, webgl: 1e-3 };
@@ -21,25 +23,6 @@ let browser: Browser;
 let reference: number[][];
 const agreement: Record<string, number> = {};
 const firstHeatmapMs: Record<string, number> = {};
-
-/** What the page exposes as `window.__attnkitDemo` (see main.ts). */
-interface DemoState {
-  backend?: string;
-  model?: { label: string; url?: string; loadMs: number };
-  progress: Record<string, { events: number; loaded: number; total: number | undefined }>;
-  tokens?: string[][];
-  embeddings?: number[][];
-  similarity?: number[][];
-  attentions?: number[][][][];
-  truncated?: { sentence: number; kept: number; total: number }[];
-  compare?: Record<string, number>;
-  stale: boolean;
-  firstHeatmapMs?: number;
-  numTensors?: number;
-  runs: number;
-  error?: string;
-}
-const demo = (page: Page): Promise<DemoState> => page.evaluate(() => (window as unknown as { __attnkitDemo: DemoState }).__attnkitDemo);
 
 /**
  * A stand-in for the Hugging Face Hub: the embedded model's files at /acme/attnkit-tiny-bert/resolve/main/
@@ -85,42 +68,6 @@ async function openPage(query: string): Promise<Page> {
   return page;
 }
 
-/** Waits until the page has finished more than `runs` runs, or shows an error (which fails the test). */
-async function waitForRun(page: Page, runs: number): Promise<void> {
-  await page.waitForFunction((before) => { const s = (window as unknown as { __attnkitDemo?: DemoState }).__attnkitDemo; return (s?.runs ?? 0) > before || s?.error !== undefined; }, runs, { timeout: 120_000 });
-  const error = (await demo(page)).error;
-  if (error !== undefined) throw new Error(`page error: ${error}`);
-}
-
-/** Distinct colours on a canvas: a drawn heatmap has many, a blank one has one or two. */
-function distinctColours(page: Page, selector: string): Promise<number> {
-  return page.evaluate((sel) => {
-    const canvas = document.querySelector(sel) as HTMLCanvasElement;
-    const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
-    const colours = new Set<number>();
-    for (let i = 0; i < data.length; i += 4) colours.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
-    return colours.size;
-  }, selector);
-}
-
-/** Moves the mouse to the centre of cell (row, column) of the heatmap `selector`; returns the tooltip's text. */
-async function hoverCell(page: Page, selector: string, row: number, column: number): Promise<string> {
-  const point = await page.evaluate(({ sel, row, column }) => {
-    const canvas = document.querySelector(sel) as HTMLCanvasElement;
-    const { left, top, cell } = canvas.dataset;
-    const scale = canvas.clientWidth / canvas.width;
-    canvas.scrollIntoView({ block: 'center' });
-    const moved = canvas.getBoundingClientRect(); // border box, in the viewport
-    return { x: moved.left + canvas.clientLeft + (Number(left) + (column + 0.5) * Number(cell)) * scale, y: moved.top + canvas.clientTop + (Number(top) + (row + 0.5) * Number(cell)) * scale };
-  }, { sel: selector, row, column });
-  await page.mouse.move(point.x, point.y);
-  await page.waitForSelector('#tooltip:not([hidden])');
-  return (await page.textContent('#tooltip'))!;
-}
-
-/** The number a tooltip ends with (4 decimals). */
-const shownNumber = (text: string) => Number(/(-?\d+\.\d+)$/.exec(text)?.[1]);
-
 describe.skipIf(plan.action === 'skip')('the demo web page in Chromium (built with Vite, served cross-origin isolated)', () => {
   beforeAll(async () => {
     await build({ root, logLevel: 'silent' });
@@ -128,7 +75,7 @@ describe.skipIf(plan.action === 'skip')('the demo web page in Chromium (built wi
     hub = await mockHub();
     browser = await chromium.launch({
       ...(plan.action === 'run' ? { executablePath: plan.executablePath } : {}),
-      args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--enable-unsafe-swiftshader'],
+      args: CHROMIUM_ARGS,
     });
     reference = (await runDemo(parseDemoArgs(['--backend', 'cpu', '--compare', '', ...SENTENCES.flatMap((s) => ['--text', s])]))).embeddings;
   }, 240_000);
