@@ -23,7 +23,7 @@ describe('the demo (no arguments)', () => {
     const text = formatDemoReport(report);
     expect(text).toContain('cosine similarity of the sentence embeddings (pooled as the model folder says):');
     expect(text).toMatch(/agreement wasm vs cpu: max abs diff of last_hidden_state \d\.\d\de-\d/);
-    expect(text).toContain('the embedded model is untrained');
+    expect(text).toContain('the embedded model is tiny (2 layers, 64 wide) and trained only on WordNet definitions');
   }, 60_000);
 
   it('--backend cpu --compare wasm,cpu compares cpu against wasm', async () => {

@@ -7,7 +7,7 @@ import { l2Normalize, loadSentenceEncoder, similarity as similarityOf } from '@a
 import { tensor2d, tidy } from '@tensorflow/tfjs-core';
 import { callerPath } from './caller-path.js';
 import { EXIT_CODES, type CommandHelp } from './command-help.js';
-import { embeddedModelFolder } from './embedded-model.js';
+import { EMBEDDED_MODEL_NOTE, embeddedModelFolder } from './embedded-model.js';
 import { formatSimilarityMatrix } from './format-similarity-matrix.js';
 
 /** Sentences the demo encodes when none are given. */
@@ -20,7 +20,7 @@ export const DEMO_HELP: CommandHelp = {
   summary: 'Without a command: encodes sentences with a BERT-family model and prints the tokens, the cosine-similarity matrix of the sentence embeddings (pooled as the model folder says), the backend and its capabilities, load / first / warm forward times and the agreement between backends.',
   options: [
     { flag: '--backend cpu|wasm', description: 'the tfjs backend (webgl and webgpu need a browser: npm run demo:web)', default: 'wasm' },
-    { flag: '--model DIR', description: 'a Hugging Face or sentence-transformers folder (relative to where you run the command) or an http(s) URL', default: 'the embedded, untrained attnkit-tiny-bert' },
+    { flag: '--model DIR', description: 'a Hugging Face or sentence-transformers folder (relative to where you run the command) or an http(s) URL', default: 'the embedded attnkit-tiny-bert (small, trained on WordNet)' },
     { flag: '--text "..."', description: 'a sentence to encode; repeat for more', default: 'four example sentences' },
     { flag: '--compare cpu,wasm', description: 'backends whose last_hidden_state is compared (max abs difference against the first)', default: 'cpu,wasm' },
     { flag: '--json', description: 'print one JSON object (model, capabilities, tokens, similarity, timingsMs, agreement, embeddings) on stdout instead of the report', default: 'off' },
@@ -174,7 +174,7 @@ export function formatDemoReport(report: DemoReport): string {
     '',
     ...report.agreement.map((a) => `agreement ${a.backend} vs ${a.reference}: max abs diff of last_hidden_state ${a.maxAbsDiff.toExponential(2)}`),
   ];
-  if (report.model.includes('attnkit-tiny-bert')) lines.push('', 'note: the embedded model is untrained; similarities show the machinery, not meaning. Use --model with a real checkpoint.');
+  if (report.model.includes('attnkit-tiny-bert')) lines.push('', EMBEDDED_MODEL_NOTE);
   return lines.join('\n');
 }
 

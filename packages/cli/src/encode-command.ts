@@ -31,7 +31,7 @@ export const ENCODE_HELP: CommandHelp = {
   options: [
     { flag: '--text "..."', description: 'a text to encode; repeat for more (or --input, not both)' },
     { flag: '--input ids.json', description: 'a JSON file with input_ids (and attention_mask, token_type_ids) as nested arrays' },
-    { flag: '--model DIR', description: 'a Hugging Face or sentence-transformers folder, or an http(s) URL', default: 'the embedded, untrained attnkit-tiny-bert' },
+    { flag: '--model DIR', description: 'a Hugging Face or sentence-transformers folder, or an http(s) URL', default: 'the embedded attnkit-tiny-bert (small, trained on WordNet)' },
     { flag: '--backend cpu|wasm', description: 'the tfjs backend', default: 'wasm' },
     { flag: '--prompt-name NAME', description: "one of the folder's prompts (texts only)", default: "the folder's default prompt, if any" },
     { flag: '--normalize', description: 'scale sentence_embedding to unit length', default: 'off' },

@@ -79,7 +79,7 @@ describe('attnkit similarity', () => {
       '   1   1.000  0.250',
       '   2   0.250  1.000',
     ]);
-    expect(formatSimilarity(result, embeddedModelFolder())).toContain('the embedded model is untrained');
+    expect(formatSimilarity(result, embeddedModelFolder())).toContain('the embedded model is tiny (2 layers, 64 wide) and trained only on WordNet definitions');
   });
 
   it('runs as a command: --json prints exactly one JSON document { texts, similarity } on stdout, timings on stderr', async () => {

@@ -5,7 +5,7 @@ import { InvalidArgumentError } from '@attnkit/errors';
 import { loadSentenceEncoder, similarity } from '@attnkit/sentence';
 import { callerPath } from './caller-path.js';
 import { EXIT_CODES, type CommandHelp } from './command-help.js';
-import { embeddedModelFolder } from './embedded-model.js';
+import { EMBEDDED_MODEL_NOTE, embeddedModelFolder } from './embedded-model.js';
 import { formatSimilarityMatrix } from './format-similarity-matrix.js';
 
 /** What `attnkit similarity` was asked to do. */
@@ -30,7 +30,7 @@ export const SIMILARITY_HELP: CommandHelp = {
   summary: "Embeds the texts as the model folder says (the sentence_embedding of attnkit encode: pooling, Dense, the folder's default prompt) and prints the cosine similarity of every pair as a table, or with --json one object { texts, similarity: number[][] }. Load and encode times go to stderr.",
   options: [
     { flag: '--text "..."', description: 'a text; two or more' },
-    { flag: '--model DIR', description: 'a Hugging Face or sentence-transformers folder (relative to where you run the command) or an http(s) URL', default: 'the embedded, untrained attnkit-tiny-bert' },
+    { flag: '--model DIR', description: 'a Hugging Face or sentence-transformers folder (relative to where you run the command) or an http(s) URL', default: 'the embedded attnkit-tiny-bert (small, trained on WordNet)' },
     { flag: '--backend cpu|wasm', description: 'the tfjs backend', default: 'wasm' },
     { flag: '--json', description: 'print { texts, similarity } as one JSON document instead of the table', default: 'off' },
     { flag: '-h, --help', description: 'print this help' },
@@ -94,9 +94,9 @@ export async function runSimilarity(request: SimilarityRequest): Promise<{ resul
   }
 }
 
-/** The texts, numbered, and their similarity table, as a person reads them (with a note for the untrained embedded model). */
+/** The texts, numbered, and their similarity table, as a person reads them (with a note under results of the small embedded model). */
 export function formatSimilarity(result: SimilarityResult, model: string): string {
   const lines = [...result.texts.map((t, i) => `  ${`${i + 1}`.padStart(2)}. ${t}`), '', 'cosine similarity of the sentence embeddings (pooled as the model folder says):', ...formatSimilarityMatrix(result.similarity)];
-  if (model.includes('attnkit-tiny-bert')) lines.push('', 'note: the embedded model is untrained; similarities show the machinery, not meaning. Use --model with a real checkpoint.');
+  if (model.includes('attnkit-tiny-bert')) lines.push('', EMBEDDED_MODEL_NOTE);
   return lines.join('\n');
 }

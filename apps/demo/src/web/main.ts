@@ -269,7 +269,7 @@ async function start(): Promise<void> {
   $('stop').addEventListener('click', () => panel.stop()); // not queued: it ends the run the queue is waiting on
   $('forget').hidden = typeof caches === 'undefined';
   $('forget').addEventListener('click', guard(forgetDownloads));
-  await loadModel(EMBEDDED, 'attnkit-tiny-bert (embedded, untrained)');
+  await loadModel(EMBEDDED, 'attnkit-tiny-bert (embedded, trained on WordNet)');
 }
 
 guard(start)();

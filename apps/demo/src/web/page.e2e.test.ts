@@ -208,7 +208,7 @@ describe.skipIf(plan.action === 'skip')('the demo web page in Chromium (built wi
     expect(await errorAfter(() => load('/'))).toBe(`loadEncoder: config.json at ${origin}/config.json is an HTML page, not JSON: is ${origin}/ the model folder's URL? A Hugging Face model's files are at https://huggingface.co/<id>/resolve/main/.`);
     expect(await errorAfter(() => load('acme/no-such-model'))).toBe(`loadEncoder: config.json is missing in ${hub.url}/acme/no-such-model/resolve/main/; a Hugging Face model folder has config.json and model.safetensors.`);
     expect(await errorAfter(() => load('acme/html-page'))).toBe(`loadEncoder: config.json at ${hub.url}/acme/html-page/resolve/main/config.json is an HTML page, not JSON: is ${hub.url}/acme/html-page/resolve/main/ the model folder's URL? A Hugging Face model's files are at https://huggingface.co/<id>/resolve/main/.`);
-    expect(await page.textContent('#model-status')).toBe('acme/html-page did not load; still using attnkit-tiny-bert (embedded, untrained).');
+    expect(await page.textContent('#model-status')).toBe('acme/html-page did not load; still using attnkit-tiny-bert (embedded, trained on WordNet).');
     expect((await demo(page)).numTensors).toBe(tensorsBefore); // a failed load leaves no tensor behind
     // the embedded model is still loaded: encoding works
     await page.fill('#texts', SENTENCES.join('\n'));

@@ -60,7 +60,7 @@ export const EMBED_HELP: CommandHelp = {
   summary: 'Embeds a corpus file of any size with a sentence-embedding model: streams INPUT (text: one text per line; .jsonl: one JSON string or object per line; .csv: a header row and a text column), uses worker threads on every core, and writes the vectors in input order to OUT.npy (float32 [rows, dim]) with OUT.ids.jsonl beside it, or to OUT.jsonl ({"id", "embedding"} per line). An interrupted run (Ctrl-C, a killed job) resumes where it stopped when run again with the same arguments: no row is lost or computed twice. --shard I/N embeds every N-th record from the I-th (0-based), so N machines split a corpus with no coordinator; in a Kubernetes Indexed Job the shard comes from JOB_COMPLETION_INDEX and JOB_COMPLETIONS. Join shard outputs with attnkit join.',
   options: [
     { flag: '--output OUT', description: 'OUT.npy (+ OUT.ids.jsonl) or OUT.jsonl; with shards, OUT-00002-of-00008.npy and so on; OUT.embed.json records the settings' },
-    { flag: '--model DIR', description: 'a sentence-transformers or Hugging Face folder, or an http(s) URL', default: 'the embedded, untrained attnkit-tiny-bert' },
+    { flag: '--model DIR', description: 'a sentence-transformers or Hugging Face folder, or an http(s) URL', default: 'the embedded attnkit-tiny-bert (small, trained on WordNet)' },
     { flag: '--backend cpu|wasm', description: 'the tfjs backend of every worker', default: 'wasm' },
     { flag: '--input-format text|jsonl|csv', description: 'how INPUT is laid out', default: 'from its extension (.jsonl, .ndjson, .csv; anything else: text)' },
     { flag: '--text-field NAME', description: 'the JSONL key or CSV column with the text', default: 'text' },
