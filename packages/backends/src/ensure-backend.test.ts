@@ -16,6 +16,11 @@ async function inFreshNode(code: string): Promise<string> {
 }
 
 describe('ensureBackend (Node)', () => {
+  it.each([undefined, '', 42])('refuses a caller name %j with a typed error', async (caller) => {
+    const { ensureBackend } = await import('./ensure-backend.js');
+    await expect(ensureBackend(caller as string)).rejects.toThrow(/^ensureBackend: 'caller' must be the name of the calling function, for messages \(a non-empty string\); received/);
+  });
+
   afterAll(() => files.forEach((f) => rmSync(f, { force: true })));
 
   it('brings up wasm when no backend was chosen', async () => {

@@ -1,4 +1,5 @@
 import { engine } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 import { detectEnvironment } from './environment.js';
 import { BackendNotReadyError } from './errors/backend-not-ready-error.js';
 import { exclusively } from './backend-queue.js';
@@ -21,6 +22,7 @@ interface EngineState {
  * await ensureBackend('loadEncoder'); // Node, nothing chosen yet: wasm is now the backend
  */
 export async function ensureBackend(caller: string): Promise<void> {
+  if (typeof caller !== 'string' || caller === '') throw new InvalidArgumentError({ caller: 'ensureBackend', argument: 'caller', expected: 'the name of the calling function, for messages (a non-empty string)', received: describeValue(caller) });
   const state = engine() as unknown as EngineState;
   if (state.backendInstance != null && state.pendingBackendInit == null) return;
   // queued behind any useBackend / withBackend already made (one not awaited yet included)

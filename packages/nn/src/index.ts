@@ -10,7 +10,6 @@ export { FeedForward, type FeedForwardConfig } from './layers/feed-forward.js';
 export { initialValues, skipInitialization } from './layers/init.js';
 export { checkWidth } from './layers/check-width.js';
 export { linear } from './ops/linear.js';
-export { embeddingLookup } from './ops/embedding-lookup.js';
 export { gelu } from './ops/gelu.js';
 export { geluTanh } from './ops/gelu-tanh.js';
 export { layerNorm } from './ops/layer-norm.js';

@@ -27,6 +27,7 @@ const ACCEPTED: Readonly<Record<string, string>> = {
   'backends.callBackend': 'the first argument only names the caller in messages',
   'backends.assertBackendReady': 'the first argument only names the caller in messages',
   'bert.describeSource': 'describes any source for a message',
+  'backends.ensureBackend:"x"': 'a string only names the caller in messages; a backend is ready (or wasm is brought up)',
   'backends.namedOutputs:{}': 'an empty record of outputs: no outputs',
   'backends.namedOutputs:a bool tensor': 'one tensor is one output',
   'masks.checkBoolMask:a bool tensor': 'a bool tensor is a mask',
