@@ -64,6 +64,13 @@ if (!installed) {
   console.error(`attnkit: dependencies ready in ${((performance.now() - started) / 1000).toFixed(1)} s (pnpm ${version}).`);
 }
 if (task !== 'demo') process.exit(run(tasks[task]));
+// In Node, '@attnkit/backends/gradients' (imported by the trainer behind `attnkit train`) is a file
+// the backends build makes; build it (and what it needs) once if this checkout has not yet.
+if (!existsSync(join(root, 'packages', 'backends', 'dist', 'gradients', 'register-gradients.node.js'))) {
+  const started = performance.now();
+  if (run(['exec', 'turbo', 'run', 'build', '--filter=@attnkit/backends', '--output-logs=errors-only'], true) !== 0) fail('building @attnkit/backends failed (see above).');
+  console.error(`attnkit: @attnkit/backends built in ${((performance.now() - started) / 1000).toFixed(1)} s (once).`);
+}
 // The attnkit command runs from its TypeScript sources (no build needed) in the directory `npm run
 // demo` was started from (npm says which in INIT_CWD), so relative paths mean what the user meant.
 const cli = join(root, 'packages', 'cli');
