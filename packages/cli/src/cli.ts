@@ -46,52 +46,45 @@ async function report(argv: string[]): Promise<void> {
   if (failures > 0) throw new Error(`${failures} conformance case(s) failed.`);
 }
 
-async function embed(argv: string[]): Promise<void> {
-  const request = parseEmbedArgs(argv);
+/**
+ * Runs a long command whose first Ctrl-C (or SIGTERM, as a stopped Kubernetes pod gets) asks it to
+ * finish what is in flight and leave a resumable state; a second Ctrl-C exits at once (130).
+ */
+async function interruptibly<T>(command: string, finishing: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   const interrupt = () => {
-    if (controller.signal.aborted) process.exit(130); // a second Ctrl-C: stop now (the output stays resumable)
-    console.error('\nattnkit embed: interrupted; writing the rows in flight (Ctrl-C again to stop at once)');
+    if (controller.signal.aborted) process.exit(130);
+    console.error(`\nattnkit ${command}: interrupted; ${finishing} (Ctrl-C again to stop at once)`);
     controller.abort();
   };
   process.on('SIGINT', interrupt);
-  process.on('SIGTERM', interrupt); // a Kubernetes pod being stopped gets SIGTERM first
-  const bar = progressBar('embed', 'rows');
+  process.on('SIGTERM', interrupt);
   try {
-    const summary = await runEmbed(request, { signal: controller.signal, onProgress: (state) => bar.update(state) });
-    bar.finish();
-    console.error(formatEmbedSummary(summary));
-    if (request.json) console.log(JSON.stringify(summary));
-    if (summary.status === 'interrupted') process.exitCode = 130;
+    return await run(controller.signal);
   } finally {
-    bar.finish();
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
   }
 }
 
+async function embed(argv: string[]): Promise<void> {
+  const request = parseEmbedArgs(argv);
+  const bar = progressBar('embed', 'rows');
+  const summary = await interruptibly('embed', 'writing the rows in flight', (signal) => runEmbed(request, { signal, onProgress: (state) => bar.update(state) })).finally(() => bar.finish());
+  console.error(formatEmbedSummary(summary));
+  if (request.json) console.log(JSON.stringify(summary));
+  if (summary.status === 'interrupted') process.exitCode = 130;
+}
+
 async function train(argv: string[]): Promise<void> {
   const request = parseTrainArgs(argv);
-  const controller = new AbortController();
-  const interrupt = () => {
-    if (controller.signal.aborted) process.exit(130);
-    console.error('\nattnkit train: interrupted; finishing the step and writing a checkpoint (Ctrl-C again to stop at once)');
-    controller.abort();
-  };
-  process.on('SIGINT', interrupt);
-  process.on('SIGTERM', interrupt);
   const bar = progressBar('train', 'steps');
-  try {
-    const summary = await runTrain(request, { signal: controller.signal, onProgress: (p) => bar.update({ done: p.step, fraction: p.step / p.totalSteps, detail: `loss ${p.loss.toFixed(4)}` }) });
-    bar.finish();
-    console.error(`attnkit train: ${summary.steps} steps${summary.resumedSteps > 0 ? ` (${summary.resumedSteps} from the interrupted run)` : ''} on ${summary.pairs} pairs (${summary.loss}), loss ${summary.firstLoss.toFixed(4)} -> ${summary.lastLoss.toFixed(4)}, ${summary.stepsPerSecond} steps/s${summary.status === 'interrupted' ? `; interrupted: run the same command again to continue` : ` -> ${summary.output}`}`);
-    if (request.json) console.log(JSON.stringify(summary));
-    if (summary.status === 'interrupted') process.exitCode = 130;
-  } finally {
-    bar.finish();
-    process.off('SIGINT', interrupt);
-    process.off('SIGTERM', interrupt);
-  }
+  const summary = await interruptibly('train', 'finishing the step and writing a checkpoint', (signal) =>
+    runTrain(request, { signal, onProgress: (p) => bar.update({ done: p.step, fraction: p.step / p.totalSteps, detail: `loss ${p.loss.toFixed(4)}` }) }),
+  ).finally(() => bar.finish());
+  console.error(`attnkit train: ${summary.steps} steps${summary.resumedSteps > 0 ? ` (${summary.resumedSteps} from the interrupted run)` : ''} on ${summary.pairs} pairs (${summary.loss}), loss ${summary.firstLoss.toFixed(4)} -> ${summary.lastLoss.toFixed(4)}, ${summary.stepsPerSecond} steps/s${summary.status === 'interrupted' ? '; interrupted: run the same command again to continue' : ` -> ${summary.output}`}`);
+  if (request.json) console.log(JSON.stringify(summary));
+  if (summary.status === 'interrupted') process.exitCode = 130;
 }
 
 async function bench(argv: string[]): Promise<void> {

@@ -13,6 +13,12 @@ export function seededHash(text: string, seed: number): number {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
+  return fmix32(h >>> 0);
+}
+
+/** murmur3's 32-bit finaliser: spreads every input bit over the output. */
+export function fmix32(value: number): number {
+  let h = value;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

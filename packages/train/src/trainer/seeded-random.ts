@@ -1,3 +1,5 @@
+import { fmix32 } from '../data/seeded-hash.js';
+
 /**
  * A seeded pseudo-random generator (mulberry32): `seededRandom(seed)` returns a function giving
  * floats in `[0, 1)`, the same sequence for the same seed on every platform. `seed` is any
@@ -31,11 +33,5 @@ export function shuffled<T>(items: readonly T[], random: () => number): T[] {
 
 /** Two 32-bit words hashed into one (murmur3's finaliser on their combination). */
 function mix(a: number, b: number): number {
-  let h = (Math.imul(a ^ 0x85ebca6b, 0xcc9e2d51) + b) >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return fmix32((Math.imul(a ^ 0x85ebca6b, 0xcc9e2d51) + b) >>> 0);
 }
