@@ -1,6 +1,6 @@
 import { AttnkitError, checkObject, checkOptionKeys } from '@attnkit/errors';
 import { callBackend, ensureBackend } from '@attnkit/backends';
-import { readSafetensors, type StateDictSource } from '@attnkit/nn';
+import { readSafetensors, type Module, type StateDictSource, type TensorData } from '@attnkit/nn';
 import { BertModel } from './bert-model.js';
 import { checkpointKeys } from './checkpoint-keys.js';
 import { DistilBertModel } from './distilbert/distilbert-model.js';
@@ -46,8 +46,18 @@ export function describeSource(source: ModelSource): string {
   return typeof source === 'object' && !(source instanceof URL) ? 'the given files' : String(source);
 }
 
-/** Loads a folder's encoder, accepting the `model_type`s in `accept` (all when undefined); `caller` names the loader in errors. */
-export async function loadEncoderAs(source: ModelSource, options: LoadEncoderOptions, caller: string, accept?: readonly ModelType[]): Promise<Encoder> {
+/**
+ * Builds the model of a loaded folder: the encoder's values by parameter key, and the head tensors
+ * (`cls.*`, `lm_head.*`, ...) by stored name. Runs on the load's backend; may throw typed errors.
+ */
+export type BuildLoadedModel<M extends Module & { readonly initialisedKeys: readonly string[] }> = (config: EncoderConfig, checkpoint: StateDictSource, heads: ReadonlyMap<string, TensorData>) => M;
+
+/**
+ * Loads a folder's encoder, accepting the `model_type`s in `accept` (all when undefined); `caller`
+ * names the loader in errors. `build` makes something else than the family's encoder from the
+ * same checkpoint (a model with a head); heads are then its to use, not skipped.
+ */
+export async function loadEncoderAs<M extends Module & { readonly initialisedKeys: readonly string[] } = Encoder>(source: ModelSource, options: LoadEncoderOptions, caller: string, accept?: readonly ModelType[], build?: BuildLoadedModel<M>): Promise<M> {
   checkModelSource(source, caller);
   checkObject(options, { caller, argument: 'options', expected: 'an object of load options' });
   checkOptionKeys(options, ['onProgress', 'onNotice', 'signal', 'checkFinite', 'backend', 'fetch'], caller); // a misspelled option is an error, never ignored
@@ -93,18 +103,20 @@ export async function loadEncoderAs(source: ModelSource, options: LoadEncoderOpt
   // The file's values as they are: each becomes a tensor only when its parameter is assigned, so the
   // weights never sit on the backend twice.
   const checkpoint = new Map([...keys].map(([stored, key]) => [key, tensors.get(stored)!] as const));
-  if (skipped.length > 0) options.onNotice?.(`${caller}: skipped ${skipped.length} tensors of heads the encoder does not have (${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', ...' : ''}); it does not use them.`);
-  let model: Encoder | undefined;
+  if (skipped.length > 0 && build === undefined) options.onNotice?.(`${caller}: skipped ${skipped.length} tensors of heads the encoder does not have (${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', ...' : ''}); it does not use them.`);
+  let model: M | undefined;
   await backend.settled();
   options.signal?.throwIfAborted();
   try {
-    model = backend.run(() => FAMILIES[c.modelType](c, checkpoint));
+    const heads = new Map(skipped.map((name) => [name, tensors.get(name)!] as const));
+    model = backend.run(() => (build === undefined ? FAMILIES[c.modelType](c, checkpoint) as unknown as M : build(c, checkpoint, heads)));
   } catch (error) {
+    if (error instanceof ModelLoadError) throw error;
     if (error instanceof AttnkitError) fail('model.safetensors', `model.safetensors in ${where} does not match config.json: ${error.message}`, error);
     throw error;
   }
-  const m = model as Encoder;
-  if (m.initialisedKeys.length > 0) options.onNotice?.(`${caller}: ${where} has no pooler (a checkpoint saved without one); ${m.initialisedKeys.join(' and ')} are initialised randomly, as transformers does: poolerOutput is not meaningful until trained.`);
+  const m = model as M;
+  if (build === undefined && m.initialisedKeys.length > 0) options.onNotice?.(`${caller}: ${where} has no pooler (a checkpoint saved without one); ${m.initialisedKeys.join(' and ')} are initialised randomly, as transformers does: poolerOutput is not meaningful until trained.`);
   return m;
 }
 
