@@ -3,9 +3,16 @@
   models/minilm-shaped/  a MiniLM-L6-shaped BERT (hidden 384, 6 layers, 12 heads, intermediate 1536,
                          vocab 30522, 512 positions), fixed seed, as config.json + model.safetensors
                          + model.onnx (torch.onnx.export from the same weights, dynamic batch and length)
+                         and, for the transformers.js peer bench (src/peer/), the same weights as
+                         transformers.js loads a model folder: tokenizer.json + tokenizer_config.json,
+                         onnx/model.onnx (last_hidden_state only) and onnx/model_quantized.onnx (q8, made as
+                         transformers.js' published models are: see quantize_q8), plus peer-reference.json
+                         (the benchmark texts, their token ids and the float64 PyTorch embeddings)
   models/attnkit-tiny-bert.onnx  the embedded model, exported the same way
 Needs torch: Debian's python3-torch (/usr/bin/python3 tooling/bench/scripts/make_bench_models.py) or the
-reference venv (.venv-ref/bin/python tooling/bench/scripts/make_bench_models.py; see the README)."""
+reference venv (.venv-ref/bin/python tooling/bench/scripts/make_bench_models.py; see the README). The peer
+files also need transformers, onnx and onnxruntime (the reference venv has them): without them they are
+skipped with a message (`--peer-only` writes just those, from the safetensors already there)."""
 import inspect
 import json
 import sys
@@ -15,6 +22,7 @@ import torch
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "tooling" / "reference"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bert_reference as bert  # noqa: E402
 
 OUT = ROOT / "tooling" / "bench" / "models"
@@ -42,6 +50,15 @@ def export(model, path):
                       **({"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}))
 
 
+def write_peer_files(folder):
+    try:
+        from peer_models import write_peer_files as write
+    except ImportError as error:
+        print(f"skipped the transformers.js peer files ({error}): run this script with .venv-ref/bin/python")
+        return
+    write(folder)
+
+
 def load_reference(folder):
     """The embedded model as the reference BertModel, from its safetensors (F16) file."""
     raw = (folder / "model.safetensors").read_bytes()
@@ -61,6 +78,9 @@ def load_reference(folder):
 
 
 if __name__ == "__main__":
+    if "--peer-only" in sys.argv:
+        write_peer_files(OUT / "minilm-shaped")
+        sys.exit(0)
     OUT.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(384)
     config = bert.config(30522, 384, 6, 12, 1536, 512, types=2)
@@ -74,3 +94,4 @@ if __name__ == "__main__":
     export(model, folder / "model.onnx")
     export(load_reference(ROOT / "packages" / "bert" / "assets" / "attnkit-tiny-bert"), OUT / "attnkit-tiny-bert.onnx")
     print(f"wrote {folder} and {OUT / 'attnkit-tiny-bert.onnx'}")
+    write_peer_files(folder)
