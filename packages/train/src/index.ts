@@ -4,7 +4,8 @@ export { AdamW, type AdamWOptions, type AdamWState, type AdamWParameterState, ty
 export { isNoDecayParameter, NO_DECAY_PATTERNS } from './optim/no-decay.js';
 export { linearScheduleWithWarmup, type LinearScheduleOptions } from './optim/linear-schedule-with-warmup.js';
 export { clipGradNorm, type ClippedGradients } from './optim/clip-grad-norm.js';
-export { trainSentenceEncoder, type TrainingHistory } from './trainer/train-sentence-encoder.js';
+export { trainSentenceEncoder } from './trainer/train-sentence-encoder.js';
+export { runTrainingLoop, type TrainingRun, type TrainingHistory, type RestoredRun } from './trainer/training-loop.js';
 export { resolveTrainingOptions, type TrainSentenceEncoderOptions, type TrainingProgress, type ResolvedTrainingOptions } from './trainer/training-options.js';
 export { checkTrainingPairs, SENTENCE_LOSSES, type SentenceLoss, type RankingPair, type ScoredPair, type CheckedPairs } from './trainer/training-pairs.js';
 export { lengthBucketedBatches, type LengthBucketedBatchesOptions } from './trainer/length-bucketed-batches.js';

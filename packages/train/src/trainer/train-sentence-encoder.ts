@@ -1,38 +1,16 @@
-import '@attnkit/backends/gradients'; // training needs tfjs' gradient functions, which tfjs-core alone does not register (this works in Node and bundlers)
-import { dispose, tidy, variableGrads, type Variable } from '@tensorflow/tfjs-core';
+import type { Variable } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 import { LayerNorm } from '@attnkit/nn';
 import { SentenceEncoder } from '@attnkit/sentence';
 import { CheckpointError } from '../checkpoint/checkpoint-error.js';
 import { readTrainingCheckpoint, saveTrainingCheckpoint } from '../checkpoint/training-checkpoint.js';
-import type { Evaluation, TrainerState } from '../checkpoint/trainer-state.js';
-import { AdamW } from '../optim/adamw.js';
-import { clipGradNorm } from '../optim/clip-grad-norm.js';
-import { linearScheduleWithWarmup } from '../optim/linear-schedule-with-warmup.js';
 import { isNoDecayParameter } from '../optim/no-decay.js';
 import { dataFingerprint } from './data-fingerprint.js';
 import { lengthBucketedBatches } from './length-bucketed-batches.js';
 import { sentenceBatchLoss } from './sentence-batch-loss.js';
 import { resolveTrainingOptions, type TrainSentenceEncoderOptions } from './training-options.js';
 import { checkTrainingPairs, type RankingPair, type ScoredPair } from './training-pairs.js';
-import { withSeededDropout } from './with-seeded-dropout.js';
-import { yieldToEventLoop } from './yield-to-event-loop.js';
-
-/** What {@link trainSentenceEncoder} resolves with. */
-export interface TrainingHistory {
-  /** Steps done, counting those before a resume. */
-  readonly steps: number;
-  readonly totalSteps: number;
-  /** The loss of every step (index `i`: step `i + 1`), including those before a resume. */
-  readonly losses: readonly number[];
-  /** The learning rate each step used. */
-  readonly learningRates: readonly number[];
-  readonly evaluations: readonly Evaluation[];
-  /** Checkpoint folders written by this call. */
-  readonly checkpoints: readonly string[];
-  /** True when `signal` stopped the run before `totalSteps`. */
-  readonly aborted: boolean;
-}
+import { runTrainingLoop, type TrainingHistory } from './training-loop.js';
 
 /**
  * Fine-tunes a sentence encoder in place, as sentence-transformers' `SentenceTransformerTrainer`
@@ -79,103 +57,53 @@ export async function trainSentenceEncoder(model: SentenceEncoder, data: readonl
     return batches;
   };
   const totalSteps = o.maxSteps ?? Array.from({ length: o.epochs ?? 1 }, (_, epoch) => plan(epoch).length).reduce((a, b) => a + b, 0);
-  const warmupSteps = 'steps' in o.warmup ? Math.min(o.warmup.steps, totalSteps) : Math.ceil(o.warmup.ratio * totalSteps);
-  const schedule = linearScheduleWithWarmup({ warmupSteps, totalSteps });
-  const fingerprint = dataFingerprint(pairs);
 
   // every trainable parameter: the encoder's under its checkpoint keys, then each Dense module's
   const modules = [['', model.encoder] as const, ...model.dense.map((dense, i) => [`dense.${i}.`, dense] as const)];
-  const named: Array<[string, Variable]> = modules.flatMap(([prefix, module]) => module.namedParameters().filter(([, p]) => p.trainable).map(([name, p]): [string, Variable] => [prefix + name, p]));
+  const parameters: Array<[string, Variable]> = modules.flatMap(([prefix, module]) => module.namedParameters().filter(([, p]) => p.trainable).map(([name, p]): [string, Variable] => [prefix + name, p]));
   const layerNormParameters = new Set(modules.flatMap(([prefix, module]) => module.namedModules().filter(([, m]) => m instanceof LayerNorm).flatMap(([path, m]) => m.namedParameters().map(([name]) => `${prefix}${path === '' ? '' : `${path}.`}${name}`))));
-  const optimizer = new AdamW(named, { learningRate: o.learningRate, weightDecay: o.weightDecay, noDecay: (name) => isNoDecayParameter(name) || layerNormParameters.has(name) });
-  const variables = named.map(([, p]) => p);
+  const checkpoint = o.checkpoint;
+  const resume = o.resume;
 
-  let step = 0;
-  let epoch = 0;
-  let batchInEpoch = 0;
-  const losses: number[] = [];
-  const learningRates: number[] = [];
-  const evaluations: Evaluation[] = [];
-  const checkpoints: string[] = [];
-  let aborted = false;
-  let savedAt = -1;
-  const setMode = (training: boolean): void => {
-    for (const [, module] of modules) module.train(training);
-  };
-  const state = (): TrainerState => ({ format: 'attnkit-trainer-state', version: 1, step, totalSteps, epoch, batchInEpoch, seed: o.seed, batchSize: o.batchSize, loss: o.loss, examples: count, dataFingerprint: fingerprint, losses, learningRates, evaluations });
-  const save = async (): Promise<void> => {
-    if (o.checkpoint === undefined || savedAt === step) return;
-    setMode(false);
-    checkpoints.push(await saveTrainingCheckpoint(o.checkpoint.folder, { model, source: o.checkpoint.source, optimizer, state: state() }, o.checkpoint.keep, caller));
-    savedAt = step;
-  };
-  const evaluate = async (): Promise<void> => {
-    if (o.evaluation === undefined) return;
-    setMode(false);
-    const metrics = await o.evaluation.evaluate(model);
-    evaluations.push({ step, epoch: epoch + batchInEpoch / plan(epoch).length, metrics: { ...metrics } });
-  };
-
-  try {
-    if (o.resume !== undefined) {
-      const resumed = await readTrainingCheckpoint(o.resume, caller);
-      const s = resumed.state;
-      const mismatch = ([['seed', s.seed, o.seed], ['batchSize', s.batchSize, o.batchSize], ['loss', s.loss, o.loss], ['the number of examples', s.examples, count], ['the data (fingerprint)', s.dataFingerprint, fingerprint]] as const).find(([, saved, given]) => saved !== given);
-      if (mismatch !== undefined) throw new CheckpointError(caller, resumed.folder, `${resumed.folder} was written with ${mismatch[0]} = ${JSON.stringify(mismatch[1])}, this run has ${JSON.stringify(mismatch[2])}; resume with the same data, loss, seed and batchSize (they fix the data order).`);
-      if (s.step > totalSteps) throw new CheckpointError(caller, resumed.folder, `${resumed.folder} is at step ${s.step}, past this run's ${totalSteps} steps.`);
-      if (resumed.denseWeights.length !== model.dense.length) throw new CheckpointError(caller, resumed.folder, `${resumed.folder} has ${resumed.denseWeights.length} Dense modules; the model has ${model.dense.length}.`);
-      model.encoder.loadStateDict(resumed.encoderWeights);
-      model.dense.forEach((dense, i) => dense.loadStateDict(resumed.denseWeights[i]!));
-      optimizer.importState(resumed.optimizer);
-      ({ step, epoch, batchInEpoch } = s);
-      losses.push(...s.losses);
-      learningRates.push(...s.learningRates);
-      evaluations.push(...s.evaluations);
-      savedAt = step;
-    }
-    const started = performance.now();
-    const startStep = step;
-    while (step < totalSteps) {
-      if (o.signal?.aborted === true) {
-        aborted = true;
-        break;
-      }
-      const indices = plan(epoch)[batchInEpoch]!;
-      const learningRate = o.learningRate * schedule(step);
-      optimizer.learningRate = learningRate;
+  return runTrainingLoop({
+    caller,
+    parameters,
+    noDecay: (name) => isNoDecayParameter(name) || layerNormParameters.has(name),
+    plan,
+    totalSteps,
+    learningRate: o.learningRate,
+    warmupSteps: 'steps' in o.warmup ? o.warmup.steps : Math.ceil(o.warmup.ratio * totalSteps),
+    weightDecay: o.weightDecay,
+    maxGradNorm: o.maxGradNorm,
+    seed: o.seed,
+    dropout: o.dropout,
+    batchLoss: (indices) => {
       const columns = (pairs.texts[indices[0]!] as readonly string[]).map((_, c) => indices.map((i) => (pairs.texts[i] as readonly string[])[c] as string));
-      const batch = { columns, labels: ranking ? [] : indices.map((i) => pairs.labels[i] as number) };
-      setMode(o.dropout);
-      const { value, grads } = withSeededDropout(o.seed, step, () => variableGrads(() => sentenceBatchLoss(model, batch, o), variables));
-      let loss: number;
-      try {
-        if (o.maxGradNorm > 0) {
-          const { gradients, totalNorm } = clipGradNorm(grads, o.maxGradNorm);
-          optimizer.applyGradients(gradients);
-          dispose([totalNorm, ...Object.values(gradients)]);
-        } else {
-          optimizer.applyGradients(grads);
-        }
-        loss = (await value.data())[0] as number;
-      } finally {
-        dispose([value, ...Object.values(grads)]);
-      }
-      step += 1;
-      batchInEpoch += 1;
-      if (batchInEpoch >= plan(epoch).length) [epoch, batchInEpoch] = [epoch + 1, 0];
-      losses.push(loss);
-      learningRates.push(learningRate);
-      const seconds = (performance.now() - started) / 1000;
-      const stepsPerSecond = (step - startStep) / Math.max(seconds, 1e-9);
-      o.onProgress?.({ step, totalSteps, epoch: epoch + batchInEpoch / plan(epoch).length, loss, learningRate, stepsPerSecond, etaSeconds: (totalSteps - step) / stepsPerSecond });
-      if (o.evaluation !== undefined && (step % o.evaluation.every === 0 || step === totalSteps)) await evaluate();
-      if (o.checkpoint?.every !== undefined && step % o.checkpoint.every === 0) await save();
-      await yieldToEventLoop(); // a Ctrl-C handler's abort, a repaint, a progress bar get their turn between steps
-    }
-    if (aborted || step === totalSteps) await save();
-  } finally {
-    optimizer.dispose();
-    setMode(false);
-  }
-  return { steps: step, totalSteps, losses, learningRates, evaluations, checkpoints, aborted };
+      return sentenceBatchLoss(model, { columns, labels: ranking ? [] : indices.map((i) => pairs.labels[i] as number) }, o);
+    },
+    setMode: (training) => {
+      for (const [, module] of modules) module.train(training);
+    },
+    identity: { loss: o.loss, examples: count, dataFingerprint: dataFingerprint(pairs), batchSize: o.batchSize },
+    ...(checkpoint === undefined ? {} : { save: (state, optimizer) => saveTrainingCheckpoint(checkpoint.folder, { model, source: checkpoint.source, optimizer, state }, checkpoint.keep, caller) }),
+    ...(checkpoint?.every === undefined ? {} : { saveEvery: checkpoint.every }),
+    ...(resume === undefined ? {} : {
+      restore: async () => {
+        const resumed = await readTrainingCheckpoint(resume, caller);
+        if (resumed.denseWeights.length !== model.dense.length) throw new CheckpointError(caller, resumed.folder, `${resumed.folder} has ${resumed.denseWeights.length} Dense modules; the model has ${model.dense.length}.`);
+        return {
+          folder: resumed.folder,
+          state: resumed.state,
+          optimizer: resumed.optimizer,
+          loadWeights: () => {
+            model.encoder.loadStateDict(resumed.encoderWeights);
+            model.dense.forEach((dense, i) => dense.loadStateDict(resumed.denseWeights[i]!));
+          },
+        };
+      },
+    }),
+    ...(o.evaluation === undefined ? {} : { evaluation: { every: o.evaluation.every, evaluate: () => o.evaluation!.evaluate(model) } }),
+    ...(o.onProgress === undefined ? {} : { onProgress: o.onProgress }),
+    ...(o.signal === undefined ? {} : { signal: o.signal }),
+  });
 }
