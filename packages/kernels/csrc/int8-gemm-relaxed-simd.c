@@ -1,0 +1,60 @@
+// Relaxed-SIMD int8 GEMM: i16x8.relaxed_dot_i8x16_i7x16_s (16 products per instruction, adjacent
+// pairs summed into int16 lanes), widened by i32x4.extadd_pairwise_i16x8_s into int32 lanes.
+//
+// The instruction is exactly defined only while its second operand's bytes are 7-bit (0..127):
+// a byte with the top bit set may be read as signed or unsigned, depending on the engine. So A
+// (activations) must hold values in [-64, 63]; they are stored offset by +64 (0..127) and the
+// offset's term, 64·Σₖ B[j, k], is subtracted per column: every result is the exact integer
+// A·Bᵀ, on every engine. Pairs stay inside int16: |2 · 127 · 127| = 32 258 < 32 767.
+//
+// Why not the fused i32x4.relaxed_dot_i8x16_i7x16_add_s: V8 11.3 (Node 20) returns 2·dot and
+// drops the accumulator; the two-instruction form is what it lowers to on x86 without VNNI anyway.
+//
+// clang 14 has no builtin for the instruction: the source writes a placeholder
+// (i16x8.q15mulr_sat_s, same operand and result types, used nowhere else here) and
+// scripts/build-wasm.mjs rewrites it in the disassembly to i16x8.relaxed_dot_i8x16_i7x16_s.
+#define KSTEP 16
+typedef signed char elem_t;
+#include <stdint.h>
+#include <wasm_simd128.h>
+#define RELAXED_DOT_I16(w, x) ((v128_t)__builtin_wasm_q15mulr_sat_s_i16x8((__i16x8)(w), (__i16x8)(x)))
+#define DOT(acc, x, w) acc = wasm_i32x4_add(acc, wasm_i32x4_extadd_pairwise_i16x8(RELAXED_DOT_I16(w, x)))
+
+static void pack_a(int8_t *dst, const int8_t *src, int32_t n, int32_t np, int32_t k, int32_t kp);
+static void pack_b(int8_t *dst, int32_t *corr, const int8_t *src, int32_t m, int32_t mp, int32_t k, int32_t kp);
+#include "int8-gemm.h"
+
+// [n, k] int8 in [-64, 63] (clamped) -> [np, kp] bytes in [0, 127], the padding 0
+static void pack_a(int8_t *dst, const int8_t *src, int32_t n, int32_t np, int32_t k, int32_t kp) {
+  const v128_t lo = wasm_i8x16_splat(-64), hi = wasm_i8x16_splat(63), offset = wasm_i8x16_splat(64);
+  for (int32_t r = 0; r < np; r++) {
+    int8_t *d = dst + r * kp;
+    int32_t c = 0;
+    if (r < n) {
+      const int8_t *s = src + r * k;
+      for (; c + 16 <= k; c += 16) {
+        v128_t v = wasm_i8x16_min(wasm_i8x16_max(wasm_v128_load(s + c), lo), hi);
+        wasm_v128_store(d + c, wasm_i8x16_add(v, offset));
+      }
+      for (; c < k; c++) d[c] = (int8_t)((s[c] < -64 ? -64 : s[c] > 63 ? 63 : s[c]) + 64);
+    }
+    for (; c < kp; c++) d[c] = 0;
+  }
+}
+
+// [m, k] int8 -> [mp, kp] int8 (zero padding); corr[j] = -64 · Σₖ B[j, k]
+static void pack_b(int8_t *dst, int32_t *corr, const int8_t *src, int32_t m, int32_t mp, int32_t k, int32_t kp) {
+  for (int32_t r = 0; r < mp; r++) {
+    int8_t *d = dst + r * kp;
+    int32_t c = 0, sum = 0;
+    if (r < m) {
+      const int8_t *s = src + r * k;
+      for (; c < k; c++) {
+        d[c] = s[c];
+        sum += s[c];
+      }
+    }
+    for (; c < kp; c++) d[c] = 0;
+    corr[r] = -64 * sum;
+  }
+}

@@ -1,0 +1,112 @@
+// Shared body of the int8 GEMM kernels: C = A·Bᵀ with A int8 [N, K] (activations, one scale per
+// row) and B int8 [M, K] (weights, one scale per output channel, rows contiguous in K), int32
+// accumulation, then out = (float)acc · rowScale · colScale (+ bias) in float32, left to right.
+//
+// The including file defines the variant:
+//   KSTEP             values of K per step (8 for i16 lanes, 16 for i8 lanes)
+//   elem_t            the packed element type (int16_t or int8_t/uint8_t)
+//   pack_a, pack_b    copy A / B into zero-padded [rows, Kp] panels in scratch
+//   DOT(acc, a, b)    acc += the dot products of one step, 4 int32 lanes
+//   correction(j)     int32 to add to column j's accumulators (0, or the 7-bit offset's term)
+//
+// Memory: all pointers are byte offsets in this module's memory, placed by the caller from
+// heap_base() up; scratch_bytes(n, m, k) says how much scratch the packing needs. Nothing is read
+// or written when n or m is 0.
+#include <stdint.h>
+#include <wasm_simd128.h>
+
+#define MR 4  // rows of A per tile
+#define NR 2  // rows of B (output columns) per tile
+#define MC 64 // output columns per cache block: the B panel stays in L2 while A tiles stream
+
+extern unsigned char __heap_base;
+
+__attribute__((export_name("heap_base"))) uint32_t heap_base(void) { return (uint32_t)(uintptr_t)&__heap_base; }
+
+static inline int32_t round_up(int32_t x, int32_t m) { return (x + m - 1) / m * m; }
+
+/** Bytes of scratch the packing of an [n, k] by [m, k] product needs (16-byte aligned pieces). */
+__attribute__((export_name("scratch_bytes"))) uint32_t scratch_bytes(int32_t n, int32_t m, int32_t k) {
+  uint32_t kp = (uint32_t)round_up(k, KSTEP);
+  uint32_t panel_a = (uint32_t)round_up(n, MR) * kp * sizeof(elem_t);
+  uint32_t panel_b = (uint32_t)round_up(m, NR) * kp * sizeof(elem_t);
+  return round_up(panel_a, 16) + round_up(panel_b, 16) + (uint32_t)round_up(m, NR) * 4 + 16;
+}
+
+// [a0 a1 a2 a3], [b..], [c..], [d..] -> [Σa, Σb, Σc, Σd]
+static inline v128_t reduce4(v128_t a, v128_t b, v128_t c, v128_t d) {
+  v128_t ab = wasm_i32x4_add(wasm_i32x4_shuffle(a, b, 0, 4, 1, 5), wasm_i32x4_shuffle(a, b, 2, 6, 3, 7));
+  v128_t cd = wasm_i32x4_add(wasm_i32x4_shuffle(c, d, 0, 4, 1, 5), wasm_i32x4_shuffle(c, d, 2, 6, 3, 7));
+  return wasm_i32x4_add(wasm_i32x4_shuffle(ab, cd, 0, 1, 4, 5), wasm_i32x4_shuffle(ab, cd, 2, 3, 6, 7));
+}
+
+// One MR x NR tile over the whole (padded) K: returns, per output column, the 4 rows' sums.
+static inline void tile(const elem_t *a, const elem_t *b, int32_t kp, v128_t *col0, v128_t *col1) {
+  const elem_t *a0 = a, *a1 = a + kp, *a2 = a + 2 * kp, *a3 = a + 3 * kp;
+  const elem_t *b0 = b, *b1 = b + kp;
+  v128_t c00 = wasm_i32x4_const_splat(0), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  for (int32_t p = 0; p < kp; p += KSTEP) {
+    v128_t w0 = wasm_v128_load(b0 + p), w1 = wasm_v128_load(b1 + p), x;
+    x = wasm_v128_load(a0 + p); DOT(c00, x, w0); DOT(c01, x, w1);
+    x = wasm_v128_load(a1 + p); DOT(c10, x, w0); DOT(c11, x, w1);
+    x = wasm_v128_load(a2 + p); DOT(c20, x, w0); DOT(c21, x, w1);
+    x = wasm_v128_load(a3 + p); DOT(c30, x, w0); DOT(c31, x, w1);
+  }
+  *col0 = reduce4(c00, c10, c20, c30);
+  *col1 = reduce4(c01, c11, c21, c31);
+}
+
+// Runs every tile; `emit` stores one column's 4 rows (rows i..i+3, column j) where they exist.
+#define GEMM_LOOP(EMIT)                                                                          \
+  if (n <= 0 || m <= 0) return;                                                                  \
+  int32_t kp = round_up(k < 0 ? 0 : k, KSTEP), np = round_up(n, MR), mp = round_up(m, NR);       \
+  elem_t *pa = (elem_t *)scratch;                                                                \
+  elem_t *pb = (elem_t *)(scratch + round_up(np * kp * (int32_t)sizeof(elem_t), 16));           \
+  int32_t *corr = (int32_t *)((uint8_t *)pb + round_up(mp * kp * (int32_t)sizeof(elem_t), 16)); \
+  pack_a(pa, a, n, np, k, kp);                                                                   \
+  pack_b(pb, corr, b, m, mp, k, kp);                                                             \
+  for (int32_t j0 = 0; j0 < mp; j0 += MC) {                                                      \
+    int32_t j1 = j0 + MC < mp ? j0 + MC : mp;                                                    \
+    for (int32_t i = 0; i < np; i += MR) {                                                       \
+      int32_t rows = n - i < MR ? n - i : MR;                                                    \
+      for (int32_t j = j0; j < j1; j += NR) {                                                    \
+        v128_t s0, s1;                                                                           \
+        tile(pa + i * kp, pb + j * kp, kp, &s0, &s1);                                            \
+        EMIT(s0, j);                                                                             \
+        if (j + 1 < m) EMIT(s1, j + 1);                                                          \
+      }                                                                                          \
+    }                                                                                            \
+  }
+
+/** Raw int32 accumulators out[n, m] (for tests; the same tiles as int8_gemm). */
+__attribute__((export_name("int8_gemm_i32"))) void int8_gemm_i32(const int8_t *a, const int8_t *b, int32_t n, int32_t m, int32_t k, int32_t *out, uint8_t *scratch) {
+#define EMIT_I32(s, col)                                                          \
+  {                                                                               \
+    v128_t v = wasm_i32x4_add(s, wasm_i32x4_splat(corr[col]));                    \
+    int32_t lanes[4];                                                             \
+    wasm_v128_store(lanes, v);                                                    \
+    for (int32_t r = 0; r < rows; r++) out[(i + r) * m + (col)] = lanes[r];       \
+  }
+  GEMM_LOOP(EMIT_I32)
+}
+
+/** out[n, m] = (float)acc · rowScale[i] · colScale[j] (+ bias[j] when bias ≠ 0), float32. */
+__attribute__((export_name("int8_gemm"))) void int8_gemm(const int8_t *a, const int8_t *b, int32_t n, int32_t m, int32_t k, const float *row_scale, const float *col_scale, const float *bias, float *out, uint8_t *scratch) {
+#define EMIT_F32(s, col)                                                                               \
+  {                                                                                                    \
+    v128_t v = wasm_f32x4_convert_i32x4(wasm_i32x4_add(s, wasm_i32x4_splat(corr[col])));               \
+    v = wasm_f32x4_mul(wasm_f32x4_mul(v, rs), wasm_f32x4_splat(col_scale[col]));                       \
+    if (bias) v = wasm_f32x4_add(v, wasm_f32x4_splat(bias[col]));                                      \
+    float lanes[4];                                                                                    \
+    wasm_v128_store(lanes, v);                                                                         \
+    for (int32_t r = 0; r < rows; r++) out[(i + r) * m + (col)] = lanes[r];                            \
+  }
+#define EMIT_WITH_ROWS(s, col)                                                                         \
+  {                                                                                                    \
+    float rsl[4] = {0, 0, 0, 0};                                                                       \
+    for (int32_t r = 0; r < rows; r++) rsl[r] = row_scale[i + r];                                      \
+    v128_t rs = wasm_v128_load(rsl);                                                                   \
+    EMIT_F32(s, col)                                                                                   \
+  }
+  GEMM_LOOP(EMIT_WITH_ROWS)
+}

@@ -1,0 +1,10 @@
+export { int8MatMul, MAX_INT8_DEPTH, type Int8MatMulOptions } from './int8-mat-mul.js';
+export { quantizeWeightPerChannel, type FloatWeight } from './quantize-weight-per-channel.js';
+export { checkInt8Weight, type Int8Weight } from './int8-weight.js';
+export { quantizeRows, type QuantizedRows } from './quantize-rows.js';
+export { int8Kernels, int8Kernel, type Int8KernelReport } from './int8-kernels.js';
+export { INT8_KERNEL_NAMES, type Int8KernelName } from './int8-kernel-name.js';
+export type { Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
+export { int8MatMulReference } from './int8-mat-mul-reference.js';
+export { dequantizeAccumulators } from './dequantize-accumulators.js';
+export { KernelUnavailableError } from './kernel-unavailable-error.js';

@@ -1,0 +1,66 @@
+import { tensor, type Tensor } from '@tensorflow/tfjs-core';
+import { checkOptionKeys, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { checkInt8Weight, type Int8Weight } from './int8-weight.js';
+import type { Int8KernelName } from './int8-kernel-name.js';
+import { int8Kernel } from './int8-kernels.js';
+import { quantizeRows } from './quantize-rows.js';
+
+/** The longest K whose int32 sums cannot overflow at ±127 · ±127: ⌊(2³¹ − 1) / 127²⌋. */
+export const MAX_INT8_DEPTH = 133_144;
+
+/** Options of {@link int8MatMul}. */
+export interface Int8MatMulOptions {
+  /**
+   * Force one kernel (tests, benchmarks): `'relaxed-simd'`, `'simd'` or `'js'`. Default: the
+   * fastest this engine runs (`int8Kernels().preferred`). Note that `'relaxed-simd'` quantizes
+   * activations to 7 bits ([-63, 63]), the others to 8 bits ([-127, 127]).
+   */
+  readonly kernel?: Int8KernelName;
+}
+
+/**
+ * An int8 matrix product with float32 in and out: `y ≈ x · W + bias` for the float weight
+ * `W [K, M]` that `weight` quantizes. Each row of `x` is quantized on the fly
+ * (symmetric, per row: 8-bit, or 7-bit on the `'relaxed-simd'` kernel), the int8 kernel
+ * accumulates exactly in int32, and the result is dequantized with rowScale · colScale and the
+ * bias added in float32, inside the kernel.
+ *
+ * Runs on the CPU whatever the backend: `x` is read with `dataSync()` and the result uploaded as
+ * a new tensor. On cpu and wasm that is a copy; on webgl/webgpu it is a blocking GPU read-back
+ * (correct, but a stall per call: keep float `matMul` there, where int8 saves no arithmetic).
+ * Inference only: no gradient is recorded. Non-finite values in `x` are refused (typed error); the bias is added as is.
+ *
+ * Shapes: `x [..., K]` float32, `weight` `Int8Weight` (`[M, K]` int8 + `[M]` scales),
+ * `bias [M]` float32 → `[..., M]` float32.
+ *
+ * @example
+ * const weight = quantizeWeightPerChannel(w);        // w: [384, 1536]
+ * const y = int8MatMul(x, weight, bias);              // x: [B, T, 384] -> y: [B, T, 1536]
+ * int8MatMul(x, weight, bias, { kernel: 'js' });      // the same numbers as 'simd', in plain JS
+ */
+export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options: Int8MatMulOptions = {}): Tensor {
+  const caller = 'int8MatMul';
+  checkTensor(x, { caller, argument: 'x', dtype: 'float32', shape: '[..., K]' });
+  const { values, scales, inFeatures, outFeatures } = checkInt8Weight(weight, caller, 'weight');
+  const weightShape = `[M, K] = ${formatShape([outFeatures, inFeatures])}`;
+  if (x.rank === 0 || x.shape[x.rank - 1] !== inFeatures) {
+    throw new InvalidArgumentError({ caller, argument: 'x', expected: `a float32 tensor [..., K] with K = ${inFeatures} (weight is ${weightShape})`, received: `rank ${x.rank} ${formatShape(x.shape)}` });
+  }
+  if (inFeatures > MAX_INT8_DEPTH) {
+    throw new InvalidArgumentError({ caller, argument: 'weight', expected: `K ≤ ${MAX_INT8_DEPTH} (int32 sums of ±127 · ±127 products overflow beyond)`, received: `K = ${inFeatures}`, hint: 'Split K and add the partial products in float.' });
+  }
+  if (bias !== undefined) {
+    checkTensor(bias, { caller, argument: 'bias', dtype: 'float32', rank: 1, shape: '[M]' });
+    if (bias.shape[0] !== outFeatures) {
+      throw new InvalidArgumentError({ caller, argument: 'bias', expected: `a float32 tensor [M] with M = ${outFeatures} (weight is ${weightShape})`, received: formatShape(bias.shape) });
+    }
+  }
+  const kernel = int8Kernel(checkOptionKeys(options, ['kernel'], caller).kernel, caller);
+  const rows = x.shape.slice(0, -1).reduce((n, d) => n * d, 1); // N, the product of the leading dimensions
+  const outShape = [...x.shape.slice(0, -1), outFeatures]; // [..., K] -> [..., M]
+  const shape = { rows, cols: outFeatures, depth: inFeatures };
+  const activations = quantizeRows(x.dataSync() as Float32Array, rows, inFeatures, kernel.activationLevels, caller, 'x'); // [N, K] int8 + [N] scales
+  const biasValues = bias === undefined ? undefined : (bias.dataSync() as Float32Array);
+  const out = kernel.multiply(activations.values, values, shape, activations.scales, scales, biasValues); // [N, M]
+  return tensor(out, outShape, 'float32');
+}

@@ -1,0 +1,110 @@
+import { ResourceLimitError } from '@attnkit/backends';
+import type { Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
+import type { Int8KernelName } from './int8-kernel-name.js';
+
+/** What the C kernels (csrc/int8-gemm.h) export. Pointers are byte offsets in `memory`. */
+interface GemmExports {
+  readonly memory: WebAssembly.Memory;
+  heap_base(): number;
+  scratch_bytes(n: number, m: number, k: number): number;
+  int8_gemm_i32(a: number, b: number, n: number, m: number, k: number, out: number, scratch: number): void;
+  int8_gemm(a: number, b: number, n: number, m: number, k: number, rowScale: number, colScale: number, bias: number, out: number, scratch: number): void;
+}
+
+const PAGE = 65536;
+const MAX_BYTES = 2 ** 31; // the C kernels index with int32 offsets
+
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * One of the WebAssembly int8 GEMM modules (built from csrc/ by scripts/build-wasm.mjs), driven
+ * from JavaScript: the inputs are copied into the module's own memory (grown as needed, never
+ * shrunk), the kernel runs, the output is copied out. The module is compiled on first use.
+ *
+ * @example
+ * const simd = new WasmInt8Gemm('simd', INT8_GEMM_SIMD_WASM, 127);
+ * if (simd.supported) simd.accumulate(a, b, { rows: 2, cols: 3, depth: 4 }); // Int32Array [2, 3]
+ */
+export class WasmInt8Gemm implements Int8GemmKernel {
+  readonly name: Int8KernelName;
+  readonly activationLevels: 127 | 63;
+  readonly #bytes: Uint8Array<ArrayBuffer>;
+  #supported: boolean | undefined;
+  #exports: GemmExports | undefined;
+
+  constructor(name: Int8KernelName, base64: string, activationLevels: 127 | 63) {
+    this.name = name;
+    this.activationLevels = activationLevels;
+    this.#bytes = decodeBase64(base64);
+  }
+
+  /** Whether this engine validates the module (its SIMD instructions). */
+  get supported(): boolean {
+    this.#supported ??= typeof WebAssembly === 'object' && WebAssembly.validate(this.#bytes);
+    return this.#supported;
+  }
+
+  accumulate(a: Int8Array, b: Int8Array, shape: Int8GemmShape): Int32Array {
+    const { rows, cols, depth } = shape;
+    const out = new Int32Array(rows * cols);
+    if (out.length === 0) return out;
+    const [kernel, at] = this.#place(a, b, shape, 0);
+    kernel.int8_gemm_i32(at.a, at.b, rows, cols, depth, at.out, at.scratch);
+    out.set(new Int32Array(kernel.memory.buffer, at.out, out.length));
+    return out;
+  }
+
+  multiply(a: Int8Array, b: Int8Array, shape: Int8GemmShape, rowScales: Float32Array, colScales: Float32Array, bias?: Float32Array): Float32Array {
+    const { rows, cols, depth } = shape;
+    const out = new Float32Array(rows * cols);
+    if (out.length === 0) return out;
+    const [kernel, at] = this.#place(a, b, shape, 4 * (rows + 2 * cols));
+    const buffer = kernel.memory.buffer;
+    const rowScale = at.extra;
+    const colScale = rowScale + 4 * rows;
+    new Float32Array(buffer, rowScale, rows).set(rowScales);
+    new Float32Array(buffer, colScale, cols).set(colScales);
+    if (bias !== undefined) new Float32Array(buffer, colScale + 4 * cols, cols).set(bias);
+    kernel.int8_gemm(at.a, at.b, rows, cols, depth, rowScale, colScale, bias === undefined ? 0 : colScale + 4 * cols, at.out, at.scratch);
+    out.set(new Float32Array(buffer, at.out, out.length));
+    return out;
+  }
+
+  /** Lays out A, B, the output, `extra` bytes and the packing scratch from heap_base, 16-byte aligned; copies A and B in. */
+  #place(a: Int8Array, b: Int8Array, { rows, cols, depth }: Int8GemmShape, extra: number) {
+    const kernel = this.#instance();
+    const align = (offset: number) => Math.ceil(offset / 16) * 16;
+    const at = { a: align(kernel.heap_base()), b: 0, out: 0, extra: 0, scratch: 0 };
+    at.b = align(at.a + rows * depth);
+    at.out = align(at.b + cols * depth);
+    at.extra = align(at.out + 4 * rows * cols);
+    at.scratch = align(at.extra + extra);
+    const scratch = 2 * (Math.ceil(rows / 4) * 4 + Math.ceil(cols / 2) * 2) * (Math.ceil(depth / 16) * 16) + 4 * cols + 64; // an upper bound, in doubles: no int32 overflow
+    const end = at.scratch + scratch;
+    if (end > MAX_BYTES) {
+      throw new ResourceLimitError({ caller: 'int8MatMul', what: `the buffers of an int8 [${rows}, ${depth}] x [${cols}, ${depth}]ᵀ product`, backend: `the ${this.name} kernel`, bytes: end, limit: MAX_BYTES, rule: 'the kernels address at most 2 GiB', hint: 'Split the rows into smaller batches.' });
+    }
+    const exact = at.scratch + kernel.scratch_bytes(rows, cols, depth);
+    const missing = exact - kernel.memory.buffer.byteLength;
+    if (missing > 0) {
+      try {
+        kernel.memory.grow(Math.ceil(missing / PAGE));
+      } catch (cause) {
+        throw new ResourceLimitError({ caller: 'int8MatMul', what: `the buffers of an int8 [${rows}, ${depth}] x [${cols}, ${depth}]ᵀ product`, backend: `the ${this.name} kernel`, bytes: exact, limit: kernel.memory.buffer.byteLength, rule: `the engine refused to grow the module's memory: ${String(cause)}`, hint: 'Split the rows into smaller batches.' });
+      }
+    }
+    new Int8Array(kernel.memory.buffer, at.a, a.length).set(a);
+    new Int8Array(kernel.memory.buffer, at.b, b.length).set(b);
+    return [kernel, at] as const;
+  }
+
+  #instance(): GemmExports {
+    this.#exports ??= new WebAssembly.Instance(new WebAssembly.Module(this.#bytes)).exports as unknown as GemmExports;
+    return this.#exports;
+  }
+}
