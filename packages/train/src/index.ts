@@ -27,3 +27,8 @@ export { wordnetPairs, WORDNET_PAIR_KINDS, type WordnetPair, type WordnetPairKin
 export { retrievalMetrics, type RetrievalMetrics, type RetrievalMetricsOptions } from './eval/retrieval-metrics.js';
 export { evaluateWordnetRetrieval, type EmbedTexts, type EvaluateWordnetRetrievalOptions, type WordnetRetrievalResult } from './eval/evaluate-wordnet-retrieval.js';
 export { bagOfWordsEmbedder, type BagOfWordsEmbedderOptions } from './eval/bag-of-words-embedder.js';
+export { trainMaskedLanguageModel, type TrainMaskedLanguageModelOptions } from './masked-lm/train-masked-language-model.js';
+export { maskTokens, type MaskTokensOptions, type MaskedTokens } from './masked-lm/mask-tokens.js';
+export { maskedLanguageModelLoss, IGNORE_INDEX } from './masked-lm/masked-language-model-loss.js';
+export { saveMaskedLMFolder } from './checkpoint/save-masked-lm-folder.js';
+export { maskedLMFolderFiles } from './checkpoint/masked-lm-folder-files.js';

@@ -1,4 +1,5 @@
-import { modelFiles, subfolderSource, type ModelSource } from '@attnkit/bert';
+import type { Tensor } from '@tensorflow/tfjs-core';
+import { modelFiles, subfolderSource, type FileReader, type ModelSource } from '@attnkit/bert';
 import { writeSafetensors, type Module } from '@attnkit/nn';
 import type { SentenceEncoder } from '@attnkit/sentence';
 import { CheckpointError } from './checkpoint-error.js';
@@ -26,11 +27,25 @@ export const SENTENCE_TRANSFORMERS_LAYOUT_VERSION = '6.0.1';
 
 const json = (value: unknown): Uint8Array => new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`);
 
-/** A module's parameters as a float32 safetensors file under their checkpoint keys (read back from the backend). */
-export async function moduleSafetensors(module: Module): Promise<Uint8Array> {
+/** A module's parameters (or the named parameters given) as a float32 safetensors file under their checkpoint keys (read back from the backend). */
+export async function moduleSafetensors(module: Module | ReadonlyArray<readonly [string, Tensor]>): Promise<Uint8Array> {
   const tensors: Record<string, { shape: number[]; values: Float32Array }> = {};
-  for (const [name, parameter] of module.namedParameters()) tensors[name] = { shape: [...parameter.shape], values: (await parameter.data()) as Float32Array };
+  for (const [name, parameter] of Array.isArray(module) ? module : (module as Module).namedParameters()) tensors[name] = { shape: [...parameter.shape], values: (await parameter.data()) as Float32Array };
   return writeSafetensors(tensors, { format: 'pt' });
+}
+
+/**
+ * The tokenizer files of `source` (those of {@link TOKENIZER_FILES} it has), by name; a source with
+ * neither `tokenizer.json` nor `vocab.txt` is a `CheckpointError` (a saved folder must be loadable).
+ */
+export async function tokenizerFiles(read: FileReader, source: ModelSource, caller: string): Promise<Map<string, Uint8Array>> {
+  const files = new Map<string, Uint8Array>();
+  for (const name of TOKENIZER_FILES) {
+    const bytes = await read(name);
+    if (bytes !== undefined) files.set(name, bytes);
+  }
+  if (!files.has('tokenizer.json') && !files.has('vocab.txt')) throw new CheckpointError(caller, String(source), `the source ${String(source)} has neither tokenizer.json nor vocab.txt to copy; pass the folder the model was loaded from.`);
+  return files;
 }
 
 /**
@@ -61,11 +76,7 @@ export async function sentenceFolderFiles(model: SentenceEncoder, source: ModelS
   const original = originalBytes === undefined ? {} : (JSON.parse(new TextDecoder().decode(originalBytes)) as Record<string, unknown>);
   files.set('config.json', json(encoderConfigJson(model.encoder.config, original)));
   files.set('model.safetensors', await moduleSafetensors(model.encoder));
-  for (const name of TOKENIZER_FILES) {
-    const bytes = await read(name);
-    if (bytes !== undefined) files.set(name, bytes);
-  }
-  if (!files.has('tokenizer.json') && !files.has('vocab.txt')) throw new CheckpointError(caller, String(source), `the source ${String(source)} has neither tokenizer.json nor vocab.txt to copy; pass the folder the model was loaded from.`);
+  for (const [name, bytes] of await tokenizerFiles(read, source, caller)) files.set(name, bytes);
 
   const pooling = model.pooling?.config ?? { embeddingDimension: model.encoder.config.hiddenSize, modes: ['mean'] as const, includePrompt: true };
   const modules: Array<{ idx: number; name: string; path: string; type: string }> = [{ idx: 0, name: '0', path: '', type: MODULE_TYPES.Transformer }];

@@ -31,14 +31,22 @@ const NAME = /^checkpoint-(\d+)$/;
  * await saveTrainingCheckpoint('./run', { model, source: './attnkit-tiny-bert', optimizer, state }); // './run/checkpoint-40'
  */
 export async function saveTrainingCheckpoint(folder: string, checkpoint: TrainingCheckpoint, keep = 1, caller = 'trainSentenceEncoder'): Promise<string> {
+  return writeTrainingCheckpoint(folder, await sentenceFolderFiles(checkpoint.model, checkpoint.source, caller), checkpoint.optimizer, checkpoint.state, keep, caller);
+}
+
+/**
+ * Writes `<folder>/checkpoint-<step>/` holding `files` (a model folder, by path) plus
+ * `trainer_state.json` and `optimizer.safetensors`, atomically, then keeps only the newest `keep`
+ * checkpoints. What {@link saveTrainingCheckpoint} and the masked-LM trainer share. Node only.
+ */
+export async function writeTrainingCheckpoint(folder: string, files: Map<string, Uint8Array>, optimizer: AdamW, state: TrainerState, keep: number, caller: string): Promise<string> {
   const { join } = nodeBuiltin('node:path');
   const { readdir, rm, stat } = nodeBuiltin('node:fs/promises');
   const existing = await stat(folder).catch(() => undefined);
   if (existing !== undefined && !existing.isDirectory()) throw new CheckpointError(caller, folder, `the checkpoint folder ${folder} is a file; give a folder path (checkpoints are written inside it as checkpoint-<step>/).`);
-  const files = await sentenceFolderFiles(checkpoint.model, checkpoint.source, caller);
-  files.set('trainer_state.json', new TextEncoder().encode(`${JSON.stringify(checkpoint.state, null, 2)}\n`));
-  files.set('optimizer.safetensors', optimizerStateFile(await checkpoint.optimizer.exportState()));
-  const target = join(folder, `checkpoint-${checkpoint.state.step}`);
+  files.set('trainer_state.json', new TextEncoder().encode(`${JSON.stringify(state, null, 2)}\n`));
+  files.set('optimizer.safetensors', optimizerStateFile(await optimizer.exportState()));
+  const target = join(folder, `checkpoint-${state.step}`);
   await writeFolderAtomically(target, files, { replace: true, caller });
   const older = (await readdir(folder)).map((name) => NAME.exec(name)).filter((m) => m !== null).map((m) => Number(m[1])).sort((a, b) => b - a).slice(keep);
   for (const step of older) await rm(join(folder, `checkpoint-${step}`), { recursive: true, force: true });
@@ -65,6 +73,29 @@ export interface ReadCheckpoint {
  * const { state, optimizer } = await readTrainingCheckpoint('./run'); // ./run/checkpoint-40
  */
 export async function readTrainingCheckpoint(folder: string, caller = 'trainSentenceEncoder'): Promise<ReadCheckpoint> {
+  const opened = await openTrainingCheckpoint(folder, caller);
+  const modules = JSON.parse(new TextDecoder().decode(await opened.read('modules.json'))) as Array<{ path: string; type: string }>;
+  const denseWeights = [];
+  for (const module of modules) if (module.type.endsWith('.Dense')) denseWeights.push(await opened.weights(`${module.path}/model.safetensors`));
+  return { folder: opened.folder, state: opened.state, optimizer: opened.optimizer, encoderWeights: await opened.weights('model.safetensors'), denseWeights };
+}
+
+/** A training checkpoint opened by {@link openTrainingCheckpoint}: its state and optimiser, and readers of its other files. */
+export interface OpenedCheckpoint {
+  readonly folder: string;
+  readonly state: TrainerState;
+  readonly optimizer: AdamWState;
+  /** A file's bytes (a missing or unreadable file is a `CheckpointError`). */
+  read(name: string): Promise<Uint8Array>;
+  /** A safetensors file's tensors. */
+  weights(name: string): Promise<ReturnType<typeof readSafetensors>['tensors']>;
+}
+
+/**
+ * Opens a training checkpoint: `folder` itself when it holds `trainer_state.json`, else the newest
+ * `checkpoint-<step>` inside it; reads and checks its trainer state and optimiser state. Node only.
+ */
+export async function openTrainingCheckpoint(folder: string, caller: string): Promise<OpenedCheckpoint> {
   const { join } = nodeBuiltin('node:path');
   const { readdir, readFile, stat } = nodeBuiltin('node:fs/promises');
   const info = await stat(folder).catch(() => undefined);
@@ -101,8 +132,5 @@ export async function readTrainingCheckpoint(folder: string, caller = 'trainSent
       throw new CheckpointError(caller, chosen, `${chosen}/${name} cannot be read (${(error as Error).message}).`, error);
     }
   };
-  const modules = JSON.parse(new TextDecoder().decode(await read('modules.json'))) as Array<{ path: string; type: string }>;
-  const denseWeights = [];
-  for (const module of modules) if (module.type.endsWith('.Dense')) denseWeights.push(await weights(`${module.path}/model.safetensors`));
-  return { folder: chosen, state, optimizer, encoderWeights: await weights('model.safetensors'), denseWeights };
+  return { folder: chosen, state, optimizer, read, weights };
 }
