@@ -1,0 +1,54 @@
+// The peer bench page: runs one engine (window.__peer.run) in a fresh browser that Playwright opened for it.
+import * as transformersModule from '@huggingface/transformers';
+import { createAttnkit } from '../attnkit-engine.js';
+import { browserEngines, runEngine, type Embedder, type EngineResult, type EngineSpec } from '../engine.js';
+import { createTransformers } from '../transformers-engine.js';
+import type { Transformers } from '../transformers-types.js';
+
+/** Workers started by the page: ONNX Runtime's and tfjs' wasm threads each start one per extra thread. */
+const started = { workers: 0 };
+const NativeWorker = globalThis.Worker;
+globalThis.Worker = class extends NativeWorker {
+  constructor(url: string | URL, options?: WorkerOptions) {
+    super(url, options);
+    started.workers++;
+  }
+};
+
+const transformers = transformersModule as unknown as Transformers;
+transformers.env.allowRemoteModels = false;
+transformers.env.allowLocalModels = true;
+transformers.env.localModelPath = '/models/';
+transformers.env.useBrowserCache = false; // each engine runs in a fresh browser anyway; no 110 MB write into Cache Storage during cold
+const onnxWasm = transformers.env.backends.onnx.wasm!;
+// onnxruntime-web's files from this server (the Vite config serves transformers.js' own onnxruntime-web dist/ at /ort/), not its CDN default
+onnxWasm.wasmPaths = { mjs: '/ort/ort-wasm-simd-threaded.asyncify.mjs', wasm: '/ort/ort-wasm-simd-threaded.asyncify.wasm' };
+
+function create(spec: EngineSpec): Promise<Embedder> {
+  return spec.library === 'attnkit' ? createAttnkit(spec, new URL('/models/minilm-shaped/', location.href).href) : createTransformers(transformers, spec, 'minilm-shaped');
+}
+
+export interface PagePeer {
+  readonly crossOriginIsolated: boolean;
+  readonly hardwareConcurrency: number;
+  readonly transformersVersion: string;
+  readonly onnxruntimeWebVersion: string;
+  run(id: string, texts: string[], runs: number): Promise<EngineResult & { workers: number }>;
+}
+
+const peer: PagePeer = {
+  crossOriginIsolated: globalThis.crossOriginIsolated,
+  hardwareConcurrency: navigator.hardwareConcurrency,
+  transformersVersion: transformers.env.version,
+  onnxruntimeWebVersion: transformers.env.backends.onnx.versions?.['web'] ?? '?',
+  async run(id, texts, runs) {
+    const spec = browserEngines(navigator.hardwareConcurrency).find((s) => s.id === id);
+    if (spec === undefined) throw new Error(`peer page: no engine '${id}'`);
+    try {
+      return { ...(await runEngine(id, () => create(spec), texts, runs)), workers: started.workers };
+    } catch (error) {
+      return { id, coldMs: NaN, warmMs: [], embeddings: [], ids: [], threads: '', workers: started.workers, error: error instanceof Error ? error.message : String(error) };
+    }
+  },
+};
+(globalThis as unknown as { __peer: PagePeer }).__peer = peer;
