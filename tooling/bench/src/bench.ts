@@ -233,7 +233,8 @@ async function bucketing(folder: string, tokenizerFolder: string): Promise<Bucke
 function ensureModels(): boolean {
   if (existsSync(join(models, 'minilm-shaped', 'model.onnx')) && existsSync(join(models, 'attnkit-tiny-bert.onnx'))) return true;
   try {
-    execFileSync('/usr/bin/python3', [join(here, '..', 'scripts', 'make_bench_models.py')], { stdio: 'inherit' });
+    const venv = join(root, '.venv-ref', 'bin', 'python'); // the reference venv also writes the transformers.js peer files
+    execFileSync(existsSync(venv) ? venv : '/usr/bin/python3', [join(here, '..', 'scripts', 'make_bench_models.py')], { stdio: 'inherit' });
     return true;
   } catch {
     notes.push('The benchmark models could not be generated: they need Debian\'s python3-torch (`sudo apt-get install python3-torch`). Nothing was measured.');
@@ -389,6 +390,10 @@ function finish(extra?: { ceilings: Record<string, number>; growth: Record<strin
     'the forward tfjs\' pthreads still spin on the second core after each matMul: GELU 20 → 15–20 ms,',
     'LayerNorm 4 → 5.5 ms).',
     ...notes.map((n) => `\n${n}`),
+    '',
+    '## Against transformers.js',
+    '',
+    'attnkit against the real peer, transformers.js (Chromium and Node, fp32 and q8, cold and warm, cosine against a float64 reference): [benchmarks-peer.md](benchmarks-peer.md), written by `pnpm --filter @attnkit/bench bench:peer` (a separate run: it drives Chromium and takes ≈ 15 minutes).',
     '',
   );
   const text = lines.join('\n');
