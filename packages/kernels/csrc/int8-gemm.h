@@ -110,3 +110,64 @@ __attribute__((export_name("int8_gemm"))) void int8_gemm(const int8_t *a, const 
   }
   GEMM_LOOP(EMIT_WITH_ROWS)
 }
+
+// Symmetric per-row quantization of x [n, k] float32 into out [n, k] int8 and scales [n]:
+// scale = f32(max|row| / levels); q = clamp(roundHalfAwayFromZero(f32(x / scale)), ±levels); a
+// row with scale 0 is all zeros. Returns -1, or the flat index of the first NaN/±Infinity (then
+// the outputs are unspecified). quantizeRows in src/quantize-rows.ts is the same, in JavaScript.
+__attribute__((export_name("quantize_rows"))) int32_t quantize_rows(const float *x, int32_t n, int32_t k, int32_t levels, int8_t *out, float *scales) {
+  const v128_t inf = wasm_f32x4_splat(__builtin_inff()), half = wasm_f32x4_splat(0.5f), one = wasm_f32x4_splat(1.0f);
+  const v128_t sign_bit = wasm_i32x4_splat((int32_t)0x80000000), hi = wasm_f32x4_splat((float)levels), lo = wasm_f32x4_splat(-(float)levels);
+  for (int32_t i = 0; i < n; i++) {
+    const float *row = x + i * k;
+    int8_t *q = out + i * k;
+    v128_t vmax = wasm_f32x4_splat(0.0f), bad = wasm_i32x4_splat(0);
+    int32_t c = 0;
+    for (; c + 4 <= k; c += 4) {
+      v128_t a = wasm_f32x4_abs(wasm_v128_load(row + c));
+      bad = wasm_v128_or(bad, wasm_v128_not(wasm_f32x4_lt(a, inf))); // NaN and ±Infinity
+      vmax = wasm_f32x4_pmax(vmax, a);
+    }
+    float max = 0.0f;
+    int32_t any_bad = wasm_v128_any_true(bad);
+    for (int32_t l = 0; l < 4; l++) {
+      float v = ((float *)&vmax)[l];
+      if (v > max) max = v;
+    }
+    for (; c < k; c++) {
+      float a = __builtin_fabsf(row[c]);
+      if (!(a < __builtin_inff())) any_bad = 1;
+      if (a > max) max = a;
+    }
+    if (any_bad) {
+      for (int32_t p = 0; p < k; p++) if (!(__builtin_fabsf(row[p]) < __builtin_inff())) return i * k + p;
+    }
+    float scale = max / (float)levels;
+    scales[i] = scale;
+    if (scale == 0.0f) {
+      for (int32_t p = 0; p < k; p++) q[p] = 0;
+      continue;
+    }
+    const v128_t vs = wasm_f32x4_splat(scale);
+#define QUANTIZE4(v)                                                                                     \
+  ({                                                                                                     \
+    v128_t r = wasm_f32x4_div(v, vs), t = wasm_f32x4_trunc(r);                                           \
+    v128_t up = wasm_f32x4_ge(wasm_f32x4_abs(wasm_f32x4_sub(r, t)), half);                               \
+    v128_t step = wasm_v128_or(wasm_v128_and(r, sign_bit), one); /* ±1 with r's sign */                   \
+    t = wasm_f32x4_add(t, wasm_v128_and(up, step));                                                      \
+    wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_min(wasm_f32x4_max(t, lo), hi));                               \
+  })
+    c = 0;
+    for (; c + 16 <= k; c += 16) {
+      v128_t q0 = QUANTIZE4(wasm_v128_load(row + c)), q1 = QUANTIZE4(wasm_v128_load(row + c + 4));
+      v128_t q2 = QUANTIZE4(wasm_v128_load(row + c + 8)), q3 = QUANTIZE4(wasm_v128_load(row + c + 12));
+      wasm_v128_store(q + c, wasm_i8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(q0, q1), wasm_i16x8_narrow_i32x4(q2, q3)));
+    }
+    for (; c < k; c++) {
+      float r = row[c] / scale, t = __builtin_truncf(r);
+      if (__builtin_fabsf(r - t) >= 0.5f) t += r < 0 ? -1.0f : 1.0f;
+      q[c] = (int8_t)(t > (float)levels ? levels : t < -(float)levels ? -levels : (int32_t)t);
+    }
+  }
+  return -1;
+}

@@ -28,4 +28,10 @@ export interface Int8GemmKernel {
    * right (see `dequantizeAccumulators`): `[N, M]`.
    */
   multiply(a: Int8Array, b: Int8Array, shape: Int8GemmShape, rowScales: Float32Array, colScales: Float32Array, bias?: Float32Array): Float32Array;
+  /**
+   * The whole int8 product from float activations: quantizes the rows of `x [N, K]` to
+   * `activationLevels` (as `quantizeRows`, bit for bit), then {@link multiply}: `[N, M]`. Throws
+   * `InvalidArgumentError` for `caller`'s argument `'x'` on a NaN or ±Infinity.
+   */
+  quantizedMultiply(x: Float32Array, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string): Float32Array;
 }

@@ -7,7 +7,7 @@ import { thrown } from '@attnkit/test-utils';
 import { int8Kernel } from './int8-kernels.js';
 import { int8MatMulReference } from './int8-mat-mul-reference.js';
 import { KernelUnavailableError } from './kernel-unavailable-error.js';
-import { expectExactOnAllShapes, int8Case, INT8_SHAPES } from './testing/int8-cases.js';
+import { expectExactOnAllShapes, expectQuantizerMatches, int8Case, INT8_SHAPES } from './testing/int8-cases.js';
 import { WasmInt8Gemm } from './wasm-int8-gemm.js';
 import { INT8_GEMM_RELAXED_SIMD_WASM } from './wasm/int8-gemm-relaxed-simd.wasm.js';
 
@@ -29,6 +29,8 @@ describe('WasmInt8Gemm (relaxed-simd) in this process', () => {
     it('equals int8MatMulReference bit for bit on every shape, A in [-63, 63]', () => {
       expect(expectExactOnAllShapes(relaxed)).toBe(2 * INT8_SHAPES.length);
     });
+
+    it('quantizes float rows to [-63, 63] exactly as quantizeRows does and refuses non-finite x', () => expectQuantizerMatches(relaxed));
 
     it('is exact over its whole 7-bit range [-64, 63] and clamps A outside it (never implementation-defined)', () => {
       const { b, shape } = int8Case([6, 10, 77], 127, 3);
@@ -64,7 +66,7 @@ if (!CHILD) {
       });
       const output = `${run.stdout}\n${run.stderr}`;
       expect(run.status, output).toBe(0);
-      expect(output).toMatch(/Tests\s+4 passed \(4\)/); // supported, exact, clamping, int8Kernel: the kernel really ran
+      expect(output).toMatch(/Tests\s+5 passed \(5\)/); // supported, exact, quantizer, clamping, int8Kernel: the kernel really ran
     }, 150_000);
   });
 }

@@ -1,9 +1,8 @@
-import { tensor, type Tensor } from '@tensorflow/tfjs-core';
+import { tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { checkOptionKeys, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { checkInt8Weight, type Int8Weight } from './int8-weight.js';
 import type { Int8KernelName } from './int8-kernel-name.js';
 import { int8Kernel } from './int8-kernels.js';
-import { quantizeRows } from './quantize-rows.js';
 
 /** The longest K whose int32 sums cannot overflow at ±127 · ±127: ⌊(2³¹ − 1) / 127²⌋. */
 export const MAX_INT8_DEPTH = 133_144;
@@ -59,8 +58,8 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
   const rows = x.shape.slice(0, -1).reduce((n, d) => n * d, 1); // N, the product of the leading dimensions
   const outShape = [...x.shape.slice(0, -1), outFeatures]; // [..., K] -> [..., M]
   const shape = { rows, cols: outFeatures, depth: inFeatures };
-  const activations = quantizeRows(x.dataSync() as Float32Array, rows, inFeatures, kernel.activationLevels, caller, 'x'); // [N, K] int8 + [N] scales
+  if (rows * outFeatures === 0) return zeros(outShape); // nothing to compute (and nothing read)
   const biasValues = bias === undefined ? undefined : (bias.dataSync() as Float32Array);
-  const out = kernel.multiply(activations.values, values, shape, activations.scales, scales, biasValues); // [N, M]
+  const out = kernel.quantizedMultiply(x.dataSync() as Float32Array, values, shape, scales, biasValues, caller); // [N, K] -> int8 [N, K] + [N] scales -> [N, M]
   return tensor(out, outShape, 'float32');
 }

@@ -1,5 +1,6 @@
 import { dequantizeAccumulators } from './dequantize-accumulators.js';
 import type { Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
+import { quantizeRows } from './quantize-rows.js';
 
 /** `A·Bᵀ` in int32 JavaScript arithmetic, four output columns at a time (each A row read once per four columns). */
 function accumulate(a: Int8Array, b: Int8Array, { rows, cols, depth }: Int8GemmShape): Int32Array {
@@ -40,4 +41,8 @@ export const jsInt8Gemm: Int8GemmKernel = {
   activationLevels: 127,
   accumulate,
   multiply: (a, b, shape, rowScales, colScales, bias) => dequantizeAccumulators(accumulate(a, b, shape), rowScales, colScales, bias),
+  quantizedMultiply(x, b, shape, colScales, bias, caller) {
+    const { values, scales } = quantizeRows(x, shape.rows, shape.depth, 127, caller, 'x');
+    return dequantizeAccumulators(accumulate(values, b, shape), scales, colScales, bias);
+  },
 };

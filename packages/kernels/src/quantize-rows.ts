@@ -8,10 +8,11 @@ export interface QuantizedRows {
 
 /**
  * Symmetric per-row int8 quantization: `scale = f32(max|row| / levels)` and
- * `q = clamp(roundHalfAwayFromZero(x / scale), -levels, levels)`, so `x ≈ q · scale`. An all-zero
+ * `q = clamp(roundHalfAwayFromZero(f32(x / scale)), -levels, levels)`, so `x ≈ q · scale`. An all-zero
  * row gets scale 0 and zeros. Every value must be finite: NaN or ±Infinity would make the whole
  * row's scale meaningless, so it is refused with a typed error naming the first one (the scan is
- * the max|x| pass the scale needs anyway, so it costs nothing).
+ * the max|x| pass the scale needs anyway, so it costs nothing). The wasm kernels' `quantize_rows`
+ * computes the very same bytes (tested).
  * Shapes: `values [rows, depth]` float32 → int8 `[rows, depth]` and scales `[rows]`.
  *
  * @example
@@ -20,23 +21,24 @@ export interface QuantizedRows {
 export function quantizeRows(values: ArrayLike<number>, rows: number, depth: number, levels: 127 | 63, caller: string, argument: string): QuantizedRows {
   const out = new Int8Array(rows * depth);
   const scales = new Float32Array(rows);
+  const round = Math.fround;
   for (let i = 0; i < rows; i++) {
     const start = i * depth;
     let max = 0;
     for (let p = start; p < start + depth; p++) {
-      const x = values[p] as number;
-      if (!Number.isFinite(x)) {
-        throw new InvalidArgumentError({ caller, argument, expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${x} at flat index ${p}`, hint: 'Replace or mask the non-finite values first.' });
+      const magnitude = Math.abs(values[p] as number);
+      if (!(magnitude < Infinity)) {
+        throw new InvalidArgumentError({ caller, argument, expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${values[p]} at flat index ${p}`, hint: 'Replace or mask the non-finite values first.' });
       }
-      const magnitude = Math.abs(x);
       if (magnitude > max) max = magnitude;
     }
-    const scale = Math.fround(max / levels);
+    const scale = round(max / levels);
     scales[i] = scale;
     if (scale === 0) continue; // a zero row (or one below float32's range) stays 0
     for (let p = start; p < start + depth; p++) {
-      const x = (values[p] as number) / scale;
-      const q = Math.sign(x) * Math.round(Math.abs(x));
+      const r = round((values[p] as number) / scale); // float32 division, as f32x4.div in the kernels
+      let q = Math.trunc(r);
+      if (Math.abs(r - q) >= 0.5) q += r < 0 ? -1 : 1; // half away from zero
       out[p] = q > levels ? levels : q < -levels ? -levels : q;
     }
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ResourceLimitError } from '@attnkit/backends';
 import { thrown } from '@attnkit/test-utils';
 import { int8MatMulReference } from './int8-mat-mul-reference.js';
-import { expectExactOnAllShapes, int8Case, INT8_SHAPES } from './testing/int8-cases.js';
+import { expectExactOnAllShapes, expectQuantizerMatches, int8Case, INT8_SHAPES } from './testing/int8-cases.js';
 import { WasmInt8Gemm } from './wasm-int8-gemm.js';
 import { INT8_GEMM_SIMD_WASM } from './wasm/int8-gemm-simd.wasm.js';
 
@@ -14,6 +14,8 @@ describe('WasmInt8Gemm (simd)', () => {
   it('equals int8MatMulReference bit for bit on every shape: int32 accumulators and float32 outputs', () => {
     expect(expectExactOnAllShapes(simd)).toBe(2 * INT8_SHAPES.length);
   });
+
+  it('quantizes float rows exactly as quantizeRows does (ties, tails, tiny and huge rows) and refuses non-finite x', () => expectQuantizerMatches(simd));
 
   it('stays exact across calls that grow its memory and calls that reuse it (larger, then smaller)', () => {
     for (const dims of [[300, 700, 1024], [3, 5, 9], [1024, 64, 384]] as const) {

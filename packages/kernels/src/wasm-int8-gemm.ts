@@ -1,4 +1,5 @@
 import { ResourceLimitError } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import type { Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
 import type { Int8KernelName } from './int8-kernel-name.js';
 
@@ -9,6 +10,7 @@ interface GemmExports {
   scratch_bytes(n: number, m: number, k: number): number;
   int8_gemm_i32(a: number, b: number, n: number, m: number, k: number, out: number, scratch: number): void;
   int8_gemm(a: number, b: number, n: number, m: number, k: number, rowScale: number, colScale: number, bias: number, out: number, scratch: number): void;
+  quantize_rows(x: number, n: number, k: number, levels: number, out: number, scales: number): number;
 }
 
 const PAGE = 65536;
@@ -60,23 +62,44 @@ export class WasmInt8Gemm implements Int8GemmKernel {
   }
 
   multiply(a: Int8Array, b: Int8Array, shape: Int8GemmShape, rowScales: Float32Array, colScales: Float32Array, bias?: Float32Array): Float32Array {
+    return this.#multiply(a, undefined, b, shape, rowScales, colScales, bias, '');
+  }
+
+  quantizedMultiply(x: Float32Array, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string): Float32Array {
+    return this.#multiply(undefined, x, b, shape, undefined, colScales, bias, caller);
+  }
+
+  /** The float product from int8 A and its scales, or from float x quantized here by the module's quantize_rows. */
+  #multiply(a: Int8Array | undefined, x: Float32Array | undefined, b: Int8Array, shape: Int8GemmShape, rowScales: Float32Array | undefined, colScales: Float32Array, bias: Float32Array | undefined, caller: string): Float32Array {
     const { rows, cols, depth } = shape;
     const out = new Float32Array(rows * cols);
     if (out.length === 0) return out;
-    const [kernel, at] = this.#place(a, b, shape, 4 * (rows + 2 * cols));
-    const buffer = kernel.memory.buffer;
+    const floats = x === undefined ? 0 : 4 * rows * depth;
+    const [kernel, at] = this.#place(a, b, shape, 4 * (rows + 2 * cols) + floats);
+    let buffer = kernel.memory.buffer;
     const rowScale = at.extra;
     const colScale = rowScale + 4 * rows;
-    new Float32Array(buffer, rowScale, rows).set(rowScales);
+    const biasAt = colScale + 4 * cols;
+    const xAt = biasAt + 4 * cols;
+    if (x === undefined) {
+      new Float32Array(buffer, rowScale, rows).set(rowScales as Float32Array);
+    } else {
+      new Float32Array(buffer, xAt, x.length).set(x);
+      const bad = kernel.quantize_rows(xAt, rows, depth, this.activationLevels, at.a, rowScale); // [N, K] float32 -> int8 + [N] scales
+      if (bad >= 0) {
+        throw new InvalidArgumentError({ caller, argument: 'x', expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${x[bad]} at flat index ${bad}`, hint: 'Replace or mask the non-finite values first.' });
+      }
+      buffer = kernel.memory.buffer;
+    }
     new Float32Array(buffer, colScale, cols).set(colScales);
-    if (bias !== undefined) new Float32Array(buffer, colScale + 4 * cols, cols).set(bias);
-    kernel.int8_gemm(at.a, at.b, rows, cols, depth, rowScale, colScale, bias === undefined ? 0 : colScale + 4 * cols, at.out, at.scratch);
-    out.set(new Float32Array(buffer, at.out, out.length));
+    if (bias !== undefined) new Float32Array(buffer, biasAt, cols).set(bias);
+    kernel.int8_gemm(at.a, at.b, rows, cols, depth, rowScale, colScale, bias === undefined ? 0 : biasAt, at.out, at.scratch);
+    out.set(new Float32Array(kernel.memory.buffer, at.out, out.length));
     return out;
   }
 
   /** Lays out A, B, the output, `extra` bytes and the packing scratch from heap_base, 16-byte aligned; copies A and B in. */
-  #place(a: Int8Array, b: Int8Array, { rows, cols, depth }: Int8GemmShape, extra: number) {
+  #place(a: Int8Array | undefined, b: Int8Array, { rows, cols, depth }: Int8GemmShape, extra: number) {
     const kernel = this.#instance();
     const align = (offset: number) => Math.ceil(offset / 16) * 16;
     const at = { a: align(kernel.heap_base()), b: 0, out: 0, extra: 0, scratch: 0 };
@@ -98,7 +121,7 @@ export class WasmInt8Gemm implements Int8GemmKernel {
         throw new ResourceLimitError({ caller: 'int8MatMul', what: `the buffers of an int8 [${rows}, ${depth}] x [${cols}, ${depth}]ᵀ product`, backend: `the ${this.name} kernel`, bytes: exact, limit: kernel.memory.buffer.byteLength, rule: `the engine refused to grow the module's memory: ${String(cause)}`, hint: 'Split the rows into smaller batches.' });
       }
     }
-    new Int8Array(kernel.memory.buffer, at.a, a.length).set(a);
+    if (a !== undefined) new Int8Array(kernel.memory.buffer, at.a, a.length).set(a);
     new Int8Array(kernel.memory.buffer, at.b, b.length).set(b);
     return [kernel, at] as const;
   }

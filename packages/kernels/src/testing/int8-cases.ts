@@ -5,6 +5,7 @@ import { seededIntegers } from '@attnkit/test-utils';
 import { dequantizeAccumulators } from '../dequantize-accumulators.js';
 import type { Int8GemmKernel, Int8GemmShape } from '../int8-gemm-kernel.js';
 import { int8MatMulReference } from '../int8-mat-mul-reference.js';
+import { quantizeRows } from '../quantize-rows.js';
 
 /** Shapes [N, M, K]: K off multiples of 16, N = 1, M = 1, zero sizes, tile tails, K up to 4096. */
 export const INT8_SHAPES: ReadonlyArray<readonly [number, number, number]> = [
@@ -41,4 +42,39 @@ export function expectExactOnAllShapes(kernel: Int8GemmKernel): number {
     }
   });
   return checked;
+}
+
+/**
+ * Checks that `kernel.quantizedMultiply` (the kernel's own quantizer, then the product) equals
+ * quantizeRows + multiply bit for bit: random rows, K tails, exact ties (scale 1: x = ±k.5), tiny
+ * and huge magnitudes, and zero rows.
+ */
+export function expectQuantizerMatches(kernel: Int8GemmKernel): void {
+  const next = seededIntegers(99);
+  const levels = kernel.activationLevels;
+  for (const [rows, depth] of [[7, 37], [3, 16], [5, 1], [2, 300]] as const) {
+    const x = Float32Array.from({ length: rows * depth }, (_, i) => {
+      const row = Math.floor(i / depth);
+      if (row === 0) return i % depth === 0 ? levels : ((i % 23) - 11) + 0.5; // scale exactly 1: ties at ±k.5
+      if (row === 1) return 0;
+      if (row === 2) return ((next(2001) - 1000) / 1000) * 1e-30;
+      if (row === 3) return ((next(2001) - 1000) / 1000) * 3e37;
+      return (next(200_001) - 100_000) / 997;
+    });
+    const cols = 3;
+    const { b, colScales, bias } = int8Case([0, cols, depth], levels, rows);
+    const { values, scales } = quantizeRows(x, rows, depth, levels, 'test', 'x');
+    const want = kernel.multiply(values, b, { rows, cols, depth }, scales, colScales, bias);
+    expect(Array.from(kernel.quantizedMultiply(x, b, { rows, cols, depth }, colScales, bias, 'test')), `${kernel.name} [${rows}, ${depth}]`).toEqual(Array.from(want));
+    expect(Array.from(kernel.quantizedMultiply(x, b, { rows, cols, depth }, colScales, undefined, 'test'))).toEqual(Array.from(kernel.multiply(values, b, { rows, cols, depth }, scales, colScales)));
+  }
+  const error = (() => {
+    try {
+      kernel.quantizedMultiply(Float32Array.of(1, 2, 3, 4, 5, Number.NEGATIVE_INFINITY), new Int8Array(6), { rows: 2, cols: 2, depth: 3 }, new Float32Array(2), undefined, 'int8MatMul');
+    } catch (e) {
+      return e as Error;
+    }
+    return undefined;
+  })();
+  expect(error?.message).toBe("int8MatMul: 'x' must be finite values only (int8 quantization scales each row by its largest magnitude); received -Infinity at flat index 5. Replace or mask the non-finite values first.");
 }

@@ -1,0 +1,77 @@
+// Times the int8 GEMM kernels against tfjs-wasm fp32 matMul on BERT MiniLM shapes, 1 and 2
+// threads, and prints a markdown table (GOP/s = 2·N·M·K / time; medians of interleaved runs).
+//   packages/cli/node_modules/.bin/tsx --conditions=@attnkit/source packages/kernels/scripts/bench-int8.ts
+// tfjs-wasm's thread count is fixed when the backend starts, so each thread count runs in its own
+// process (this script re-runs itself); Node 20 gets --experimental-wasm-relaxed-simd there.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { env, matMul, randomNormal, type Tensor } from '@tensorflow/tfjs-core';
+import { describeBackend, useBackend } from '@attnkit/backends';
+import { int8Kernel, int8Kernels, int8MatMul, quantizeRows, quantizeWeightPerChannel, type Int8KernelName } from '../src/index.js';
+
+env().set('PROD', true);
+const SHAPES = [[1024, 384, 1536], [1024, 1536, 384], [1024, 384, 384]] as const; // [N, K, M]: FFN in, FFN out, attention projection
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 9);
+const threads = Number(process.env['BENCH_THREADS'] ?? 0);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const time = (fn: () => unknown) => {
+  const start = performance.now();
+  fn();
+  return performance.now() - start;
+};
+
+interface Row { shape: string; threads: number; engine: string; ms: number; gops: number; vsTfjs: number }
+
+async function measure(): Promise<Row[]> {
+  await useBackend('wasm', { numThreads: threads });
+  const achieved = (await describeBackend()).wasm?.threadCount ?? 1;
+  const kernels = int8Kernels().supported.filter((name) => name !== 'js');
+  const rows: Row[] = [];
+  for (const [n, k, m] of SHAPES) {
+    const x = randomNormal([n, k], 0, 1, 'float32', 1);
+    const w = randomNormal([k, m], 0, 0.05, 'float32', 2); // [K, M], tfjs layout: matMul(x, w) needs no transpose
+    const weight = quantizeWeightPerChannel(w);
+    const xs = x.dataSync() as Float32Array;
+    const engines: Record<string, () => unknown> = {
+      [`tfjs-wasm fp32 matMul (${achieved} thread${achieved > 1 ? 's' : ''})`]: () => {
+        const y = matMul(x, w);
+        y.dataSync();
+        y.dispose();
+      },
+    };
+    for (const name of kernels as Int8KernelName[]) {
+      const kernel = int8Kernel(name, 'bench');
+      const q = quantizeRows(xs, n, k, kernel.activationLevels, 'bench', 'x');
+      engines[`int8 ${name} kernel`] = () => kernel.multiply(q.values, weight.values, { rows: n, cols: m, depth: k }, q.scales, weight.scales);
+      engines[`int8 ${name} int8MatMul (quantizes x)`] = () => (int8MatMul(x, weight, undefined, { kernel: name }) as Tensor).dispose();
+    }
+    const times: Record<string, number[]> = Object.fromEntries(Object.keys(engines).map((e) => [e, []]));
+    for (const fn of Object.values(engines)) fn(); // warm-up: compile, grow memory
+    for (let r = 0; r < RUNS; r++) for (const [engine, fn] of Object.entries(engines)) times[engine]!.push(time(fn)); // interleaved
+    const tfjs = median(Object.values(times)[0]!);
+    for (const [engine, ts] of Object.entries(times)) {
+      const ms = median(ts);
+      rows.push({ shape: `[${n}, ${k}]·[${k}, ${m}]`, threads: achieved, engine, ms, gops: (2 * n * m * k) / ms / 1e6, vsTfjs: tfjs / ms });
+    }
+    [x, w].forEach((t) => t.dispose());
+  }
+  return rows;
+}
+
+if (threads > 0) {
+  process.stdout.write(`${JSON.stringify(await measure())}\n`);
+} else {
+  const script = fileURLToPath(import.meta.url);
+  const flags = [...process.execArgv, '--experimental-wasm-relaxed-simd'];
+  const rows: Row[] = [];
+  for (const count of [1, 2]) {
+    const child = spawnSync(process.execPath, [...flags, script], { env: { ...process.env, BENCH_THREADS: String(count) }, encoding: 'utf8', maxBuffer: 1 << 24 });
+    if (child.status !== 0) throw new Error(`bench child (${count} threads) failed:\n${child.stderr}`);
+    rows.push(...(JSON.parse(child.stdout.trim().split('\n').at(-1) as string) as Row[]));
+  }
+  console.log(`int8 GEMM vs tfjs-wasm fp32, Node ${process.version}, median of ${RUNS} interleaved runs (GOP/s = 2·N·K·M / time)\n`);
+  console.log('| shape [N, K]·[K, M] | wasm threads | engine | ms | GOP/s | × tfjs-wasm (same threads) |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (const r of rows) console.log(`| ${r.shape} | ${r.threads} | ${r.engine} | ${r.ms.toFixed(1)} | ${r.gops.toFixed(1)} | ${r.vsTfjs.toFixed(2)} |`);
+}
