@@ -1,0 +1,64 @@
+import type { Tensor, Variable } from '@tensorflow/tfjs-core';
+import { describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { int8MatMul, quantizeWeightPerChannel, type Int8MatMulOptions, type Int8Weight } from '@attnkit/kernels';
+import { Module } from '../module/module.js';
+import { checkWidth } from './check-width.js';
+import { Linear } from './linear.js';
+
+/**
+ * An inference-only `Linear` on int8 arithmetic: the same forward contract
+ * (`x [..., in]` → `[..., out]`, `y ≈ x Wᵀ + b`), with the weight quantized per output channel
+ * (`Int8Weight`, int8 `[out, in]` + scales `[out]`) and each row of `x` quantized on the fly by
+ * `@attnkit/kernels`' `int8MatMul` (wasm SIMD or relaxed SIMD; about 1% relative error on
+ * LayerNorm-scale inputs). The bias stays float32 and is the module's only parameter (`bias`), so
+ * a state dict holds no `weight`: load float weights into the float model, then quantize.
+ * Inference only: `train()` and a forward in training mode throw `InvalidArgumentError`.
+ *
+ * @example
+ * const int8 = Int8Linear.fromLinear(new Linear(384, 1536));
+ * int8.forward(x); // [B, T, 384] -> [B, T, 1536]
+ */
+export class Int8Linear extends Module {
+  readonly inFeatures: number;
+  readonly outFeatures: number;
+  /** The quantized weight: `values` int8 `[out, in]`, `scales` `[out]`. */
+  readonly weight: Int8Weight;
+  readonly bias: Variable | undefined;
+  /** Forces an int8 kernel (tests, benchmarks); default the fastest the engine runs. */
+  readonly options: Int8MatMulOptions;
+
+  constructor(weight: Int8Weight, bias?: Tensor, options: Int8MatMulOptions = {}) {
+    super();
+    this.weight = weight;
+    this.inFeatures = weight.inFeatures;
+    this.outFeatures = weight.outFeatures;
+    this.options = options;
+    this.bias = bias === undefined ? undefined : this.registerParameter('bias', bias.clone(), { trainable: false });
+  }
+
+  /** Quantizes a float `Linear` (its `weight [out, in]`, PyTorch layout); the Linear is left as it is. */
+  static fromLinear(linear: Linear, options: Int8MatMulOptions = {}): Int8Linear {
+    if (!(linear instanceof Linear)) throw new InvalidArgumentError({ caller: 'Int8Linear.fromLinear', argument: 'linear', expected: 'a Linear', received: describeValue(linear) });
+    const values = linear.weight.dataSync() as Float32Array; // [out, in]
+    const weight = quantizeWeightPerChannel({ values, inFeatures: linear.inFeatures, outFeatures: linear.outFeatures });
+    return new Int8Linear(weight, linear.bias, options);
+  }
+
+  /** Refuses training mode: the int8 weight has no gradient. `train(false)` (= `eval()`) is fine. */
+  override train(mode = true): this {
+    if (mode === true) throw Int8Linear.#inferenceOnly('Int8Linear.train');
+    return super.train(mode);
+  }
+
+  /** `x [..., in]` → `[..., out]`. */
+  forward(x: Tensor): Tensor {
+    const caller = 'Int8Linear.forward';
+    this.assertLive(caller);
+    if (this.training) throw Int8Linear.#inferenceOnly(caller); // a parent's train() reaches here without calling ours
+    return int8MatMul(checkWidth(x, caller, 'x', this.inFeatures, 'inFeatures'), this.weight, this.bias, this.options);
+  }
+
+  static #inferenceOnly(caller: string): InvalidArgumentError {
+    return new InvalidArgumentError({ caller, argument: 'mode', expected: 'eval mode (Int8Linear is inference only: its int8 weight has no gradient)', received: 'training mode', hint: 'Train the float model, then quantize it; call eval() on the tree.' });
+  }
+}
