@@ -1,4 +1,4 @@
-import { gather, logSoftmax, mean, mul, neg, oneHot, reshape, sum, tidy, type Scalar, type Tensor } from '@tensorflow/tfjs-core';
+import { cast, div, logSoftmax, mul, neg, oneHot, reshape, sum, tensor1d, tidy, type Scalar, type Tensor } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, describeValue, formatShape, isTensorLike } from '@attnkit/errors';
 
 /** The label of a position that is not predicted (PyTorch's `ignore_index`, transformers' convention). */
@@ -9,7 +9,7 @@ export const IGNORE_INDEX = -100;
  * logits and the labels, averaged over the positions whose label is not -100. `logits [..., V]`
  * with `labels [...]` (ids, -100 = not predicted; numbers, nested arrays or an int32 tensor) →
  * scalar. Give only the predicted rows (`[N, V]` with their `N` targets) to save the vocabulary
- * projection of every other position: the value is the same. At least one position must be labelled.
+ * projection and softmax of every other position: the value is the same. At least one position must be labelled.
  *
  * @example
  * const { logits } = mlm.forward(batch, { positions });           // [N, V]
@@ -31,20 +31,18 @@ export function maskedLanguageModelLoss(logits: Tensor, labels: Tensor | readonl
   }
   const expectedShape = logits.shape.slice(0, -1);
   if (flat.length !== rows) throw new InvalidArgumentError({ caller, argument: 'labels', expected: `${rows} labels, one per row of logits ${formatShape(logits.shape)} (shape ${formatShape(expectedShape)})`, received: `${flat.length}` });
-  const labelled: number[] = [];
-  const targets: number[] = [];
-  flat.forEach((label, i) => {
-    if (label === IGNORE_INDEX) return;
+  let count = 0;
+  const targets = flat.map((label, i) => {
+    if (label === IGNORE_INDEX) return -1; // oneHot gives -1 a row of zeros: the position adds nothing
     if (!Number.isInteger(label) || label < 0 || label >= vocab) throw new InvalidArgumentError({ caller, argument: `labels (position ${i})`, expected: `an id in [0, ${vocab}) or -100 (not predicted)`, received: describeValue(label) });
-    labelled.push(i);
-    targets.push(label);
+    count += 1;
+    return label;
   });
-  if (labelled.length === 0) throw new InvalidArgumentError({ caller, argument: 'labels', expected: 'at least one label that is not -100 (a loss averaged over no position is undefined)', received: `${flat.length} labels, all -100` });
+  if (count === 0) throw new InvalidArgumentError({ caller, argument: 'labels', expected: 'at least one label that is not -100 (a loss averaged over no position is undefined)', received: `${flat.length} labels, all -100` });
   return tidy(() => {
-    const all = reshape(logits, [rows, vocab]); // [..., V] -> [M, V]
-    const picked = labelled.length === rows ? all : gather(all, labelled); // [N, V]
-    const logProbabilities = logSoftmax(picked); // [N, V]
-    const chosen = sum(mul(logProbabilities, oneHot(targets, vocab)), -1); // [N]: log p(target); a one-hot product keeps the gradient elementwise
-    return neg(mean(chosen)) as Scalar;
+    const logProbabilities = logSoftmax(reshape(logits, [rows, vocab])); // [..., V] -> [M, V]
+    // a one-hot product, not gather: its gradient is elementwise on every backend (gather's fails to compile on webgl for some index counts)
+    const chosen = sum(mul(logProbabilities, cast(oneHot(tensor1d(targets, 'int32'), vocab), 'float32'))); // Σ log p(target) over the labelled rows
+    return neg(div(chosen, count)) as Scalar;
   });
 }
