@@ -82,7 +82,7 @@ async function train(argv: string[]): Promise<void> {
   const summary = await interruptibly('train', 'finishing the step and writing a checkpoint', (signal) =>
     runTrain(request, { signal, onProgress: (p) => bar.update({ done: p.step, fraction: p.step / p.totalSteps, detail: `loss ${p.loss.toFixed(4)}` }) }),
   ).finally(() => bar.finish());
-  console.error(`attnkit train: ${summary.steps} steps${summary.resumedSteps > 0 ? ` (${summary.resumedSteps} from the interrupted run)` : ''} on ${summary.pairs} pairs (${summary.loss}), loss ${summary.firstLoss.toFixed(4)} -> ${summary.lastLoss.toFixed(4)}, ${summary.stepsPerSecond} steps/s${summary.status === 'interrupted' ? '; interrupted: run the same command again to continue' : ` -> ${summary.output}`}`);
+  console.error(`attnkit train: ${summary.steps} steps${summary.resumedSteps > 0 ? ` (${summary.resumedSteps} from the interrupted run)` : ''} on ${summary.examples} ${summary.loss === 'masked-language-model' ? 'texts' : 'pairs'} (${summary.loss}), loss ${summary.firstLoss.toFixed(4)} -> ${summary.lastLoss.toFixed(4)}, ${summary.stepsPerSecond} steps/s${summary.status === 'interrupted' ? '; interrupted: run the same command again to continue' : ` -> ${summary.output}`}`);
   if (request.json) console.log(JSON.stringify(summary));
   if (summary.status === 'interrupted') process.exitCode = 130;
 }

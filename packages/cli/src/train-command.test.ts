@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '@attnkit/errors';
+import { loadBertForMaskedLM } from '@attnkit/bert';
 import { loadSentenceEncoder } from '@attnkit/sentence';
 import { thrown } from '@attnkit/test-utils';
 import { embeddedModelFolder } from './embedded-model.js';
-import { parseTrainArgs, readPairs, type TrainSummary } from './train-command.js';
+import { parseTrainArgs, readPairs, readTexts, type TrainSummary } from './train-command.js';
 
 const BIN = join(import.meta.dirname, '..', 'dist', 'cli.js');
 interface Run { code: number | null; stdout: string; stderr: string }
@@ -62,11 +63,15 @@ describe('readPairs', () => {
 
 describe('parseTrainArgs', () => {
   it('defaults: wasm, batch 16, one epoch, lr 2e-5, warm-up 0.1, seed 42, a checkpoint every 100 steps', () => {
-    expect(parseTrainArgs(['--model', '/m', '--pairs', '/p.tsv', '--output', '/o'])).toEqual({ model: '/m', pairs: '/p.tsv', output: '/o', backend: 'wasm', batchSize: 16, epochs: undefined, maxSteps: undefined, learningRate: 2e-5, warmupRatio: 0.1, seed: 42, checkpointEvery: 100, overwrite: false, json: false });
+    // the learning rate and warm-up are left to the objective (2e-5 and 0.1 for pairs, 5e-5 and 0 for texts)
+    expect(parseTrainArgs(['--model', '/m', '--pairs', '/p.tsv', '--output', '/o'])).toEqual({ model: '/m', pairs: '/p.tsv', texts: undefined, output: '/o', backend: 'wasm', batchSize: 16, epochs: undefined, maxSteps: undefined, learningRate: undefined, warmupRatio: undefined, seed: 42, checkpointEvery: 100, overwrite: false, json: false });
+    expect(parseTrainArgs(['--model', '/m', '--texts', '/t.txt', '--output', '/o', '--batch-size', '1'])).toMatchObject({ pairs: undefined, texts: '/t.txt', batchSize: 1 });
   });
 
   it.each([
     [['--pairs', 'p', '--output', 'o'], /'--model' must be a model folder to start from; received none/],
+    [['--model', 'm', '--output', 'o'], /'--pairs \/ --texts' must be one of them: --pairs FILE .* or --texts FILE .*; received none/],
+    [['--model', 'm', '--pairs', 'p', '--texts', 't', '--output', 'o'], /'--pairs \/ --texts' must be one of them.*; received both/],
     [['--model', 'm', '--pairs', 'p', '--output', 'o', '--epochs', '2', '--max-steps', '5'], /'--epochs \/ --max-steps' must be one of them; received both/],
     [['--model', 'm', '--pairs', 'p', '--output', 'o', '--batch-size', '1'], /'--batch-size' must be a whole number from 2 to 4096; received "1"/],
     [['--model', 'm', '--pairs', 'p', '--output', 'o', '--learning-rate', '0'], /'--learning-rate' must be a number in \(0, 1\]; received "0"/],
@@ -79,13 +84,45 @@ describe('parseTrainArgs', () => {
   });
 });
 
+describe('readTexts', () => {
+  it('one text per line, or JSONL {"text"}; blank lines skipped', () => {
+    expect(readTexts(file('t.txt', 'first text\r\n\nsecond text\n'))).toEqual(['first text', 'second text']);
+    expect(readTexts(file('t.jsonl', '{"text": "a b"}\n\n{"text": "c"}\n'))).toEqual(['a b', 'c']);
+  });
+
+  it.each([
+    ['none.txt', '\n \n', /'--texts' must be at least one text; received .*none\.txt has none/],
+    ['bad.jsonl', '{"text": "a"}\n{"body": "b"}\n', /'--texts' must be a JSON object with a non-empty "text"; received .* at .*bad\.jsonl:2/],
+    ['broken.jsonl', '{oops\n', /'--texts' must be one JSON object per line; received .* at .*broken\.jsonl:1/],
+  ])('%s is an InvalidArgumentError naming the file and line', (name, text, message) => {
+    const error = thrown(() => readTexts(file(name, text)));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as Error).message).toMatch(message);
+  });
+});
+
 describe('attnkit train (the built bin)', () => {
+  it('pre-trains the embedded model on texts (masked LM) into a BertForMaskedLM folder that the masked-LM and sentence loaders read', async () => {
+    const texts = file('corpus.txt', `${PAIRS.flat().join('\n')}\n`);
+    const run = await attnkit(['train', '--model', embeddedModelFolder(), '--texts', texts, '--output', 'pretrained', '--max-steps', '12', '--batch-size', '8', '--learning-rate', '2e-3', '--json'], folder);
+    expect([run.code, run.stderr]).toEqual([0, expect.stringMatching(/^attnkit train: 12 steps on 16 texts \(masked-language-model\), loss [\d.]+ -> [\d.]+/m)]);
+    const summary = JSON.parse(run.stdout) as TrainSummary;
+    expect(summary).toMatchObject({ loss: 'masked-language-model', examples: 16, steps: 12, status: 'complete' });
+    expect(summary.lastLoss).toBeLessThan(summary.firstLoss);
+    const mlm = await loadBertForMaskedLM(join(folder, 'pretrained'));
+    expect(mlm.initialisedKeys).toEqual(['bert.pooler.dense.weight', 'bert.pooler.dense.bias']); // the head came from the folder
+    mlm.dispose();
+    const model = await loadSentenceEncoder(join(folder, 'pretrained'));
+    expect((await model.encode(['a cat'])).shape).toEqual([1, model.encoder.config.hiddenSize]);
+    model.dispose();
+  }, 180_000);
+
   it('fine-tunes the embedded model on pairs into a folder that loads back; the loss falls; an existing --output is refused', async () => {
     const pairs = file('pairs.tsv', `${PAIRS.map((p) => p.join('\t')).join('\n')}\n`);
     const run = await attnkit(['train', '--model', embeddedModelFolder(), '--pairs', pairs, '--output', 'tuned', '--max-steps', '24', '--batch-size', '8', '--learning-rate', '1e-3', '--warmup-ratio', '0', '--checkpoint-every', '12', '--json'], folder);
     expect(run.code).toBe(0);
     const summary = JSON.parse(run.stdout) as TrainSummary;
-    expect(summary).toMatchObject({ output: join(folder, 'tuned'), loss: 'multiple-negatives-ranking', pairs: 8, steps: 24, resumedSteps: 0, status: 'complete' });
+    expect(summary).toMatchObject({ output: join(folder, 'tuned'), loss: 'multiple-negatives-ranking', examples: 8, steps: 24, resumedSteps: 0, status: 'complete' });
     expect(summary.lastLoss).toBeLessThan(summary.firstLoss);
     expect(run.stderr).toMatch(/^attnkit train: 24 steps on 8 pairs \(multiple-negatives-ranking\), loss [\d.]+ -> [\d.]+, [\d.]+ steps\/s -> /m);
     const model = await loadSentenceEncoder(join(folder, 'tuned'));

@@ -2,22 +2,28 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
+import { loadBertForMaskedLM, loadTokenizer } from '@attnkit/bert';
 import { loadSentenceEncoder } from '@attnkit/sentence';
-import { saveSentenceFolder, trainSentenceEncoder, type RankingPair, type ScoredPair, type TrainingProgress } from '@attnkit/train';
+import { saveMaskedLMFolder, saveSentenceFolder, trainMaskedLanguageModel, trainSentenceEncoder, type RankingPair, type ScoredPair, type TrainingHistory, type TrainingProgress } from '@attnkit/train';
 import { callerPath } from './caller-path.js';
 import type { CommandHelp } from './command-help.js';
 
 /** What `attnkit train` was asked to do. */
 export interface TrainRequest {
   readonly model: string;
-  readonly pairs: string;
+  /** Pairs of texts (fine-tuning a sentence encoder); or `texts`. */
+  readonly pairs: string | undefined;
+  /** Plain texts (masked-language-model pre-training of a BERT encoder); or `pairs`. */
+  readonly texts: string | undefined;
   readonly output: string;
   readonly backend: 'cpu' | 'wasm';
   readonly batchSize: number;
   readonly epochs: number | undefined;
   readonly maxSteps: number | undefined;
-  readonly learningRate: number;
-  readonly warmupRatio: number;
+  /** Default: 2e-5 with pairs, 5e-5 with texts. */
+  readonly learningRate: number | undefined;
+  /** Default: 0.1 with pairs, 0 with texts. */
+  readonly warmupRatio: number | undefined;
   readonly seed: number;
   readonly checkpointEvery: number;
   readonly overwrite: boolean;
@@ -27,8 +33,9 @@ export interface TrainRequest {
 /** What a run did (`--json` prints it). */
 export interface TrainSummary {
   readonly output: string;
-  readonly loss: 'multiple-negatives-ranking' | 'cosine-similarity';
-  readonly pairs: number;
+  readonly loss: 'multiple-negatives-ranking' | 'cosine-similarity' | 'masked-language-model';
+  /** Training examples: pairs, or texts for the masked-LM objective. */
+  readonly examples: number;
   readonly steps: number;
   /** Steps an earlier, interrupted run had done (continued from its checkpoint). */
   readonly resumedSteps: number;
@@ -39,22 +46,23 @@ export interface TrainSummary {
   readonly status: 'complete' | 'interrupted';
 }
 
-export const TRAIN_USAGE = 'attnkit train --model DIR --pairs FILE --output DIR [--epochs N | --max-steps N] [--batch-size 16] [--learning-rate 2e-5] [options]';
+export const TRAIN_USAGE = 'attnkit train --model DIR (--pairs FILE | --texts FILE) --output DIR [--epochs N | --max-steps N] [--batch-size 16] [--learning-rate X] [options]';
 
 /** `attnkit train --help`. */
 export const TRAIN_HELP: CommandHelp = {
   usage: TRAIN_USAGE,
-  summary: 'Fine-tunes a sentence-embedding model on pairs of texts and writes a sentence-transformers folder that attnkit and sentence-transformers both load. Pairs of texts that mean the same (anchor, positive[, hard negative]) train with MultipleNegativesRankingLoss (in-batch negatives); pairs with a similarity label train with CosineSimilarityLoss. AdamW with linear warm-up and decay, gradients clipped to norm 1, seeded. Checkpoints go to OUTPUT.checkpoints/ as it trains: an interrupted run (Ctrl-C, a killed process) continues from the last one when run again with the same arguments.',
+  summary: 'Fine-tunes a sentence-embedding model on pairs of texts and writes a sentence-transformers folder that attnkit and sentence-transformers both load. Pairs of texts that mean the same (anchor, positive[, hard negative]) train with MultipleNegativesRankingLoss (in-batch negatives); pairs with a similarity label train with CosineSimilarityLoss. With --texts instead, a BERT encoder is pre-trained on plain texts with the masked-language-model objective (15 % of the tokens predicted) and written as a Hugging Face BertForMaskedLM folder, which the sentence commands also load (mean pooling). AdamW with linear warm-up and decay, gradients clipped to norm 1, seeded. Checkpoints go to OUTPUT.checkpoints/ as it trains: an interrupted run (Ctrl-C, a killed process) continues from the last one when run again with the same arguments.',
   options: [
     { flag: '--model DIR', description: 'the model to start from: a sentence-transformers or Hugging Face folder' },
     { flag: '--pairs FILE', description: 'JSONL ({"anchor", "positive"[, "negative"]} or {"a", "b", "label"} per line) or TSV (anchor<TAB>positive[<TAB>negative], or a<TAB>b<TAB>number)' },
+    { flag: '--texts FILE', description: 'instead of --pairs: plain texts for masked-language-model pre-training, one per line (or JSONL {"text": ...})' },
     { flag: '--output DIR', description: 'the fine-tuned folder (written when training ends)' },
     { flag: '--backend cpu|wasm', description: 'the tfjs backend', default: 'wasm' },
     { flag: '--epochs N', description: 'passes over the pairs', default: '1' },
     { flag: '--max-steps N', description: 'optimiser steps in all, instead of --epochs' },
     { flag: '--batch-size N', description: 'pairs per step (the ranking loss uses the other pairs of a batch as negatives: larger is better)', default: '16' },
-    { flag: '--learning-rate X', description: 'peak learning rate', default: '2e-5' },
-    { flag: '--warmup-ratio X', description: 'share of the steps spent warming up', default: '0.1' },
+    { flag: '--learning-rate X', description: 'peak learning rate', default: '2e-5 (pairs), 5e-5 (texts)' },
+    { flag: '--warmup-ratio X', description: 'share of the steps spent warming up', default: '0.1 (pairs), 0 (texts)' },
     { flag: '--seed N', description: 'seeds the data order and dropout', default: '42' },
     { flag: '--checkpoint-every N', description: 'steps between checkpoints', default: '100' },
     { flag: '--overwrite', description: 'replace an existing --output (and start again instead of resuming)', default: 'off' },
@@ -64,6 +72,7 @@ export const TRAIN_HELP: CommandHelp = {
   examples: [
     'attnkit train --model ./all-MiniLM-L6-v2 --pairs pairs.jsonl --output ./my-model',
     'attnkit train --model ./my-model --pairs faq.tsv --output ./my-model-faq --epochs 3 --batch-size 32 --learning-rate 5e-5',
+    'attnkit train --model ./my-bert --texts corpus.txt --output ./my-bert-domain --max-steps 2000 --batch-size 32',
   ],
   notes: ['Exit codes: 0 done; 2 a usage or input error (bad option, a malformed pairs line: the message names the line, a missing model folder, an existing --output); 130 interrupted (run the same command again to continue); 1 a bug (please report it).'],
 };
@@ -93,7 +102,7 @@ export function parseTrainArgs(argv: readonly string[]): TrainRequest {
     ({ values } = parseArgs({
       args: [...argv],
       options: {
-        model: { type: 'string' }, pairs: { type: 'string' }, output: { type: 'string' }, backend: { type: 'string' }, epochs: { type: 'string' }, 'max-steps': { type: 'string' },
+        model: { type: 'string' }, pairs: { type: 'string' }, texts: { type: 'string' }, output: { type: 'string' }, backend: { type: 'string' }, epochs: { type: 'string' }, 'max-steps': { type: 'string' },
         'batch-size': { type: 'string' }, 'learning-rate': { type: 'string' }, 'warmup-ratio': { type: 'string' }, seed: { type: 'string' }, 'checkpoint-every': { type: 'string' },
         overwrite: { type: 'boolean' }, json: { type: 'boolean' },
       },
@@ -102,20 +111,22 @@ export function parseTrainArgs(argv: readonly string[]): TrainRequest {
   } catch (error) {
     usage('arguments', 'the options of attnkit train', (error as Error).message);
   }
-  for (const required of ['model', 'pairs', 'output'] as const) if (values[required] === undefined) usage(`--${required}`, required === 'model' ? 'a model folder to start from' : required === 'pairs' ? 'a JSONL or TSV file of pairs' : 'a folder to write the fine-tuned model to', 'none');
+  for (const required of ['model', 'output'] as const) if (values[required] === undefined) usage(`--${required}`, required === 'model' ? 'a model folder to start from' : 'a folder to write the fine-tuned model to', 'none');
+  if ((values.pairs === undefined) === (values.texts === undefined)) usage('--pairs / --texts', 'one of them: --pairs FILE (a JSONL or TSV file of pairs) or --texts FILE (plain texts, one per line)', values.pairs === undefined ? 'none' : 'both');
   const backend = values.backend ?? 'wasm';
   if (backend !== 'cpu' && backend !== 'wasm') usage('--backend', 'cpu or wasm', JSON.stringify(backend));
   if (values.epochs !== undefined && values['max-steps'] !== undefined) usage('--epochs / --max-steps', 'one of them', 'both');
   return {
     model: callerPath(values.model!),
-    pairs: callerPath(values.pairs!),
+    pairs: values.pairs === undefined ? undefined : callerPath(values.pairs),
+    texts: values.texts === undefined ? undefined : callerPath(values.texts),
     output: callerPath(values.output!),
     backend,
-    batchSize: number(values['batch-size'], '--batch-size', 16, whole(2, 4096), 'a whole number from 2 to 4096'),
+    batchSize: values.texts === undefined ? number(values['batch-size'], '--batch-size', 16, whole(2, 4096), 'a whole number from 2 to 4096') : number(values['batch-size'], '--batch-size', 16, whole(1, 4096), 'a whole number from 1 to 4096'),
     epochs: values.epochs === undefined ? undefined : number(values.epochs, '--epochs', 1, whole(1, 10_000), 'a whole number from 1 to 10000'),
     maxSteps: values['max-steps'] === undefined ? undefined : number(values['max-steps'], '--max-steps', 1, whole(1, 10_000_000), 'a whole number from 1 to 10000000'),
-    learningRate: number(values['learning-rate'], '--learning-rate', 2e-5, (n) => n > 0 && n <= 1, 'a number in (0, 1]'),
-    warmupRatio: number(values['warmup-ratio'], '--warmup-ratio', 0.1, (n) => n >= 0 && n < 1, 'a number in [0, 1)'),
+    learningRate: values['learning-rate'] === undefined ? undefined : number(values['learning-rate'], '--learning-rate', 0, (n) => n > 0 && n <= 1, 'a number in (0, 1]'),
+    warmupRatio: values['warmup-ratio'] === undefined ? undefined : number(values['warmup-ratio'], '--warmup-ratio', 0, (n) => n >= 0 && n < 1, 'a number in [0, 1)'),
     seed: number(values.seed, '--seed', 42, whole(0, 2 ** 31 - 1), 'a whole number from 0 to 2147483647'),
     checkpointEvery: number(values['checkpoint-every'], '--checkpoint-every', 100, whole(1, 10_000_000), 'a whole number from 1 to 10000000'),
     overwrite: values.overwrite === true,
@@ -178,6 +189,45 @@ export function readPairs(path: string): { loss: 'multiple-negatives-ranking'; p
 }
 
 /**
+ * Reads a texts file for masked-language-model pre-training: one text per line, or JSONL objects
+ * `{ "text": ... }` (`.jsonl`, `.ndjson`). Blank lines are skipped.
+ *
+ * @example
+ * readTexts('corpus.txt'); // ['the first text', 'the second text', ...]
+ */
+export function readTexts(path: string): string[] {
+  let text: string;
+  try {
+    if (!statSync(path).isFile()) usage('--texts', 'a regular file', `${path} (a folder, device or pipe)`);
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) throw error;
+    return usage('--texts', 'a readable file', `${path} (${(error as { code?: string }).code ?? (error as Error).message})`);
+  }
+  const jsonl = /\.(jsonl|ndjson)$/i.test(path);
+  const texts: string[] = [];
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') return;
+    if (!jsonl) {
+      texts.push(line);
+      return;
+    }
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch (error) {
+      usage('--texts', 'one JSON object per line', `${(error as Error).message} at ${path}:${i + 1}`);
+    }
+    const value = (record as { text?: unknown } | null)?.text;
+    if (typeof value !== 'string' || value.trim() === '') usage('--texts', 'a JSON object with a non-empty "text"', `${JSON.stringify(record).slice(0, 80)} at ${path}:${i + 1}`);
+    texts.push(value as string);
+  });
+  if (texts.length === 0) usage('--texts', 'at least one text', `${path} has none`);
+  return texts;
+}
+
+/**
  * Fine-tunes the model as the request says, continuing from `OUTPUT.checkpoints/` if an earlier
  * run was interrupted, and writes `OUTPUT`. `signal` stops after the current step (a checkpoint is
  * written; status `'interrupted'`).
@@ -188,34 +238,26 @@ export function readPairs(path: string): { loss: 'multiple-negatives-ranking'; p
 export async function runTrain(request: TrainRequest, options: { signal?: AbortSignal; onProgress?: (progress: TrainingProgress) => void } = {}): Promise<TrainSummary> {
   const started = performance.now();
   if (existsSync(request.output) && !request.overwrite) usage('--output', 'a folder that does not exist yet (or --overwrite)', `${request.output} exists`);
-  const { loss, pairs } = readPairs(request.pairs);
-  await useBackend(request.backend);
-  const model = await loadSentenceEncoder(request.model);
   const checkpoints = `${request.output}.checkpoints`;
   const resume = !request.overwrite && existsSync(checkpoints);
   let stepsThisRun = 0;
-  try {
-    const history = await trainSentenceEncoder(model, pairs as RankingPair[] & ScoredPair[], {
-      loss,
-      batchSize: Math.min(request.batchSize, pairs.length),
-      ...(request.maxSteps === undefined ? { epochs: request.epochs ?? 1 } : { maxSteps: request.maxSteps }),
-      learningRate: request.learningRate,
-      warmupRatio: request.warmupRatio,
-      seed: request.seed,
-      checkpoint: { folder: checkpoints, source: request.model, every: request.checkpointEvery },
-      ...(resume ? { resume: checkpoints } : {}),
-      onProgress: (progress) => {
-        stepsThisRun++;
-        options.onProgress?.(progress);
-      },
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    });
+  const shared = {
+    ...(request.maxSteps === undefined ? { epochs: request.epochs ?? 1 } : { maxSteps: request.maxSteps }),
+    seed: request.seed,
+    checkpoint: { folder: checkpoints, source: request.model, every: request.checkpointEvery },
+    ...(resume ? { resume: checkpoints } : {}),
+    onProgress: (progress: TrainingProgress) => {
+      stepsThisRun++;
+      options.onProgress?.(progress);
+    },
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
+  const summary = (loss: TrainSummary['loss'], examples: number, history: TrainingHistory): TrainSummary => {
     const seconds = (performance.now() - started) / 1000;
-    if (!history.aborted) await saveSentenceFolder(model, request.output, { source: request.model, overwrite: request.overwrite });
     return {
       output: request.output,
       loss,
-      pairs: pairs.length,
+      examples,
       steps: history.steps,
       resumedSteps: history.steps - stepsThisRun,
       firstLoss: history.losses[0] ?? Number.NaN,
@@ -224,6 +266,38 @@ export async function runTrain(request: TrainRequest, options: { signal?: AbortS
       stepsPerSecond: Math.round((stepsThisRun / seconds) * 100) / 100,
       status: history.aborted ? 'interrupted' : 'complete',
     };
+  };
+  if (request.texts !== undefined) {
+    const texts = readTexts(request.texts);
+    await useBackend(request.backend);
+    const tokenizer = await loadTokenizer(request.model);
+    const model = await loadBertForMaskedLM(request.model, { seed: request.seed });
+    try {
+      const history = await trainMaskedLanguageModel(model, tokenizer, texts, {
+        ...shared,
+        batchSize: Math.min(request.batchSize, texts.length),
+        learningRate: request.learningRate ?? 5e-5,
+        warmupRatio: request.warmupRatio ?? 0,
+      });
+      if (!history.aborted) await saveMaskedLMFolder(model, request.output, { source: request.model, overwrite: request.overwrite });
+      return summary('masked-language-model', texts.length, history);
+    } finally {
+      model.dispose();
+    }
+  }
+  const { loss, pairs } = readPairs(request.pairs!);
+  await useBackend(request.backend);
+  const model = await loadSentenceEncoder(request.model);
+  try {
+    const history = await trainSentenceEncoder(model, pairs as RankingPair[] & ScoredPair[], {
+      ...shared,
+      loss,
+      batchSize: Math.min(request.batchSize, pairs.length),
+      learningRate: request.learningRate ?? 2e-5,
+      warmupRatio: request.warmupRatio ?? 0.1,
+    });
+    if (!history.aborted) await saveSentenceFolder(model, request.output, { source: request.model, overwrite: request.overwrite });
+    return summary(loss, pairs.length, history);
   } finally {
     model.dispose();
   }
