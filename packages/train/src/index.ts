@@ -32,3 +32,4 @@ export { maskTokens, type MaskTokensOptions, type MaskedTokens } from './masked-
 export { maskedLanguageModelLoss, IGNORE_INDEX } from './masked-lm/masked-language-model-loss.js';
 export { saveMaskedLMFolder } from './checkpoint/save-masked-lm-folder.js';
 export { maskedLMFolderFiles } from './checkpoint/masked-lm-folder-files.js';
+export { evaluateMaskedLM, type EvaluateMaskedLMOptions, type MaskedLMEvaluation } from './masked-lm/evaluate-masked-lm.js';
