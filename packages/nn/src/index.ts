@@ -4,6 +4,7 @@ export { StateDictError, type MismatchedKey } from './module/state-dict-error.js
 export type { StateDictSource, TensorData, LoadStateDictOptions, LoadStateDictResult } from './module/load-state-dict.js';
 export { Linear, type LinearOptions } from './layers/linear.js';
 export { Int8Linear } from './layers/int8-linear.js';
+export { quantizeLinearLayers, type QuantizeLinearLayersOptions } from './layers/quantize-linear-layers.js';
 export { Embedding, type EmbeddingOptions } from './layers/embedding.js';
 export { LayerNorm, type LayerNormOptions } from './layers/layer-norm.js';
 export { Dropout } from './layers/dropout.js';

@@ -33,6 +33,18 @@ export class ModuleList<M extends Module = Module> extends Module {
     return item;
   }
 
+  /**
+   * `Module.replaceModule`, also updating the list's entry: `list.at(i)` and iteration give the new
+   * module. `name` is the index as a string (`'0'`, `'1'`, ...). Returns the old module, which the
+   * caller disposes. The list's element type is not checked: a `ModuleList<Linear>` may then hold
+   * an `Int8Linear` (same `forward` contract).
+   */
+  override replaceModule(name: string, module: Module): Module {
+    const old = super.replaceModule(name, module);
+    this.#items[Number(name)] = module as M;
+    return old;
+  }
+
   [Symbol.iterator](): Iterator<M> {
     this.assertLive('ModuleList[Symbol.iterator]');
     return this.#items[Symbol.iterator]();

@@ -90,6 +90,45 @@ export abstract class Module {
   }
 
   /**
+   * Swaps the child registered as `name` for `module` (a quantized layer for a float one, an
+   * adapter for a projection) and returns the old child. Everything that pointed at the old child
+   * from this module points at the new one: the registry (same name, same place in
+   * `namedParameters()` order), every own field of this module that held the old instance
+   * (`this.query`, the fields of `children({...})` groups), and a `ModuleList`'s entry. The new
+   * child (its whole subtree) takes the old child's training mode, and this module takes ownership
+   * of it. **The old child is no longer owned**: disposing this module leaves it alone, so the caller
+   * disposes it (or keeps using it elsewhere).
+   *
+   * Throws `InvalidArgumentError`, changing nothing (`module` is not taken over), when this module
+   * has no child `name`, when `module` is not a live Module, is the current child itself, or
+   * contains this module (a cycle).
+   *
+   * @example
+   * const old = layer.attention.self.replaceModule('query', Int8Linear.fromLinear(layer.attention.self.query));
+   * old.dispose(); // layer.attention.self.query is the Int8Linear now; the parameter keys are unchanged
+   */
+  replaceModule(name: string, module: Module): Module {
+    const caller = `${this.className}.replaceModule`;
+    this.assertLive(caller);
+    const old = typeof name === 'string' ? this.#children.get(name) : undefined;
+    if (old === undefined) {
+      const names = [...this.#children.keys()];
+      throw new InvalidArgumentError({ caller, argument: 'name', expected: `the name of a child of this ${this.className} (${names.length === 0 ? 'it has none' : names.join(', ')})`, received: typeof name === 'string' ? JSON.stringify(name) : describeValue(name) });
+    }
+    if (!(module instanceof Module)) throw new InvalidArgumentError({ caller, argument: 'module', expected: 'a Module', received: describeValue(module) });
+    if (module.#disposed) throw new InvalidArgumentError({ caller, argument: 'module', expected: 'a live Module', received: `a disposed ${module.className}` });
+    if (module === old) throw new InvalidArgumentError({ caller, argument: 'module', expected: `a module other than the current child '${name}'`, received: `the same ${module.className}` });
+    if (module.namedModules().some(([, m]) => m === this)) throw new InvalidArgumentError({ caller, argument: 'module', expected: 'a module that does not contain this one (a tree, not a cycle)', received: `a ${module.className} containing this ${this.className}` });
+    const fields = Reflect.ownKeys(this).filter((key) => Object.getOwnPropertyDescriptor(this, key)?.value === old);
+    const fixed = fields.filter((key) => { const d = Object.getOwnPropertyDescriptor(this, key)!; return d.writable !== true && d.configurable !== true; });
+    if (fixed.length > 0) throw new InvalidArgumentError({ caller, argument: 'this', expected: `a module whose fields holding '${name}' can be reassigned`, received: `the frozen field${fixed.length > 1 ? 's' : ''} ${fixed.map(String).join(', ')}` });
+    for (const key of fields) Object.defineProperty(this, key, { ...Object.getOwnPropertyDescriptor(this, key), value: module });
+    for (const [, m] of module.namedModules()) m.#training = old.#training;
+    this.#children.set(name, module); // same key: same place in the iteration order
+    return old;
+  }
+
+  /**
    * Runs `build` (a constructor's body); if it throws, every parameter registered so far is
    * disposed before the error propagates, so a failed construction leaks no tensor.
    */
