@@ -1,4 +1,4 @@
-// pnpm build:wasm — compiles csrc/*.c into the int8 GEMM WebAssembly modules and writes each as a
+// pnpm build:wasm — compiles csrc/*.c into the WebAssembly modules (int8 GEMM, fused attention) and writes each as a
 // base64 TypeScript module under src/wasm/ (committed: Node, Vite and bundlers need no asset
 // serving, and CI never needs clang). Needs clang + wasm-ld (14 or later) and, for the
 // relaxed-SIMD module, wabt's wasm2wat/wat2wasm (apt-get install clang lld wabt).
@@ -23,6 +23,7 @@ const RELAXED_DOT = 'i16x8.dot_i8x16_i7x16_s'; // wabt 1.0.32's name for i16x8.r
 const modules = [
   { name: 'int8-gemm-simd', constant: 'INT8_GEMM_SIMD', sources: ['int8-gemm-simd.c', 'int8-gemm.h'], relaxed: false },
   { name: 'int8-gemm-relaxed-simd', constant: 'INT8_GEMM_RELAXED_SIMD', sources: ['int8-gemm-relaxed-simd.c', 'int8-gemm.h'], relaxed: true },
+  { name: 'fused-attention', constant: 'FUSED_ATTENTION', sources: ['fused-attention.c'], relaxed: false },
 ];
 
 const run = (command, args) => execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });

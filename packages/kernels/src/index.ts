@@ -8,3 +8,8 @@ export type { Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
 export { int8MatMulReference } from './int8-mat-mul-reference.js';
 export { dequantizeAccumulators } from './dequantize-accumulators.js';
 export { KernelUnavailableError } from './kernel-unavailable-error.js';
+export { fusedAttention, type FusedAttentionOptions } from './fused-attention.js';
+export { fusedAttentionReference } from './fused-attention-reference.js';
+export { fusedAttentionKernels, fusedAttentionKernel } from './fused-attention-kernels.js';
+export { FUSED_ATTENTION_KERNEL_NAMES, type FusedAttentionKernelName, type FusedAttentionKernel, type FusedAttentionProblem, type BroadcastRows } from './fused-attention-problem.js';
+export { InferenceOnlyError } from './inference-only-error.js';

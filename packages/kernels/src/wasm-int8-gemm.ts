@@ -1,5 +1,6 @@
 import { ResourceLimitError } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
+import { decodeBase64 } from './decode-base64.js';
 import type { Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
 import type { Int8KernelName } from './int8-kernel-name.js';
 
@@ -15,13 +16,6 @@ interface GemmExports {
 
 const PAGE = 65536;
 const MAX_BYTES = 2 ** 31; // the C kernels index with int32 offsets
-
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
 
 /**
  * One of the WebAssembly int8 GEMM modules (built from csrc/ by scripts/build-wasm.mjs), driven

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { INT8_GEMM_RELAXED_SIMD_SOURCE_SHA256, INT8_GEMM_RELAXED_SIMD_WASM } from './wasm/int8-gemm-relaxed-simd.wasm.js';
 import { INT8_GEMM_SIMD_SOURCE_SHA256, INT8_GEMM_SIMD_WASM } from './wasm/int8-gemm-simd.wasm.js';
+import { FUSED_ATTENTION_SOURCE_SHA256, FUSED_ATTENTION_WASM } from './wasm/fused-attention.wasm.js';
 
 /** The hash scripts/build-wasm.mjs records: SHA-256 over `name\n<text>\n` of each source. */
 function sourceHash(sources: readonly string[]): string {
@@ -15,11 +16,13 @@ describe('the committed wasm modules', () => {
   it('were built from the C sources as they are now (else run pnpm build:wasm and commit src/wasm)', () => {
     expect(sourceHash(['int8-gemm-simd.c', 'int8-gemm.h'])).toBe(INT8_GEMM_SIMD_SOURCE_SHA256);
     expect(sourceHash(['int8-gemm-relaxed-simd.c', 'int8-gemm.h'])).toBe(INT8_GEMM_RELAXED_SIMD_SOURCE_SHA256);
+    expect(sourceHash(['fused-attention.c'])).toBe(FUSED_ATTENTION_SOURCE_SHA256);
   });
 
   it('hold the relaxed dot only in the relaxed module (opcode 0xfd 0x92 0x02 = i16x8.relaxed_dot_i8x16_i7x16_s)', () => {
     const count = (base64: string) => Buffer.from(base64, 'base64').toString('hex').match(/fd9202/g)?.length ?? 0;
     expect(count(INT8_GEMM_RELAXED_SIMD_WASM)).toBeGreaterThanOrEqual(8);
     expect(count(INT8_GEMM_SIMD_WASM)).toBe(0);
+    expect(count(FUSED_ATTENTION_WASM)).toBe(0);
   });
 });

@@ -1,0 +1,206 @@
+// Fused attention, float32 wasm SIMD (f32x4): for each batch b and head h,
+//   out[b, h] = softmax_allowed(q[b, h] · k[b, h]ᵀ · scale + bias) · v[b, h]
+// without materialising the scores [B, H, T, S]. Query rows go MR at a time: their scores over all
+// S keys land in a scratch block p [MR, Sp] (Sp = S rounded up to NR_S), the masked softmax turns
+// that block into unnormalised weights in place, and p · v is normalised row by row at the end.
+// Scratch per call: kᵀ of one head [D, Sp], the block p [MR, Sp], the scaled query rows [MR, D].
+//
+// The masked softmax is attnkit's (packages/masks maskedSoftmax): the max and the sum are taken
+// over allowed entries only (bias added first); a row whose max is not finite (nothing allowed, or
+// only −∞ allowed) is shifted by 0; a row whose sum is 0 gives zeros; a NaN among the allowed
+// scores makes the row NaN. Blocked scores are never read into the result.
+//
+// Memory: pointers are byte offsets in this module's memory, placed by the caller from heap_base()
+// up; scratch_bytes(s, d) says how much scratch one call needs. Mask: one byte per entry
+// (non-zero = may attend), element strides mask_b, mask_h, mask_t (0 where broadcast), the last
+// axis contiguous with S entries; pointer 0 = no mask. Bias: float32 with strides bias_b, bias_h,
+// bias_t, the last axis contiguous; pointer 0 = no bias. Nothing is read or written when any of
+// B, H, T is 0; S = 0 gives zeros; D = 0 gives scores of 0.
+#include <stdint.h>
+#include <wasm_simd128.h>
+
+#define MR 4   // query rows per block
+#define NR_S 8 // keys per score tile (two f32x4)
+
+extern unsigned char __heap_base;
+
+__attribute__((export_name("heap_base"))) uint32_t heap_base(void) { return (uint32_t)(uintptr_t)&__heap_base; }
+
+static inline int32_t round_up(int32_t x, int32_t m) { return (x + m - 1) / m * m; }
+
+/** Bytes of scratch one call needs for S keys and head dim D (16-byte aligned pieces). */
+__attribute__((export_name("scratch_bytes"))) uint32_t scratch_bytes(int32_t s, int32_t d) {
+  uint32_t sp = (uint32_t)round_up(s, NR_S);
+  return (uint32_t)round_up((int32_t)(4 * d * sp), 16) + 4 * MR * sp + (uint32_t)round_up(4 * MR * d, 16) + 16;
+}
+
+static const float LOWEST = -3.4028234663852886e38f;
+
+// exp(x), f32x4, Cephes' expf: n = round(x·log₂e), r = x − n·ln2 (two parts), a degree-6
+// polynomial, times 2ⁿ built in the exponent bits. Below −87.33: 0 (−∞ too); above 88.72: +∞;
+// NaN stays NaN. Within 2 ulp of the correctly rounded exp on the range the softmax uses.
+static inline v128_t exp4(v128_t x) {
+  const v128_t hi = wasm_f32x4_splat(88.7228394f), lo = wasm_f32x4_splat(-87.3365448f);
+  v128_t c = wasm_f32x4_min(wasm_f32x4_max(x, lo), hi); // NaN handled below
+  v128_t n = wasm_f32x4_nearest(wasm_f32x4_mul(c, wasm_f32x4_splat(1.44269504088896341f)));
+  v128_t r = wasm_f32x4_sub(c, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
+  r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, wasm_f32x4_splat(-2.12194440e-4f)));
+  v128_t p = wasm_f32x4_splat(1.9875691500e-4f);
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.3981999507e-3f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(8.3334519073e-3f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(4.1665795894e-2f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.6666665459e-1f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(5.0000001201e-1f));
+  v128_t y = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(p, r), r), r), wasm_f32x4_splat(1.0f));
+  // 2ⁿ for n in [-126, 128]: n = 128 (x near 88.7) as 2 · 2¹²⁷
+  v128_t ni = wasm_i32x4_trunc_sat_f32x4(n);
+  v128_t big = wasm_i32x4_gt(ni, wasm_i32x4_splat(127));
+  ni = wasm_i32x4_sub(ni, wasm_v128_and(big, wasm_i32x4_splat(1)));
+  y = wasm_f32x4_mul(y, wasm_v128_bitselect(wasm_f32x4_splat(2.0f), wasm_f32x4_splat(1.0f), big));
+  y = wasm_f32x4_mul(y, (v128_t)wasm_i32x4_shl(wasm_i32x4_add(ni, wasm_i32x4_splat(127)), 23));
+  y = wasm_v128_bitselect(wasm_f32x4_splat(0.0f), y, wasm_f32x4_lt(x, lo));
+  y = wasm_v128_bitselect(wasm_f32x4_splat(__builtin_inff()), y, wasm_f32x4_gt(x, hi));
+  return wasm_v128_bitselect(x, y, wasm_f32x4_ne(x, x)); // NaN in, NaN out
+}
+
+static inline float exp1(float x) { return wasm_f32x4_extract_lane(exp4(wasm_f32x4_splat(x)), 0); }
+
+// 4 mask bytes -> 4 lanes of all ones where non-zero
+static inline v128_t allowed4(const uint8_t *m) {
+  v128_t bytes = wasm_v128_load32_zero(m);
+  v128_t wide = wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(bytes));
+  return wasm_v128_not(wasm_i32x4_eq(wide, wasm_i32x4_splat(0)));
+}
+
+// One score row x [S] in place: + bias, then the masked softmax's numerators exp(x − shift) (0 where
+// blocked). Returns the reciprocal of their sum (0 when the sum is 0: the row gives zeros).
+static float softmax_row(float *x, int32_t s, const uint8_t *mask, const float *bias) {
+  int32_t s4 = s & ~3, j;
+  v128_t mv = wasm_f32x4_splat(LOWEST);
+  for (j = 0; j < s4; j += 4) {
+    v128_t xv = wasm_v128_load(x + j);
+    if (bias) xv = wasm_f32x4_add(xv, wasm_v128_load(bias + j));
+    wasm_v128_store(x + j, xv);
+    if (mask) xv = wasm_v128_bitselect(xv, wasm_f32x4_splat(LOWEST), allowed4(mask + j));
+    mv = wasm_f32x4_pmax(mv, xv); // mv < x ? x : mv — a NaN never becomes the max
+  }
+  mv = wasm_f32x4_pmax(mv, wasm_i32x4_shuffle(mv, mv, 2, 3, 0, 1));
+  float m = wasm_f32x4_extract_lane(wasm_f32x4_pmax(mv, wasm_i32x4_shuffle(mv, mv, 1, 0, 3, 2)), 0);
+  for (; j < s; j++) {
+    float xj = bias ? x[j] + bias[j] : x[j];
+    x[j] = xj;
+    if ((!mask || mask[j]) && m < xj) m = xj;
+  }
+  float shift = (m - m == 0.0f) ? m : 0.0f; // not finite (nothing allowed, only −∞): 0
+  v128_t sh = wasm_f32x4_splat(shift), total4 = wasm_f32x4_splat(0.0f);
+  for (j = 0; j < s4; j += 4) {
+    v128_t e = exp4(wasm_f32x4_sub(wasm_v128_load(x + j), sh));
+    if (mask) e = wasm_v128_and(e, allowed4(mask + j));
+    wasm_v128_store(x + j, e);
+    total4 = wasm_f32x4_add(total4, e);
+  }
+  float total = (wasm_f32x4_extract_lane(total4, 0) + wasm_f32x4_extract_lane(total4, 1)) + (wasm_f32x4_extract_lane(total4, 2) + wasm_f32x4_extract_lane(total4, 3));
+  for (; j < s; j++) {
+    float e = (!mask || mask[j]) ? exp1(x[j] - shift) : 0.0f;
+    x[j] = e;
+    total += e;
+  }
+  return total == 0.0f ? 0.0f : 1.0f / total;
+}
+
+/**
+ * out [B, H, T, Dv] = softmax(q [B, H, T, D] · k [B, H, S, D]ᵀ · scale + bias, mask) · v [B, H, S, Dv].
+ * Mask and bias as described at the top (pointer 0 = none).
+ */
+__attribute__((export_name("fused_attention"))) void fused_attention(
+    const float *q, const float *k, const float *v, float *out,
+    int32_t nb, int32_t nh, int32_t t, int32_t s, int32_t d, int32_t dv, float scale,
+    const uint8_t *mask, int32_t mask_b, int32_t mask_h, int32_t mask_t,
+    const float *bias, int32_t bias_b, int32_t bias_h, int32_t bias_t,
+    uint8_t *scratch) {
+  if (nb <= 0 || nh <= 0 || t <= 0) return;
+  int32_t sp = round_up(s, NR_S);
+  float *kt = (float *)scratch;                                   // [D, Sp]
+  float *p = (float *)(scratch + round_up(4 * d * sp, 16));       // [MR, Sp]
+  float *qs = p + MR * sp;                                        // [MR, D]
+  for (int32_t b = 0; b < nb; b++) {
+    for (int32_t h = 0; h < nh; h++) {
+      int32_t head = b * nh + h;
+      const float *qh = q + (int64_t)head * t * d, *kh = k + (int64_t)head * s * d, *vh = v + (int64_t)head * s * dv;
+      float *oh = out + (int64_t)head * t * dv;
+      // kᵀ: [S, D] -> [D, Sp], the padding keys zero
+      for (int32_t c = 0; c < d; c++) {
+        float *row = kt + c * sp;
+        int32_t j = 0;
+        for (; j < s; j++) row[j] = kh[j * d + c];
+        for (; j < sp; j++) row[j] = 0.0f;
+      }
+      const uint8_t *mh = mask ? mask + (int64_t)b * mask_b + (int64_t)h * mask_h : 0;
+      const float *bh = bias ? bias + (int64_t)b * bias_b + (int64_t)h * bias_h : 0;
+      for (int32_t i0 = 0; i0 < t; i0 += MR) {
+        int32_t rows = t - i0 < MR ? t - i0 : MR;
+        // the block's query rows, scaled (rows past T: zeros)
+        for (int32_t r = 0; r < MR; r++)
+          for (int32_t c = 0; c < d; c++) qs[r * d + c] = r < rows ? qh[(i0 + r) * d + c] * scale : 0.0f;
+        // scores p [MR, Sp] = qs [MR, D] · kᵀ [D, Sp], 4 x 8 tiles, summed over D in order
+        for (int32_t j = 0; j < sp; j += NR_S) {
+          v128_t a00 = wasm_f32x4_splat(0.0f), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, a30 = a00, a31 = a00;
+          for (int32_t c = 0; c < d; c++) {
+            v128_t k0 = wasm_v128_load(kt + c * sp + j), k1 = wasm_v128_load(kt + c * sp + j + 4), x;
+            x = wasm_f32x4_splat(qs[c]);         a00 = wasm_f32x4_add(a00, wasm_f32x4_mul(x, k0)); a01 = wasm_f32x4_add(a01, wasm_f32x4_mul(x, k1));
+            x = wasm_f32x4_splat(qs[d + c]);     a10 = wasm_f32x4_add(a10, wasm_f32x4_mul(x, k0)); a11 = wasm_f32x4_add(a11, wasm_f32x4_mul(x, k1));
+            x = wasm_f32x4_splat(qs[2 * d + c]); a20 = wasm_f32x4_add(a20, wasm_f32x4_mul(x, k0)); a21 = wasm_f32x4_add(a21, wasm_f32x4_mul(x, k1));
+            x = wasm_f32x4_splat(qs[3 * d + c]); a30 = wasm_f32x4_add(a30, wasm_f32x4_mul(x, k0)); a31 = wasm_f32x4_add(a31, wasm_f32x4_mul(x, k1));
+          }
+          wasm_v128_store(p + j, a00); wasm_v128_store(p + j + 4, a01);
+          wasm_v128_store(p + sp + j, a10); wasm_v128_store(p + sp + j + 4, a11);
+          wasm_v128_store(p + 2 * sp + j, a20); wasm_v128_store(p + 2 * sp + j + 4, a21);
+          wasm_v128_store(p + 3 * sp + j, a30); wasm_v128_store(p + 3 * sp + j + 4, a31);
+        }
+        // masked softmax numerators, in place; rows past T are left as they are (never stored)
+        float inv[MR] = {0.0f, 0.0f, 0.0f, 0.0f};
+        for (int32_t r = 0; r < rows; r++) {
+          int32_t i = i0 + r;
+          inv[r] = softmax_row(p + r * sp, s, mh ? mh + (int64_t)i * mask_t : 0, bh ? bh + (int64_t)i * bias_t : 0);
+        }
+        // out rows = (p [MR, S] · v [S, Dv]) · inv, 8, then 4, then 1 output columns at a time
+        int32_t c = 0;
+        for (; c + 8 <= dv; c += 8) {
+          v128_t a00 = wasm_f32x4_splat(0.0f), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, a30 = a00, a31 = a00;
+          for (int32_t j = 0; j < s; j++) {
+            v128_t v0 = wasm_v128_load(vh + j * dv + c), v1 = wasm_v128_load(vh + j * dv + c + 4), x;
+            x = wasm_f32x4_splat(p[j]);          a00 = wasm_f32x4_add(a00, wasm_f32x4_mul(x, v0)); a01 = wasm_f32x4_add(a01, wasm_f32x4_mul(x, v1));
+            x = wasm_f32x4_splat(p[sp + j]);     a10 = wasm_f32x4_add(a10, wasm_f32x4_mul(x, v0)); a11 = wasm_f32x4_add(a11, wasm_f32x4_mul(x, v1));
+            x = wasm_f32x4_splat(p[2 * sp + j]); a20 = wasm_f32x4_add(a20, wasm_f32x4_mul(x, v0)); a21 = wasm_f32x4_add(a21, wasm_f32x4_mul(x, v1));
+            x = wasm_f32x4_splat(p[3 * sp + j]); a30 = wasm_f32x4_add(a30, wasm_f32x4_mul(x, v0)); a31 = wasm_f32x4_add(a31, wasm_f32x4_mul(x, v1));
+          }
+          v128_t acc[MR][2] = {{a00, a01}, {a10, a11}, {a20, a21}, {a30, a31}};
+          for (int32_t r = 0; r < rows; r++) {
+            v128_t w = wasm_f32x4_splat(inv[r]);
+            wasm_v128_store(oh + (i0 + r) * dv + c, wasm_f32x4_mul(acc[r][0], w));
+            wasm_v128_store(oh + (i0 + r) * dv + c + 4, wasm_f32x4_mul(acc[r][1], w));
+          }
+        }
+        for (; c + 4 <= dv; c += 4) {
+          v128_t a0 = wasm_f32x4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
+          for (int32_t j = 0; j < s; j++) {
+            v128_t v0 = wasm_v128_load(vh + j * dv + c);
+            a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(wasm_f32x4_splat(p[j]), v0));
+            a1 = wasm_f32x4_add(a1, wasm_f32x4_mul(wasm_f32x4_splat(p[sp + j]), v0));
+            a2 = wasm_f32x4_add(a2, wasm_f32x4_mul(wasm_f32x4_splat(p[2 * sp + j]), v0));
+            a3 = wasm_f32x4_add(a3, wasm_f32x4_mul(wasm_f32x4_splat(p[3 * sp + j]), v0));
+          }
+          v128_t acc[MR] = {a0, a1, a2, a3};
+          for (int32_t r = 0; r < rows; r++) wasm_v128_store(oh + (i0 + r) * dv + c, wasm_f32x4_mul(acc[r], wasm_f32x4_splat(inv[r])));
+        }
+        for (; c < dv; c++) {
+          for (int32_t r = 0; r < rows; r++) {
+            float a = 0.0f;
+            for (int32_t j = 0; j < s; j++) a += p[r * sp + j] * vh[j * dv + c];
+            oh[(i0 + r) * dv + c] = a * inv[r];
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import type { FusedAttentionProblem } from './fused-attention-problem.js';
+
+const LOWEST_FLOAT32 = -3.4028234663852886e38;
+const f32 = Math.fround;
+
+/**
+ * The fused attention in plain JavaScript, one query row at a time, in float32 steps (each
+ * product and sum rounded with `Math.fround`) and in the wasm kernel's order where it matters: the
+ * scores are `Σ_d f32(q·scale)·k` in order of d, plus the bias. Then attnkit's masked softmax
+ * (`maskedSoftmax` in `@attnkit/masks`): max and sum over allowed entries only, a row whose max is
+ * not finite shifted by 0, a row whose sum is 0 all zeros, a NaN among allowed scores a NaN row.
+ * The oracle of the kernel tests (and the `'js'` kernel).
+ *
+ * @returns `out [B, H, T, Dv]`
+ * @example
+ * const out = fusedAttentionReference({ batch: 1, heads: 1, queryLength: 2, keyLength: 3, headDim: 4, valueDim: 4, scale: 0.5, query, key, value });
+ */
+export function fusedAttentionReference(problem: FusedAttentionProblem): Float32Array {
+  const { batch, heads, queryLength: t, keyLength: s, headDim: d, valueDim: dv, query, key, value, mask, bias } = problem;
+  const scale = f32(problem.scale);
+  const out = new Float32Array(batch * heads * t * dv);
+  const scores = new Float64Array(s);
+  for (let b = 0; b < batch; b++) {
+    for (let h = 0; h < heads; h++) {
+      const head = b * heads + h;
+      for (let i = 0; i < t; i++) {
+        const q = head * t * d + i * d;
+        const maskRow = mask === undefined ? -1 : b * mask.strides[0] + h * mask.strides[1] + i * mask.strides[2];
+        const biasRow = bias === undefined ? -1 : b * bias.strides[0] + h * bias.strides[1] + i * bias.strides[2];
+        const allowed = (j: number) => mask === undefined || mask.values[maskRow + j] !== 0;
+        let max = LOWEST_FLOAT32;
+        for (let j = 0; j < s; j++) {
+          let score = 0;
+          for (let c = 0; c < d; c++) score = f32(score + f32(f32((query[q + c] as number) * scale) * (key[head * s * d + j * d + c] as number)));
+          if (bias !== undefined) score = f32(score + (bias.values[biasRow + j] as number));
+          scores[j] = score;
+          if (allowed(j) && max < score) max = score;
+        }
+        const shift = Number.isFinite(max) ? max : 0;
+        let total = 0;
+        for (let j = 0; j < s; j++) {
+          const e = allowed(j) ? f32(Math.exp(f32((scores[j] as number) - shift))) : 0;
+          scores[j] = e;
+          total += e;
+        }
+        const inverse = total === 0 ? 0 : f32(1 / f32(total));
+        for (let c = 0; c < dv; c++) {
+          let sum = 0;
+          for (let j = 0; j < s; j++) sum = f32(sum + f32((scores[j] as number) * (value[head * s * dv + j * dv + c] as number)));
+          out[head * t * dv + i * dv + c] = f32(sum * inverse);
+        }
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,103 @@
+import { ResourceLimitError } from '@attnkit/backends';
+import { decodeBase64 } from './decode-base64.js';
+import type { FusedAttentionKernel, FusedAttentionProblem } from './fused-attention-problem.js';
+
+/** What csrc/fused-attention.c exports. Pointers are byte offsets in `memory`; 0 = absent. */
+interface FusedAttentionExports {
+  readonly memory: WebAssembly.Memory;
+  heap_base(): number;
+  scratch_bytes(keyLength: number, headDim: number): number;
+  fused_attention(
+    q: number, k: number, v: number, out: number,
+    batch: number, heads: number, queryLength: number, keyLength: number, headDim: number, valueDim: number, scale: number,
+    mask: number, maskB: number, maskH: number, maskT: number,
+    bias: number, biasB: number, biasH: number, biasT: number,
+    scratch: number,
+  ): void;
+}
+
+const PAGE = 65536;
+const MAX_BYTES = 2 ** 31; // the C kernel indexes with int32 offsets within a head, and wasm32 addresses 4 GiB at most
+
+/**
+ * The fused attention WebAssembly module (csrc/fused-attention.c, built by scripts/build-wasm.mjs),
+ * driven from JavaScript: the operands are copied into the module's own memory (grown as needed,
+ * never shrunk), the kernel runs, the output is returned as a view of that memory
+ * ({@link runInPlace}) or a copy ({@link run}). Compiled on first use.
+ *
+ * @example
+ * const kernel = new WasmFusedAttention(FUSED_ATTENTION_WASM);
+ * if (kernel.supported) kernel.run(problem); // Float32Array [B, H, T, Dv]
+ */
+export class WasmFusedAttention implements FusedAttentionKernel {
+  readonly name = 'simd' as const;
+  readonly #bytes: Uint8Array<ArrayBuffer>;
+  #supported: boolean | undefined;
+  #exports: FusedAttentionExports | undefined;
+
+  constructor(base64: string) {
+    this.#bytes = decodeBase64(base64);
+  }
+
+  /** Whether this engine validates the module (wasm SIMD128). */
+  get supported(): boolean {
+    this.#supported ??= typeof WebAssembly === 'object' && WebAssembly.validate(this.#bytes);
+    return this.#supported;
+  }
+
+  run(problem: FusedAttentionProblem): Float32Array {
+    return this.runInPlace(problem).slice();
+  }
+
+  /**
+   * The output as a view of the module's memory: valid until the next call (copy it, or hand it to
+   * something that copies, such as a tfjs-wasm upload).
+   */
+  runInPlace(problem: FusedAttentionProblem): Float32Array {
+    const { batch, heads, queryLength, keyLength, headDim, valueDim, query, key, value, mask, bias } = problem;
+    const outLength = batch * heads * queryLength * valueDim;
+    const kernel = this.#instance();
+    const align = (offset: number) => Math.ceil(offset / 16) * 16;
+    const at = { q: align(kernel.heap_base()), k: 0, v: 0, out: 0, mask: 0, bias: 0, scratch: 0 };
+    at.k = align(at.q + 4 * query.length);
+    at.v = align(at.k + 4 * key.length);
+    at.out = align(at.v + 4 * value.length);
+    at.mask = align(at.out + 4 * outLength);
+    at.bias = align(at.mask + (mask?.values.length ?? 0));
+    at.scratch = align(at.bias + 4 * (bias?.values.length ?? 0));
+    const end = at.scratch + 4 * (headDim + 4) * (Math.ceil(keyLength / 8) * 8) + 16 * headDim + 64; // scratch_bytes, in doubles: no int32 overflow
+    const what = `the buffers of a fused attention [B, H, T, S, D] = [${batch}, ${heads}, ${queryLength}, ${keyLength}, ${headDim}]`;
+    if (end > MAX_BYTES) {
+      throw new ResourceLimitError({ caller: 'fusedAttention', what, backend: 'the simd kernel', bytes: end, limit: MAX_BYTES, rule: 'the kernel addresses at most 2 GiB', hint: 'Split the batch into smaller ones.' });
+    }
+    const missing = end - kernel.memory.buffer.byteLength;
+    if (missing > 0) {
+      try {
+        kernel.memory.grow(Math.ceil(missing / PAGE));
+      } catch (cause) {
+        throw new ResourceLimitError({ caller: 'fusedAttention', what, backend: 'the simd kernel', bytes: end, limit: kernel.memory.buffer.byteLength, rule: `the engine refused to grow the module's memory: ${String(cause)}`, hint: 'Split the batch into smaller ones.' });
+      }
+    }
+    const buffer = kernel.memory.buffer;
+    new Float32Array(buffer, at.q, query.length).set(query);
+    new Float32Array(buffer, at.k, key.length).set(key);
+    new Float32Array(buffer, at.v, value.length).set(value);
+    if (mask !== undefined) new Uint8Array(buffer, at.mask, mask.values.length).set(mask.values);
+    if (bias !== undefined) new Float32Array(buffer, at.bias, bias.values.length).set(bias.values);
+    const [mb, mh, mt] = mask?.strides ?? [0, 0, 0];
+    const [bb, bh, bt] = bias?.strides ?? [0, 0, 0];
+    kernel.fused_attention(
+      at.q, at.k, at.v, at.out,
+      batch, heads, queryLength, keyLength, headDim, valueDim, problem.scale,
+      mask === undefined ? 0 : at.mask, mb, mh, mt,
+      bias === undefined ? 0 : at.bias, bb, bh, bt,
+      at.scratch,
+    );
+    return new Float32Array(kernel.memory.buffer, at.out, outLength);
+  }
+
+  #instance(): FusedAttentionExports {
+    this.#exports ??= new WebAssembly.Instance(new WebAssembly.Module(this.#bytes)).exports as unknown as FusedAttentionExports;
+    return this.#exports;
+  }
+}
