@@ -5,7 +5,8 @@ import { memory } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
-import { readSafetensors, writeSafetensors } from '@attnkit/nn';
+import { Int8Linear, Linear, readSafetensors, writeSafetensors } from '@attnkit/nn';
+import embeddedFixtures from '@attnkit/reference/fixtures/embedded-bert.json' with { type: 'json' };
 import { loadEncoder } from './load-encoder.js';
 import { ModelLoadError } from './model-load-error.js';
 import { loadBert } from './load-bert.js';
@@ -91,7 +92,7 @@ describe('loadEncoder with checkFinite', () => {
   it('refuses a misspelled option instead of ignoring it (checkFinite spelled checkfinite would skip the check)', async () => {
     const error = await loadEncoder(family('bert'), { checkfinite: true } as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidArgumentError);
-    expect((error as Error).message).toBe("loadEncoder: 'options' must be an object with only the keys onProgress, onNotice, signal, checkFinite, backend, fetch; received the unknown key 'checkfinite'. Did you mean 'checkFinite'?");
+    expect((error as Error).message).toBe("loadEncoder: 'options' must be an object with only the keys onProgress, onNotice, signal, checkFinite, backend, fetch, quantize; received the unknown key 'checkfinite'. Did you mean 'checkFinite'?");
   });
 });
 
@@ -124,5 +125,79 @@ describe('loadEncoder from a URL', () => {
     const error = await loadEncoder('https://example.org/app/', { fetch }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelLoadError);
     expect((error as Error).message).toBe("loadEncoder: config.json at https://example.org/app/config.json is an HTML page, not JSON: is https://example.org/app/ the model folder's URL? A Hugging Face model's files are at https://huggingface.co/<id>/resolve/main/.");
+  });
+});
+
+describe("loadEncoder with quantize: 'int8'", () => {
+  it('makes every Linear of each family an Int8Linear (pooler included), leaves the other parameters, and returns memory to baseline on dispose', async () => {
+    const before = memory().numTensors;
+    for (const name of ['bert', 'roberta', 'xlm-roberta', 'distilbert', 'electra', 'mpnet']) {
+      const float = await loadEncoder(family(name));
+      const model = await loadEncoder(family(name), { quantize: 'int8' });
+      const linears = float.namedModules().filter(([, m]) => m instanceof Linear).map(([path]) => path);
+      expect(linears.length, name).toBeGreaterThanOrEqual(6 * float.config.numHiddenLayers);
+      expect(model.namedModules().filter(([, m]) => m instanceof Int8Linear).map(([path]) => path), name).toEqual(linears);
+      expect(model.namedModules().some(([, m]) => m instanceof Linear), name).toBe(false);
+      // the int8 weights are no parameters; every other key is the float model's
+      expect(model.namedParameters().map(([key]) => key), name).toEqual(float.namedParameters().map(([key]) => key).filter((key) => !linears.some((path) => key === `${path}.weight`)));
+      const out = model.forward({ inputIds: [[2, 5, 7, 3]] });
+      expect(out.lastHiddenState.shape, name).toEqual([1, 4, model.config.hiddenSize]);
+      out.lastHiddenState.dispose();
+      out.poolerOutput?.dispose();
+      [float, model].forEach((m) => m.dispose());
+    }
+    expect(memory().numTensors).toBe(before);
+  });
+
+  it('keeps the embedded model within cosine 0.999 of the PyTorch reference (mean-pooled sentence embeddings and every token)', async () => {
+    const model = await loadBert(decodeURIComponent(new URL('../assets/attnkit-tiny-bert/', import.meta.url).pathname), { quantize: 'int8' });
+    const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+      let [dot, aa, bb] = [0, 0, 0];
+      for (let i = 0; i < a.length; i++) [dot, aa, bb] = [dot + a[i]! * b[i]!, aa + a[i]! ** 2, bb + b[i]! ** 2];
+      return dot / Math.sqrt(aa * bb);
+    };
+    let [sentences, tokens] = [Infinity, Infinity];
+    for (const { inputs, outputs } of Object.values((embeddedFixtures as unknown as { cases: Record<string, { inputs: Record<string, { shape: number[]; data: number[] }>; outputs: Record<string, { shape: number[]; data: number[] }> }> }).cases)) {
+      const [batch, length] = inputs['input_ids']!.shape as [number, number];
+      const rows = (name: string) => Array.from({ length: batch }, (_, b) => inputs[name]!.data.slice(b * length, (b + 1) * length));
+      const mask = rows('attention_mask');
+      const out = model.forward({ inputIds: rows('input_ids'), attentionMask: mask, tokenTypeIds: rows('token_type_ids') });
+      const [ours, reference] = [await out.lastHiddenState.data(), outputs['last_hidden_state']!.data];
+      out.lastHiddenState.dispose();
+      out.poolerOutput?.dispose();
+      const width = model.config.hiddenSize;
+      const at = (values: ArrayLike<number>, b: number, t: number) => Array.from({ length: width }, (_, e) => values[(b * length + t) * width + e]!);
+      const pooled = (values: ArrayLike<number>, b: number) => {
+        const kept = mask[b]!.flatMap((m, t) => (m === 1 ? [at(values, b, t)] : []));
+        return Array.from({ length: width }, (_, e) => kept.reduce((s, v) => s + v[e]!, 0) / kept.length);
+      };
+      for (let b = 0; b < batch; b++) {
+        sentences = Math.min(sentences, cosine(pooled(ours, b), pooled(reference, b)));
+        mask[b]!.forEach((m, t) => { if (m === 1) tokens = Math.min(tokens, cosine(at(ours, b, t), at(reference, b, t))); });
+      }
+    }
+    expect(sentences).toBeGreaterThanOrEqual(0.999); // measured 0.999998 (simd kernel)
+    expect(tokens).toBeGreaterThanOrEqual(0.999);
+    expect(sentences).toBeLessThan(1 - 1e-9); // int8 did run (float32 rounds to 1.00000000 here)
+    model.dispose();
+  });
+
+  it("is inference only: train() throws a typed error naming Int8Linear", async () => {
+    const model = await loadEncoder(family('bert'), { quantize: 'int8' });
+    model.train();
+    const error = (() => { try { model.forward({ inputIds: [[2, 5]] }); } catch (e) { return e; } })();
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as Error).message).toMatch(/^Int8Linear\.forward: 'mode' must be eval mode \(Int8Linear is inference only: its int8 weight has no gradient\); received training mode\./);
+    model.dispose();
+  });
+
+  it("refuses another value, naming 'int8', before reading any file", async () => {
+    for (const quantize of ['int4', 'q8', 8, null]) {
+      const error = await loadEncoder('https://models.example/never-fetched/', { quantize } as never).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect((error as Error).message).toMatch(/^loadEncoder: 'quantize' must be 'int8' \(or absent for float32 weights\); received /);
+    }
+    const error = await loadBert(family('bert'), { quantize: 'fp16' } as never).catch((e: unknown) => e);
+    expect((error as Error).message).toBe("loadBert: 'quantize' must be 'int8' (or absent for float32 weights); received string 'fp16'.");
   });
 });

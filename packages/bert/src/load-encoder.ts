@@ -1,6 +1,6 @@
-import { AttnkitError, checkObject, checkOptionKeys } from '@attnkit/errors';
+import { AttnkitError, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { callBackend, ensureBackend } from '@attnkit/backends';
-import { readSafetensors, type Module, type StateDictSource, type TensorData } from '@attnkit/nn';
+import { quantizeLinearLayers, readSafetensors, type Module, type StateDictSource, type TensorData } from '@attnkit/nn';
 import { BertModel } from './bert-model.js';
 import { checkpointKeys } from './checkpoint-keys.js';
 import { DistilBertModel } from './distilbert/distilbert-model.js';
@@ -29,6 +29,24 @@ export interface LoadEncoderOptions {
   readonly backend?: string;
   /** Fetches URL sources instead of the global `fetch` (same signature), e.g. `cachedFetch()` to keep the files in the browser's Cache API. */
   readonly fetch?: typeof fetch;
+  /**
+   * `'int8'`: an int8 inference model. Once built, every `Linear` of the model — the encoder's
+   * projections and feed-forward layers, and its pooler — becomes an `Int8Linear`
+   * (`quantizeLinearLayers` of `@attnkit/nn`): weights int8 per output channel, each row of
+   * activations quantized on the fly, int32 sums, float32 scales and bias. Embeddings, LayerNorm,
+   * softmax and attention stay float32, and the parameter keys are unchanged but for the int8
+   * weights, which are no parameters. Inference only: `train()` then throws. The int8 products run
+   * on the CPU (wasm SIMD) whatever the backend: meant for the `wasm` and `cpu` backends (on webgl
+   * or webgpu each product reads its input back). Default: float32.
+   */
+  readonly quantize?: 'int8';
+}
+
+const OPTION_KEYS = ['onProgress', 'onNotice', 'signal', 'checkFinite', 'backend', 'fetch', 'quantize'] as const;
+
+/** `options.quantize`: absent or `'int8'`. */
+function checkQuantize(value: unknown, caller: string): void {
+  if (value !== undefined && value !== 'int8') throw new InvalidArgumentError({ caller, argument: 'quantize', expected: "'int8' (or absent for float32 weights)", received: describeValue(value) });
 }
 
 /** The model class of each `model_type`. */
@@ -60,7 +78,8 @@ export type BuildLoadedModel<M extends Module & { readonly initialisedKeys: read
 export async function loadEncoderAs<M extends Module & { readonly initialisedKeys: readonly string[] } = Encoder>(source: ModelSource, options: LoadEncoderOptions, caller: string, accept?: readonly ModelType[], build?: BuildLoadedModel<M>): Promise<M> {
   checkModelSource(source, caller);
   checkObject(options, { caller, argument: 'options', expected: 'an object of load options' });
-  checkOptionKeys(options, ['onProgress', 'onNotice', 'signal', 'checkFinite', 'backend', 'fetch'], caller); // a misspelled option is an error, never ignored
+  checkOptionKeys(options, OPTION_KEYS, caller); // a misspelled option is an error, never ignored
+  checkQuantize(options.quantize, caller);
   if (options.backend === undefined) await ensureBackend(caller); // Node, nothing chosen: wasm, not tfjs' slow pure-JS cpu
   const backend = callBackend(caller, options.backend); // the backend this call started on
   const read = modelFiles(source, { caller, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }), ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.fetch === undefined ? {} : { fetch: options.fetch }) });
@@ -116,6 +135,14 @@ export async function loadEncoderAs<M extends Module & { readonly initialisedKey
     throw error;
   }
   const m = model as M;
+  if (options.quantize === 'int8') {
+    try {
+      backend.run(() => quantizeLinearLayers(m)); // on the load's backend: the int8 layers' float biases are made there
+    } catch (error) {
+      m.dispose();
+      fail('model.safetensors', `model.safetensors in ${where} cannot be quantized to int8: ${(error as Error).message}`, error);
+    }
+  }
   if (build === undefined && m.initialisedKeys.length > 0) options.onNotice?.(`${caller}: ${where} has no pooler (a checkpoint saved without one); ${m.initialisedKeys.join(' and ')} are initialised randomly, as transformers does: poolerOutput is not meaningful until trained.`);
   return m;
 }
@@ -131,12 +158,15 @@ export async function loadEncoderAs<M extends Module & { readonly initialisedKey
  * an unknown `model_type` is an error naming the supported ones. The weights are made on the
  * backend active when the call is made (or `options.backend`), whatever happens meanwhile;
  * `options.signal` aborts the load; `options.fetch` (e.g. `cachedFetch()`) fetches URL sources
- * instead of the global `fetch`. A URL that answers `config.json` with an HTML page is an error
- * saying it is not the model folder's URL.
+ * instead of the global `fetch`; `options.quantize: 'int8'` makes an int8 inference model (its
+ * `Linear` layers, pooler included, become `Int8Linear`; see {@link LoadEncoderOptions.quantize}).
+ * A URL that answers `config.json` with an HTML page is an error saying it is not the model
+ * folder's URL.
  *
  * @example
  * const encoder = await loadEncoder('./paraphrase-multilingual-MiniLM-L12-v2');
  * const { lastHiddenState } = encoder.forward(tokenizer.encode(['Hallo Welt'])); // [1, T, E]
+ * const int8 = await loadEncoder('./all-MiniLM-L6-v2', { quantize: 'int8' }); // int8 matrix products, inference only
  */
 export function loadEncoder(source: ModelSource, options: LoadEncoderOptions = {}): Promise<Encoder> {
   return loadEncoderAs(source, options, 'loadEncoder');

@@ -146,10 +146,15 @@ describe('SentenceEncoder.encode and loadSentenceEncoder options', () => {
 
   it('loadSentenceEncoder refuses unknown keys and wrong-typed callbacks', async () => {
     const folder = `${fixtures}sentence/bert-prompts`;
-    await expect(loadSentenceEncoder(folder, { on_progress: () => {} } as never)).rejects.toThrow("loadSentenceEncoder: 'options' must be an object with only the keys onProgress, onNotice, signal, backend, checkFinite, fetch; received the unknown key 'on_progress'. Did you mean 'onProgress'?");
+    await expect(loadSentenceEncoder(folder, { on_progress: () => {} } as never)).rejects.toThrow("loadSentenceEncoder: 'options' must be an object with only the keys onProgress, onNotice, signal, backend, checkFinite, fetch, quantize; received the unknown key 'on_progress'. Did you mean 'onProgress'?");
     await expect(loadSentenceEncoder(folder, { onNotice: 'log' } as never)).rejects.toThrow("loadSentenceEncoder: 'onNotice' must be a function; received string 'log'.");
     await expect(loadSentenceEncoder(folder, { fetch: 'https://proxy' } as never)).rejects.toThrow("loadSentenceEncoder: 'fetch' must be a function; received string 'https://proxy'.");
     await expect(loadSentenceEncoder(folder, { checkFinite: 1 } as never)).rejects.toThrow(InvalidArgumentError);
+    for (const quantize of ['int4', 'INT8', true]) {
+      const error = await loadSentenceEncoder('https://models.example/never-fetched/', { quantize } as never).catch((e: unknown) => e); // refused before any file is read
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect((error as Error).message).toMatch(/^loadSentenceEncoder: 'quantize' must be 'int8' \(or absent for float32 weights\); received /);
+    }
   });
 });
 

@@ -48,10 +48,18 @@ export interface LoadSentenceEncoderOptions {
   readonly checkFinite?: boolean;
   /** Fetches URL sources instead of the global `fetch` (same signature): `cachedFetch()` of `@attnkit/bert` keeps the files in the browser's Cache API. */
   readonly fetch?: typeof fetch;
+  /**
+   * `'int8'`: an int8 inference model — the encoder is loaded with `loadEncoder`'s
+   * `quantize: 'int8'` (every Linear of the encoder, pooler included, becomes an `Int8Linear`). The
+   * Dense modules stay float32: they run once per sentence, not per token, so there is no time to
+   * save, and their error would go straight into the embedding. Inference only (training refuses
+   * it). Default: float32.
+   */
+  readonly quantize?: 'int8';
 }
 
 const ENCODE_OPTION_KEYS = ['batchSize', 'promptName', 'prompt', 'normalize', 'truncateDim', 'precision', 'ranges', 'outputValue', 'onProgress', 'signal'] as const;
-const LOAD_OPTION_KEYS = ['onProgress', 'onNotice', 'signal', 'backend', 'checkFinite', 'fetch'] as const;
+const LOAD_OPTION_KEYS = ['onProgress', 'onNotice', 'signal', 'backend', 'checkFinite', 'fetch', 'quantize'] as const;
 
 /** A callback option is a function or absent: a number or object there would fail only when first called. */
 function checkCallback(value: unknown, caller: string, argument: string): void {
@@ -304,11 +312,13 @@ export class SentenceEncoder {
  * local folder (Node), a URL or a set of files: the encoder of its `model_type`, its tokenizer,
  * and its modules as `modules.json` lists them. Any file the folder refers to stays inside it.
  * `options.fetch` fetches URL sources instead of the global `fetch`: `cachedFetch()` of
- * `@attnkit/bert` downloads a model once per browser.
+ * `@attnkit/bert` downloads a model once per browser. `options.quantize: 'int8'` loads an int8
+ * inference encoder (Dense modules stay float32; see {@link LoadSentenceEncoderOptions.quantize}).
  *
  * @example
  * const model = await loadSentenceEncoder('./bge-small-en-v1.5');
  * const embeddings = await model.encode(['query text'], { normalize: true }); // [1, 384]
+ * const int8 = await loadSentenceEncoder('./bge-small-en-v1.5', { quantize: 'int8' }); // int8 matrix products, inference only
  */
 export async function loadSentenceEncoder(source: ModelSource, options: LoadSentenceEncoderOptions = {}): Promise<SentenceEncoder> {
   checkModelSource(source, 'loadSentenceEncoder');
@@ -319,13 +329,14 @@ export async function loadSentenceEncoder(source: ModelSource, options: LoadSent
   checkSignal(options.signal, 'loadSentenceEncoder');
   checkCallback(options.fetch, 'loadSentenceEncoder', 'fetch');
   checkBoolean(options.checkFinite, { caller: 'loadSentenceEncoder', argument: 'checkFinite', fallback: false });
+  if (options.quantize !== undefined && options.quantize !== 'int8') throw new InvalidArgumentError({ caller: 'loadSentenceEncoder', argument: 'quantize', expected: "'int8' (or absent for float32 weights)", received: describeValue(options.quantize) }); // before any file is read
   if (options.backend === undefined) await ensureBackend('loadSentenceEncoder'); // Node, nothing chosen: wasm, not tfjs' slow pure-JS cpu
   const backend = callBackend('loadSentenceEncoder', options.backend); // the weights are made here, whatever happens meanwhile
   const reading = { ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.fetch === undefined ? {} : { fetch: options.fetch }), ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) }; // how every file is read
   const folder = await readSentenceFolder(source, reading);
   const transformer = subfolderSource(source, folder.transformerPath);
   if (folder.plain) options.onNotice?.(`loadSentenceEncoder: ${describeSource(source)} has no modules.json (not a sentence-transformers folder); embedding with mean pooling, as sentence-transformers does for such a folder.`);
-  const encoder = await loadEncoder(transformer, { backend: backend.name, ...reading, ...(options.checkFinite === undefined ? {} : { checkFinite: options.checkFinite }), ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }) });
+  const encoder = await loadEncoder(transformer, { backend: backend.name, ...reading, ...(options.checkFinite === undefined ? {} : { checkFinite: options.checkFinite }), ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }), ...(options.quantize === undefined ? {} : { quantize: options.quantize }) });
   const dense: Dense[] = [];
   try {
     const tokenizer = await loadTokenizer(transformer, { lowercase: folder.doLowerCase, ...reading });
