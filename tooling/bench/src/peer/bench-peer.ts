@@ -7,7 +7,6 @@ import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright';
-import { quantizeLinearLayers } from './attnkit-engine.js';
 import { runInChromium, servePeerPage, type BrowserResult } from './chromium.js';
 import { browserEngines, nodeEngines, type EngineResult, type EngineSpec } from './engine.js';
 import { peerReport, type PeerRun, type RoundResult } from './report.js';
@@ -47,13 +46,7 @@ async function main(): Promise<void> {
   const reference = readReference();
   const all = availableParallelism();
   const skipped: string[] = [];
-  const int8 = quantizeLinearLayers() !== undefined;
-  if (!int8) {
-    console.log('attnkit int8: not available yet');
-    skipped.push('attnkit int8 (Chromium and Node): not available yet (`@attnkit/nn` does not export `quantizeLinearLayers`)');
-  }
-  const keep = (spec: EngineSpec) => int8 || spec.precision !== 'int8';
-  const specs = { Chromium: values.only === 'node' ? [] : browserEngines(all).filter(keep), Node: values.only === 'chromium' ? [] : nodeEngines(all).filter(keep) };
+  const specs = { Chromium: values.only === 'node' ? [] : browserEngines(all), Node: values.only === 'chromium' ? [] : nodeEngines(all) };
   const results: RoundResult[] = [];
   const browser = { crossOriginIsolated: false, hardwareConcurrency: all, chromium: '–', transformers: '4.3.1', onnxruntimeWeb: '–' };
   const page = specs.Chromium.length > 0 ? await servePeerPage() : undefined;

@@ -6,7 +6,7 @@ export interface EngineSpec {
   /** Stable key, e.g. `'transformers.js q8 wasm 2'`: rounds and the report match engines by it. */
   readonly id: string;
   readonly library: 'attnkit' | 'transformers.js' | 'onnxruntime-web';
-  /** fp32; transformers.js' q8 (model_quantized.onnx); attnkit's int8 (quantizeLinearLayers). */
+  /** fp32; transformers.js' q8 (model_quantized.onnx); attnkit's int8 (`loadSentenceEncoder(folder, { quantize: 'int8' })`). */
   readonly precision: 'fp32' | 'q8' | 'int8';
   readonly backend: 'wasm' | 'webgl' | 'onnxruntime-node';
   /** Threads asked for (0: not a thread setting, webgl). */
@@ -51,8 +51,7 @@ function spec(library: EngineSpec['library'], precision: EngineSpec['precision']
 
 /**
  * The Chromium engines, `all` = navigator.hardwareConcurrency: transformers.js wasm q8 and fp32 at 1 and all
- * threads, attnkit wasm fp32 at 1 and all threads, attnkit webgl, attnkit wasm int8 (all threads; run only
- * when `@attnkit/nn` exports quantizeLinearLayers).
+ * threads, attnkit wasm fp32 at 1 and all threads, attnkit webgl, attnkit wasm int8 (all threads; `quantize: 'int8'`).
  */
 export function browserEngines(all: number): EngineSpec[] {
   const tjs = (precision: 'fp32' | 'q8', threads: number) => ({ library: 'transformers.js' as const, precision, backend: 'wasm' as const, threads });
@@ -68,7 +67,7 @@ export function browserEngines(all: number): EngineSpec[] {
 /**
  * The Node engines: transformers.js on its Node backend (onnxruntime-node) q8 and fp32 at 1 and all threads,
  * its `device: 'wasm'` (refused in Node: the row says so), onnxruntime-web wasm on the same model.onnx
- * (1 and all threads), attnkit wasm fp32 at 1 and all threads and int8 (when available).
+ * (1 and all threads), attnkit wasm fp32 at 1 and all threads and int8 (`quantize: 'int8'`).
  */
 export function nodeEngines(all: number): EngineSpec[] {
   const counts = [...new Set([1, all])];
