@@ -1,5 +1,6 @@
 export { maskedSoftmax } from '@attnkit/masks';
 export { scaledDotProductAttention, type AttentionOptions, type AttentionResult } from './scaled-dot-product-attention.js';
+export { scaledDotProductAttentionOutput } from './scaled-dot-product-attention-output.js';
 export { splitHeads } from './split-heads.js';
 export { mergeHeads } from './merge-heads.js';
 export { HeadProjection, type HeadProjectionConfig } from './head-projection.js';

@@ -1,9 +1,10 @@
 import { add, dropout as applyDropout, matMul, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { assertBackendReady, checkMemoryBudget } from '@attnkit/backends';
-import { InvalidArgumentError, checkBoolean, checkInteger, checkOptionKeys, checkTensor, describeValue, formatShape, isTensorLike } from '@attnkit/errors';
+import { checkMemoryBudget } from '@attnkit/backends';
+import { InvalidArgumentError, describeValue, formatShape, isTensorLike } from '@attnkit/errors';
 import { maskedSoftmax, validateMask } from '@attnkit/masks';
-import { scaledDotProductScorer, type Scorer } from '@attnkit/scorers';
+import type { Scorer } from '@attnkit/scorers';
 import { checkAttentionBias } from './check-attention-bias.js';
+import { checkAttentionInputs } from './check-attention-inputs.js';
 
 /** Options of {@link scaledDotProductAttention}. */
 export interface AttentionOptions {
@@ -22,9 +23,6 @@ export interface AttentionOptions {
   /** Seed of the dropout mask, for reproducible training runs. */
   readonly seed?: number;
 }
-
-/** The keys of {@link AttentionOptions}: any other key (a mask passed as `attentionMask`) is refused, never ignored. */
-const OPTION_KEYS = ['mask', 'bias', 'scorer', 'dropout', 'training', 'seed'] as const;
 
 /** A scorer's output must be float32 scores `[B, H, T, S]`: anything else is the scorer's bug, named as such. */
 function checkScores(scores: unknown, shape: readonly number[], caller: string): Tensor {
@@ -57,32 +55,12 @@ export interface AttentionResult {
  * scaledDotProductAttention(q, k, v, { bias: alibi }); // alibi [1, H, T, S]
  */
 export function scaledDotProductAttention(query: Tensor, key: Tensor, value: Tensor, options: AttentionOptions = {}): AttentionResult {
-  const caller = 'scaledDotProductAttention';
-  checkOptionKeys(options, OPTION_KEYS, caller);
-  assertBackendReady(caller);
-  checkTensor(query, { caller, argument: 'query', dtype: 'float32', rank: 4, shape: '[B, H, T, D]' });
-  checkTensor(key, { caller, argument: 'key', dtype: 'float32', rank: 4, shape: '[B, H, S, D]' });
-  checkTensor(value, { caller, argument: 'value', dtype: 'float32', rank: 4, shape: '[B, H, S, Dv]' });
-  const [batch = 0, heads = 0, queryLength = 0] = query.shape;
-  const keyLength = key.shape[2] as number;
-  if (value.shape[0] !== batch || value.shape[1] !== heads || value.shape[2] !== keyLength) {
-    throw new InvalidArgumentError({
-      caller,
-      argument: 'value',
-      expected: `[B, H, S, Dv] with B, H, S = ${batch}, ${heads}, ${keyLength} (from 'query' and 'key')`,
-      received: formatShape(value.shape),
-    });
-  }
-  const rate = options.dropout ?? 0;
-  if (typeof rate !== 'number' || !(rate >= 0 && rate < 1)) {
-    throw new InvalidArgumentError({ caller, argument: 'dropout', expected: 'a rate in [0, 1)', received: typeof rate === 'number' ? String(rate) : describeValue(rate) });
-  }
-  const training = checkBoolean(options.training, { caller, argument: 'training', fallback: false });
-  if (options.seed !== undefined) checkInteger(options.seed, { caller, argument: 'seed' });
-  const scorer = options.scorer ?? scaledDotProductScorer;
-  if (typeof (scorer as Partial<Scorer> | null)?.score !== 'function') {
-    throw new InvalidArgumentError({ caller, argument: 'scorer', expected: 'a Scorer (an object with a score(query, key) method returning [B, H, T, S])', received: describeValue(scorer) });
-  }
+  return attendUnfused(query, key, value, options, 'scaledDotProductAttention');
+}
+
+/** {@link scaledDotProductAttention}, its errors naming `caller` (the variants that fall back on it). */
+export function attendUnfused(query: Tensor, key: Tensor, value: Tensor, options: AttentionOptions, caller: string): AttentionResult {
+  const { batch, heads, queryLength, keyLength, rate, training, scorer } = checkAttentionInputs(query, key, value, options, caller);
   checkMemoryBudget(caller, 'the attention scores', [batch, heads, queryLength, keyLength], 3); // scores, weights and a temporary at once: refused before allocating
   const target = { batch, heads, queryLength, keyLength };
   const bias = options.bias === undefined ? undefined : checkAttentionBias(options.bias, target, caller);
