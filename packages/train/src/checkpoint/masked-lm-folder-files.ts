@@ -1,4 +1,5 @@
-import { modelFiles, type BertForMaskedLM, type ModelSource } from '@attnkit/bert';
+import { BertForMaskedLM, modelFiles, type ModelSource } from '@attnkit/bert';
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 import { encoderConfigJson } from './encoder-config-json.js';
 import { moduleSafetensors, tokenizerFiles } from './sentence-folder-files.js';
 
@@ -17,6 +18,7 @@ const json = (value: unknown): Uint8Array => new TextEncoder().encode(`${JSON.st
  * const files = await maskedLMFolderFiles(mlm, './attnkit-tiny-bert'); // Map { 'config.json' => bytes, ... }
  */
 export async function maskedLMFolderFiles(model: BertForMaskedLM, source: ModelSource, caller = 'saveMaskedLMFolder'): Promise<Map<string, Uint8Array>> {
+  if (!(model instanceof BertForMaskedLM)) throw new InvalidArgumentError({ caller, argument: 'model', expected: 'a BertForMaskedLM (loadBertForMaskedLM)', received: describeValue(model) });
   const read = modelFiles(source, { caller });
   const originalBytes = await read('config.json');
   const original = originalBytes === undefined ? {} : (JSON.parse(new TextDecoder().decode(originalBytes)) as Record<string, unknown>);

@@ -1,7 +1,8 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
 import { modelFiles, subfolderSource, type FileReader, type ModelSource } from '@attnkit/bert';
 import { writeSafetensors, type Module } from '@attnkit/nn';
-import type { SentenceEncoder } from '@attnkit/sentence';
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
+import { SentenceEncoder } from '@attnkit/sentence';
 import { CheckpointError } from './checkpoint-error.js';
 import { encoderConfigJson } from './encoder-config-json.js';
 
@@ -69,6 +70,7 @@ export async function tokenizerFiles(read: FileReader, source: ModelSource, call
  * const files = await sentenceFolderFiles(model, './attnkit-tiny-bert'); // Map { 'config.json' => bytes, ... }
  */
 export async function sentenceFolderFiles(model: SentenceEncoder, source: ModelSource, caller = 'saveSentenceFolder'): Promise<Map<string, Uint8Array>> {
+  if (!(model instanceof SentenceEncoder)) throw new InvalidArgumentError({ caller, argument: 'model', expected: 'a SentenceEncoder (loadSentenceEncoder)', received: describeValue(model) });
   const folder = model.folder;
   const read = modelFiles(subfolderSource(source, folder.transformerPath), { caller });
   const files = new Map<string, Uint8Array>();

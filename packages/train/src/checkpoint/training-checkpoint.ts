@@ -1,3 +1,4 @@
+import { InvalidArgumentError, checkObject, describeValue } from '@attnkit/errors';
 import { nodeBuiltin } from '@attnkit/backends';
 import type { ModelSource } from '@attnkit/bert';
 import { readSafetensors } from '@attnkit/nn';
@@ -31,6 +32,8 @@ const NAME = /^checkpoint-(\d+)$/;
  * await saveTrainingCheckpoint('./run', { model, source: './attnkit-tiny-bert', optimizer, state }); // './run/checkpoint-40'
  */
 export async function saveTrainingCheckpoint(folder: string, checkpoint: TrainingCheckpoint, keep = 1, caller = 'trainSentenceEncoder'): Promise<string> {
+  if (typeof folder !== 'string' || folder === '') throw new InvalidArgumentError({ caller, argument: 'folder', expected: 'a folder path (a non-empty string)', received: describeValue(folder) });
+  checkObject(checkpoint, { caller, argument: 'checkpoint', expected: 'an object { model, source, optimizer, state }' });
   return writeTrainingCheckpoint(folder, await sentenceFolderFiles(checkpoint.model, checkpoint.source, caller), checkpoint.optimizer, checkpoint.state, keep, caller);
 }
 

@@ -1,3 +1,4 @@
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 import { splitGloss } from './split-gloss.js';
 import { WordnetReadError } from './wordnet-read-error.js';
 import type { WordnetPos, WordnetSynset } from './wordnet-synset.js';
@@ -30,6 +31,8 @@ function lemmaOf(word: string): string {
  * // { id: 'n00001740', pos: 'n', lemmas: ['entity'], definition: 'that which is perceived ...', examples: [] }
  */
 export function parseWordnetLine(text: string, source: WordnetLineSource): WordnetSynset {
+  if (typeof text !== 'string') throw new InvalidArgumentError({ caller: 'parseWordnetLine', argument: 'text', expected: 'a line of a WordNet data file (a string)', received: describeValue(text) });
+  if (typeof source !== 'object' || source === null || typeof source.file !== 'string') throw new InvalidArgumentError({ caller: 'parseWordnetLine', argument: 'source', expected: 'where the line is from: { file, line, pos }', received: describeValue(source) });
   const fail = (field: string, expected: string, received: string | undefined): never => {
     const start = text.length > 80 ? `${text.slice(0, 80)}...` : text;
     throw new WordnetReadError(source.file, source.line, `readWordnet: ${source.file} line ${source.line}: '${field}' must be ${expected}; received ${received === undefined ? "nothing (the fields end at ' | ')" : `'${received}'`}. The line starts: "${start}"`);

@@ -1,3 +1,4 @@
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 /**
  * A 32-bit hash of `text` under `seed` (FNV-1a over the UTF-16 code units from a seed-dependent
  * start, then MurmurHash3's finaliser to spread the bits): the same text and seed give the same
@@ -8,6 +9,8 @@
  * seededHash('n02086723', 0) / 2 ** 32; // a fixed number in [0, 1)
  */
 export function seededHash(text: string, seed: number): number {
+  if (typeof text !== 'string') throw new InvalidArgumentError({ caller: 'seededHash', argument: 'text', expected: 'a string to hash', received: describeValue(text) });
+  if (!Number.isInteger(seed)) throw new InvalidArgumentError({ caller: 'seededHash', argument: 'seed', expected: 'an integer', received: describeValue(seed) });
   let h = (0x811c9dc5 ^ Math.imul(seed >>> 0, 0x9e3779b1)) >>> 0;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

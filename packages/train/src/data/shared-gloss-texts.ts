@@ -1,7 +1,9 @@
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 import type { WordnetSynset } from './wordnet-synset.js';
 
 /** How two gloss texts are compared for sameness: trimmed, runs of white space made one space, lower-cased. */
 export function glossKey(text: string): string {
+  if (typeof text !== 'string') throw new InvalidArgumentError({ caller: 'glossKey', argument: 'text', expected: 'a gloss text (a string)', received: describeValue(text) });
   return text.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
@@ -15,6 +17,7 @@ export function glossKey(text: string): string {
  * sharedGlossTexts(synsets).get('(of a bird) having no feathers'); // ['a00144010', 'a00144342'] (for instance)
  */
 export function sharedGlossTexts(synsets: readonly WordnetSynset[]): Map<string, string[]> {
+  if (!Array.isArray(synsets)) throw new InvalidArgumentError({ caller: 'sharedGlossTexts', argument: 'synsets', expected: 'a list of synsets (readWordnet)', received: describeValue(synsets) });
   const users = new Map<string, string[]>();
   for (const synset of synsets) {
     for (const key of new Set([synset.definition, ...synset.examples].map(glossKey))) {

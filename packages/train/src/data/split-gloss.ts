@@ -1,3 +1,4 @@
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 /** A WordNet gloss taken apart: the definition and the example sentences. */
 export interface SplitGloss {
   readonly definition: string;
@@ -40,6 +41,7 @@ function quotedSpans(text: string): string[] {
  * // { definition: 'a member of the genus Canis', examples: ['the dog barked all night'] }
  */
 export function splitGloss(gloss: string): SplitGloss {
+  if (typeof gloss !== 'string') throw new InvalidArgumentError({ caller: 'splitGloss', argument: 'gloss', expected: 'a WordNet gloss (a string)', received: describeValue(gloss) });
   const definition: string[] = [];
   const examples: string[] = [];
   for (const part of segments(gloss)) {

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, checkInteger, describeValue } from '@attnkit/errors';
+import { InvalidArgumentError, checkInteger, checkObject, describeValue } from '@attnkit/errors';
 
 /** Options of {@link maskTokens}. */
 export interface MaskTokensOptions {
@@ -45,6 +45,7 @@ export interface MaskedTokens {
  */
 export function maskTokens(inputIds: readonly (readonly number[])[], attentionMask: readonly (readonly number[])[], options: MaskTokensOptions): MaskedTokens {
   const caller = 'maskTokens';
+  checkObject(options, { caller, argument: 'options', expected: 'an object { vocabSize, maskTokenId, isSpecial, random, ... }' });
   const vocabSize = checkInteger(options.vocabSize, { caller, argument: 'vocabSize', min: 1 });
   const maskTokenId = checkInteger(options.maskTokenId, { caller, argument: 'maskTokenId', min: 0, max: vocabSize - 1 });
   const share = (argument: string, value: unknown, fallback: number): number => {

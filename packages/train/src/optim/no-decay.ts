@@ -1,3 +1,4 @@
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 /** The parameter-name patterns of transformers' `Trainer.get_decay_parameter_names`, matched on the lower-cased dotted name. */
 export const NO_DECAY_PATTERNS: readonly RegExp[] = [/bias/, /layernorm/, /rmsnorm/, /(?:^|\.)norm(?:$|\.)/, /_norm(?:$|\.)/];
 
@@ -12,6 +13,7 @@ export const NO_DECAY_PATTERNS: readonly RegExp[] = [/bias/, /layernorm/, /rmsno
  * isNoDecayParameter('encoder.layer.0.attention.self.query.weight');       // false
  */
 export function isNoDecayParameter(name: string): boolean {
+  if (typeof name !== 'string') throw new InvalidArgumentError({ caller: 'isNoDecayParameter', argument: 'name', expected: 'a parameter name (a string such as "encoder.layer.0.output.dense.bias")', received: describeValue(name) });
   const key = String(name).toLowerCase();
   return NO_DECAY_PATTERNS.some((pattern) => pattern.test(key));
 }

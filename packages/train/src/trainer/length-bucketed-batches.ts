@@ -1,3 +1,4 @@
+import { checkInteger, checkObject } from '@attnkit/errors';
 import { seededRandom, shuffled } from './seeded-random.js';
 
 /** Options of {@link lengthBucketedBatches}. */
@@ -30,6 +31,8 @@ export interface LengthBucketedBatchesOptions {
  * lengthBucketedBatches(100, { batchSize: 16, seed: 42, epoch: 0, lengths }); // 7 batches of indices
  */
 export function lengthBucketedBatches(count: number, options: LengthBucketedBatchesOptions): number[][] {
+  checkInteger(count, { caller: 'lengthBucketedBatches', argument: 'count', min: 0 });
+  checkObject(options, { caller: 'lengthBucketedBatches', argument: 'options', expected: 'an object { batchSize, seed, epoch, lengths, texts?, windowBatches? }' });
   const { batchSize, seed, epoch, lengths, texts, windowBatches = 50 } = options;
   const random = seededRandom(seed, 0x6f726472, epoch); // 'ordr'
   const order = shuffled(Array.from({ length: count }, (_, i) => i), random);

@@ -1,5 +1,6 @@
 import { tensor2d, tidy, type Scalar, type Tensor2D } from '@tensorflow/tfjs-core';
-import type { SentenceEncoder } from '@attnkit/sentence';
+import { InvalidArgumentError, checkObject, describeValue } from '@attnkit/errors';
+import { SentenceEncoder } from '@attnkit/sentence';
 import { cosineSimilarityLoss } from '../losses/cosine-similarity-loss.js';
 import { multipleNegativesRankingLoss } from '../losses/multiple-negatives-ranking-loss.js';
 import type { SentenceLoss } from './training-pairs.js';
@@ -24,6 +25,9 @@ export interface SentenceBatch {
  * const { value, grads } = variableGrads(() => sentenceBatchLoss(model, batch, { loss: 'multiple-negatives-ranking', scale: 20, maxSeqLength: 128 }));
  */
 export function sentenceBatchLoss(model: SentenceEncoder, batch: SentenceBatch, options: { readonly loss: SentenceLoss; readonly scale: number; readonly maxSeqLength: number }): Scalar {
+  if (!(model instanceof SentenceEncoder)) throw new InvalidArgumentError({ caller: 'sentenceBatchLoss', argument: 'model', expected: 'a SentenceEncoder (loadSentenceEncoder)', received: describeValue(model) });
+  checkObject(batch, { caller: 'sentenceBatchLoss', argument: 'batch', expected: 'a batch { columns, labels }' });
+  checkObject(options, { caller: 'sentenceBatchLoss', argument: 'options', expected: 'an object { loss, scale, maxSeqLength }' });
   return tidy(() => {
     const embeddings = batch.columns.map((texts) => {
       const encoded = model.tokenizer.encode(texts, { maxLength: options.maxSeqLength, truncation: true, padding: 'longest' });

@@ -1,5 +1,6 @@
 import '@attnkit/backends/gradients'; // training needs tfjs' gradient functions, which tfjs-core alone does not register (this works in Node and bundlers)
 import { dispose, variableGrads, type Scalar, type Variable } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, checkObject, describeValue } from '@attnkit/errors';
 import { CheckpointError } from '../checkpoint/checkpoint-error.js';
 import type { Evaluation, TrainerState } from '../checkpoint/trainer-state.js';
 import { AdamW, type AdamWState } from '../optim/adamw.js';
@@ -81,6 +82,8 @@ export interface TrainingRun {
  * const history = await runTrainingLoop({ caller: 'myTrainer', parameters, plan, batchLoss, ... });
  */
 export async function runTrainingLoop(run: TrainingRun): Promise<TrainingHistory> {
+  checkObject(run, { caller: 'runTrainingLoop', argument: 'run', expected: 'a training run { caller, parameters, plan, batchLoss, ... }' });
+  if (typeof run.batchLoss !== 'function' || typeof run.plan !== 'function' || !Array.isArray(run.parameters)) throw new InvalidArgumentError({ caller: 'runTrainingLoop', argument: 'run', expected: 'a training run with parameters (a list), plan and batchLoss (functions)', received: describeValue(run) });
   const { caller, totalSteps } = run;
   const schedule = linearScheduleWithWarmup({ warmupSteps: Math.min(run.warmupSteps, totalSteps), totalSteps });
   const optimizer = new AdamW(run.parameters.map(([name, p]) => [name, p] as [string, Variable]), { learningRate: run.learningRate, weightDecay: run.weightDecay, noDecay: run.noDecay });
