@@ -1,11 +1,11 @@
 import { add, slice, squeeze, tanh, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { checkObject, InvalidArgumentError } from '@attnkit/errors';
-import { mergeHeads, scaledDotProductAttention, splitHeads } from '@attnkit/attention';
+import { mergeHeads, splitHeads } from '@attnkit/attention';
 import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
 import type { BertConfig } from './bert-config.js';
 import type { Encoder, EncoderInputs, EncoderOutputs } from './encoder.js';
 import type { EncoderConfig, ModelType } from './encoder-config.js';
-import { encoderForward } from './encoder-forward.js';
+import { attendHeads, encoderForward, type LayerCallOptions } from './encoder-forward.js';
 import { initialiseLikeHuggingFace } from './initialise-like-hugging-face.js';
 import { loadCheckpoint } from './load-checkpoint.js';
 import { toEncoderConfig } from './to-encoder-config.js';
@@ -68,7 +68,8 @@ export class BertEmbeddings extends Module {
  * `attention.self`: query, key and value projections, then scaled dot-product attention over H heads.
  *
  * @example
- * const { context, weights } = layer.attention.self.forward(hidden, mask); // [B, T, E], [B, H, T, T]
+ * const { context } = layer.attention.self.forward(hidden, mask); // [B, T, E]
+ * const { weights } = layer.attention.self.forward(hidden, mask, undefined, { outputAttentions: true }); // [B, H, T, T]
  */
 export class BertSelfAttention extends Module {
   readonly numHeads: number;
@@ -89,18 +90,18 @@ export class BertSelfAttention extends Module {
     ] as const);
   }
 
-  /** `hidden [B, T, E]`, `mask` bool `[B, 1, 1, T]`, `bias` `[1, H, T, T]` added to the scores → `{ context [B, T, E], weights [B, H, T, T] }`. */
-  forward(hidden: Tensor, mask: Tensor | undefined, bias?: Tensor): { context: Tensor; weights: Tensor } {
+  /** `hidden [B, T, E]`, `mask` bool `[B, 1, 1, T]`, `bias` `[1, H, T, T]` added to the scores → `{ context [B, T, E], weights [B, H, T, T] (with outputAttentions) }`. */
+  forward(hidden: Tensor, mask: Tensor | undefined, bias?: Tensor, options: LayerCallOptions = {}): { context: Tensor; weights: Tensor | undefined } {
     this.assertLive('BertSelfAttention.forward');
     return tidy(() => {
       const heads = (projection: Linear) => splitHeads(projection.forward(hidden), this.numHeads); // [B, T, E] -> [B, H, T, D]
-      const { output, attentionWeights } = scaledDotProductAttention(heads(this.query), heads(this.key), heads(this.value), {
+      const { output, weights } = attendHeads(heads(this.query), heads(this.key), heads(this.value), {
         mask,
         ...(bias === undefined ? {} : { bias }),
         dropout: this.dropoutRate,
         training: this.training,
-      }); // [B, H, T, D]
-      return { context: mergeHeads(output), weights: attentionWeights }; // [B, H, T, D] -> [B, T, E]
+      }, options); // [B, H, T, D]
+      return { context: mergeHeads(output), weights }; // [B, H, T, D] -> [B, T, E]
     });
   }
 }
@@ -136,7 +137,7 @@ export class BertResidualOutput extends Module {
  * `encoder.layer.N`: self-attention and a feed-forward block, each post-LN. `[B, T, E]` → `[B, T, E]`.
  *
  * @example
- * const { hidden, weights } = model.encoder.layer.at(0).forward(x, mask); // mask bool [B, 1, 1, T]
+ * const { hidden } = model.encoder.layer.at(0).forward(x, mask); // mask bool [B, 1, 1, T]
  */
 export class BertLayer extends Module {
   readonly attention: Module & { readonly self: BertSelfAttention; readonly output: BertResidualOutput };
@@ -155,10 +156,11 @@ export class BertLayer extends Module {
     ] as const);
   }
 
-  forward(hidden: Tensor, mask: Tensor | undefined, bias?: Tensor): { hidden: Tensor; weights: Tensor } {
+  /** `weights [B, H, T, T]` only with `outputAttentions`. */
+  forward(hidden: Tensor, mask: Tensor | undefined, bias?: Tensor, options: LayerCallOptions = {}): { hidden: Tensor; weights: Tensor | undefined } {
     this.assertLive('BertLayer.forward');
     return tidy(() => {
-      const { context, weights } = this.attention.self.forward(hidden, mask, bias); // [B, T, E]
+      const { context, weights } = this.attention.self.forward(hidden, mask, bias, options); // [B, T, E]
       const attended = this.attention.output.forward(context, hidden); // LN(dense(context) + hidden)
       const intermediate = this.activation(this.intermediate.dense.forward(attended)); // [B, T, I]
       return { hidden: this.output.forward(intermediate, attended), weights }; // LN(dense(intermediate) + attended)

@@ -1,11 +1,11 @@
 import { add, slice, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { mergeHeads, scaledDotProductAttention, splitHeads } from '@attnkit/attention';
+import { mergeHeads, splitHeads } from '@attnkit/attention';
 import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
 import { children } from '../bert-model.js';
 import { checkModelType } from '../check-model-type.js';
 import type { Encoder, EncoderInputs, EncoderOutputs } from '../encoder.js';
 import type { EncoderConfig } from '../encoder-config.js';
-import { encoderForward } from '../encoder-forward.js';
+import { attendHeads, encoderForward, type LayerCallOptions } from '../encoder-forward.js';
 import { initialiseLikeHuggingFace } from '../initialise-like-hugging-face.js';
 import { checkObject } from '@attnkit/errors';
 
@@ -49,7 +49,7 @@ export class DistilBertEmbeddings extends Module {
  * feed-forward block (`ffn.lin1`, `ffn.lin2`), each post-LN. `[B, T, E]` → `[B, T, E]`.
  *
  * @example
- * const { hidden, weights } = model.transformer.layer.at(0).forward(x, mask); // mask bool [B, 1, 1, T]
+ * const { hidden } = model.transformer.layer.at(0).forward(x, mask); // mask bool [B, 1, 1, T]
  */
 export class TransformerBlock extends Module {
   readonly attention: Module & { readonly q_lin: Linear; readonly k_lin: Linear; readonly v_lin: Linear; readonly out_lin: Linear };
@@ -75,15 +75,16 @@ export class TransformerBlock extends Module {
     ] as const);
   }
 
-  forward(hidden: Tensor, mask: Tensor | undefined): { hidden: Tensor; weights: Tensor } {
+  /** `weights [B, H, T, T]` only with `outputAttentions`; DistilBERT has no score bias (`_bias` is ignored). */
+  forward(hidden: Tensor, mask: Tensor | undefined, _bias?: Tensor, options: LayerCallOptions = {}): { hidden: Tensor; weights: Tensor | undefined } {
     this.assertLive('TransformerBlock.forward');
     return tidy(() => {
       const { q_lin: q, k_lin: k, v_lin: v, out_lin: out } = this.attention;
       const heads = (projection: Linear) => splitHeads(projection.forward(hidden), this.#numHeads); // [B, T, E] -> [B, H, T, D]
-      const { output, attentionWeights } = scaledDotProductAttention(heads(q), heads(k), heads(v), { mask, dropout: this.#attentionDropout, training: this.training }); // [B, H, T, D]
+      const { output, weights } = attendHeads(heads(q), heads(k), heads(v), { mask, dropout: this.#attentionDropout, training: this.training }, options); // [B, H, T, D]
       const attended = this.saLayerNorm.forward(add(out.forward(mergeHeads(output)), hidden)); // LN(out_lin(context) + x)
       const fed = this.ffn.dropout.forward(this.ffn.lin2.forward(this.activation(this.ffn.lin1.forward(attended)))); // [B, T, E]
-      return { hidden: this.outputLayerNorm.forward(add(fed, attended)), weights: attentionWeights }; // LN(ffn + attended)
+      return { hidden: this.outputLayerNorm.forward(add(fed, attended)), weights }; // LN(ffn + attended)
     });
   }
 }

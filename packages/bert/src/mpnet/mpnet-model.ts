@@ -1,11 +1,11 @@
 import { add, reshape, slice, squeeze, tanh, tensor1d, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
-import { mergeHeads, scaledDotProductAttention, splitHeads } from '@attnkit/attention';
+import { mergeHeads, splitHeads } from '@attnkit/attention';
 import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
 import { BertResidualOutput, children } from '../bert-model.js';
 import { checkModelType } from '../check-model-type.js';
 import type { Encoder, EncoderInputs, EncoderOutputs } from '../encoder.js';
 import type { EncoderConfig } from '../encoder-config.js';
-import { encoderForward } from '../encoder-forward.js';
+import { attendHeads, encoderForward, type LayerCallOptions } from '../encoder-forward.js';
 import { initialiseLikeHuggingFace } from '../initialise-like-hugging-face.js';
 import { loadCheckpoint } from '../load-checkpoint.js';
 import { RobertaEmbeddings } from '../roberta/roberta-model.js';
@@ -19,7 +19,7 @@ import { checkObject } from '@attnkit/errors';
  * bias added to the scores, and the output projection `o`.
  *
  * @example
- * const { context, weights } = layer.attention.attn.forward(hidden, mask, bias); // [B, T, E], [B, H, T, T]
+ * const { context } = layer.attention.attn.forward(hidden, mask, bias); // [B, T, E]
  */
 export class MPNetSelfAttention extends Module {
   readonly q: Linear;
@@ -38,18 +38,18 @@ export class MPNetSelfAttention extends Module {
     [this.q, this.k, this.v, this.o] = this.guard(() => ['q', 'k', 'v', 'o'].map((name) => this.registerModule(name, new Linear(e, e))) as [Linear, Linear, Linear, Linear]);
   }
 
-  /** `hidden [B, T, E]`, mask bool `[B, 1, 1, T]`, bias `[1, H, T, T]` → `{ context [B, T, E] (after o), weights [B, H, T, T] }`. */
-  forward(hidden: Tensor, mask: Tensor | undefined, bias: Tensor | undefined): { context: Tensor; weights: Tensor } {
+  /** `hidden [B, T, E]`, mask bool `[B, 1, 1, T]`, bias `[1, H, T, T]` → `{ context [B, T, E] (after o), weights [B, H, T, T] (with outputAttentions) }`. */
+  forward(hidden: Tensor, mask: Tensor | undefined, bias: Tensor | undefined, options: LayerCallOptions = {}): { context: Tensor; weights: Tensor | undefined } {
     this.assertLive('MPNetSelfAttention.forward');
     return tidy(() => {
       const heads = (projection: Linear) => splitHeads(projection.forward(hidden), this.#numHeads); // [B, T, E] -> [B, H, T, D]
-      const { output, attentionWeights } = scaledDotProductAttention(heads(this.q), heads(this.k), heads(this.v), {
+      const { output, weights } = attendHeads(heads(this.q), heads(this.k), heads(this.v), {
         mask,
         ...(bias === undefined ? {} : { bias }),
         dropout: this.#dropout,
         training: this.training,
-      }); // [B, H, T, D]
-      return { context: this.o.forward(mergeHeads(output)), weights: attentionWeights }; // [B, H, T, D] -> [B, T, E]
+      }, options); // [B, H, T, D]
+      return { context: this.o.forward(mergeHeads(output)), weights }; // [B, H, T, D] -> [B, T, E]
     });
   }
 }
@@ -78,10 +78,11 @@ export class MPNetLayer extends Module {
     ] as const);
   }
 
-  forward(hidden: Tensor, mask: Tensor | undefined, bias?: Tensor): { hidden: Tensor; weights: Tensor } {
+  /** `weights [B, H, T, T]` only with `outputAttentions`. */
+  forward(hidden: Tensor, mask: Tensor | undefined, bias?: Tensor, options: LayerCallOptions = {}): { hidden: Tensor; weights: Tensor | undefined } {
     this.assertLive('MPNetLayer.forward');
     return tidy(() => {
-      const { context, weights } = this.attention.attn.forward(hidden, mask, bias); // [B, T, E]
+      const { context, weights } = this.attention.attn.forward(hidden, mask, bias, options); // [B, T, E]
       const attended = this.attention.LayerNorm.forward(add(this.attention.dropout.forward(context), hidden)); // LN(attn + x)
       const intermediate = this.activation(this.intermediate.dense.forward(attended)); // [B, T, I]
       return { hidden: this.output.forward(intermediate, attended), weights }; // LN(dense(intermediate) + attended)
