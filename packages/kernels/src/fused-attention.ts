@@ -1,6 +1,7 @@
 import { engine, getBackend, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { checkOptionKeys, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import type { BroadcastRows, FusedAttentionKernelName, FusedAttentionProblem } from './fused-attention-problem.js';
+import { backendValues } from './backend-values.js';
 import { fusedAttentionKernel } from './fused-attention-kernels.js';
 import { InferenceOnlyError } from './inference-only-error.js';
 import { WasmFusedAttention } from './wasm-fused-attention.js';
@@ -93,13 +94,14 @@ export function fusedAttention(query: Tensor, key: Tensor, value: Tensor, option
   if (batch * heads * queryLength * valueDim === 0) return zeros(outShape);
   const problem: FusedAttentionProblem = {
     batch, heads, queryLength, keyLength, headDim, valueDim, scale,
-    query: query.dataSync() as Float32Array,
-    key: key.dataSync() as Float32Array,
-    value: value.dataSync() as Float32Array,
-    mask: mask === undefined ? undefined : broadcastRows(mask, mask.dataSync() as Uint8Array, target, (n) => new Uint8Array(n)),
-    bias: bias === undefined ? undefined : broadcastRows(bias, bias.dataSync() as Float32Array, target, (n) => new Float32Array(n)),
+    // on tfjs-wasm, views of its heap, copied once into the kernel's memory before anything allocates
+    query: backendValues(query, Float32Array),
+    key: backendValues(key, Float32Array),
+    value: backendValues(value, Float32Array),
+    mask: mask === undefined ? undefined : broadcastRows(mask, backendValues(mask, Uint8Array), target, (n) => new Uint8Array(n)),
+    bias: bias === undefined ? undefined : broadcastRows(bias, backendValues(bias, Float32Array), target, (n) => new Float32Array(n)),
   };
   // tfjs-wasm copies an upload into its own heap at once, so the kernel's output view can go as is; cpu keeps what it is given
-  const out = kernel instanceof WasmFusedAttention && getBackend() === 'wasm' ? kernel.runInPlace(problem) : kernel.run(problem);
+  const out = kernel instanceof WasmFusedAttention && getBackend() === 'wasm' ? kernel.runInPlace(problem) : kernel.run(problem); // the js kernel returns its own array
   return tensor(out, outShape, 'float32');
 }
