@@ -9,6 +9,7 @@ import * as ortNode from 'onnxruntime-node';
 import * as ortWeb from 'onnxruntime-web';
 import { describeBackend, maxDifference, useBackend } from '@attnkit/backends';
 import { loadBert, loadTokenizer, type BertModel } from '@attnkit/bert';
+import { int8Kernels } from '@attnkit/kernels';
 import { POOL, SentenceEncoder, readSentenceFolder } from '@attnkit/sentence';
 import { warmTimes } from './timing.js';
 
@@ -38,10 +39,10 @@ function flops(c: { hiddenSize: number; intermediateSize: number; numHiddenLayer
   return batch * (l * perLayer + 2 * e * e);
 }
 
-async function timeAttnkit(folder: string, backend: 'wasm' | 'cpu', batch: number, length: number, masked = false): Promise<{ cold: number; times: number[]; hidden: Float32Array; model: BertModel }> {
+async function timeAttnkit(folder: string, backend: 'wasm' | 'cpu', batch: number, length: number, masked = false, quantize?: 'int8'): Promise<{ cold: number; times: number[]; hidden: Float32Array; model: BertModel }> {
   await useBackend(backend);
   const started = performance.now();
-  const model = await loadBert(folder);
+  const model = await loadBert(folder, quantize === undefined ? {} : { quantize }); // int8: cold includes quantizing the weights
   // masked: the all-ones attention mask ORT is given, so the masked softmax path runs as it would with padding
   const inputs = { inputIds: ids(batch, length, model.config.vocabSize), ...(masked ? { attentionMask: ids(batch, length, 2).map((row) => row.map(() => 1)) } : {}) };
   const once = async () => {
@@ -273,6 +274,9 @@ async function main(): Promise<void> {
         growth[`${c.name} ${label}`] = memory().numTensors - before;
       }
       wasm.model.dispose();
+      const int8 = await timeAttnkit(c.folder, 'wasm', batch, length, false, 'int8');
+      add(`attnkit int8 (quantize: 'int8', ${int8Kernels().preferred} kernel, one thread; the rest tfjs-wasm)`, int8, true);
+      int8.model.dispose();
       if (c.name === 'MiniLM-L6-shaped') {
         const masked = await timeAttnkit(c.folder, 'wasm', batch, length, true);
         add(`attnkit tfjs-wasm (${threads} threads), with attention mask`, masked, true);

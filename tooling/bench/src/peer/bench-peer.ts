@@ -40,7 +40,7 @@ function rotate<T>(list: readonly T[], by: number): T[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, runs: { type: 'string', default: '7' }, 'webgl-runs': { type: 'string', default: '2' }, only: { type: 'string' } } });
+  const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { rounds: { type: 'string', default: '3' }, runs: { type: 'string', default: '7' }, 'webgl-runs': { type: 'string', default: '2' }, only: { type: 'string' } } }); // pnpm passes its '--' separator through
   const [rounds, runs, webglRuns] = [Number(values.rounds), Number(values.runs), Number(values['webgl-runs'])];
   ensureModels();
   const reference = readReference();
