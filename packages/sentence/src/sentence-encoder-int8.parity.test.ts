@@ -19,7 +19,8 @@ const BACKENDS = (await availableBackends()).filter((b) => b === 'cpu' || b === 
 const measured: string[] = [];
 
 function folder(relative: string): string {
-  const url = new URL(`../../../tooling/reference/fixtures/${relative}/`, import.meta.url);
+  const here = import.meta.url; // not new URL(`...${x}`, import.meta.url): Vite rewrites that pattern as an asset glob
+  const url = new URL(`../../../tooling/reference/fixtures/${relative}/`, here);
   if (typeof document === 'undefined') return decodeURIComponent(url.pathname);
   return new URL(url.pathname.startsWith('/@fs/') ? url.pathname : `/@fs${url.pathname}`, location.origin).href;
 }
