@@ -1,3 +1,5 @@
+import { checkFlatArray } from './check-flat-array.js';
+
 /**
  * The float32 epilogue of every int8 kernel, in plain JavaScript:
  * `out[i, j] = f32(f32(f32(acc[i, j]) · rowScales[i]) · colScales[j]) + bias[j]`, each step rounded
@@ -8,8 +10,11 @@
  * dequantizeAccumulators(Int32Array.of(254), Float32Array.of(0.5), Float32Array.of(0.01)); // Float32Array [1.27]
  */
 export function dequantizeAccumulators(accumulators: Int32Array, rowScales: Float32Array, colScales: Float32Array, bias?: Float32Array): Float32Array {
-  const rows = rowScales.length;
-  const cols = colScales.length;
+  const caller = 'dequantizeAccumulators';
+  const rows = checkFlatArray(rowScales, 'Float32Array', 0, caller, 'rowScales').length;
+  const cols = checkFlatArray(colScales, 'Float32Array', 0, caller, 'colScales').length;
+  checkFlatArray(accumulators, 'Int32Array', rows * cols, caller, 'accumulators');
+  if (bias !== undefined) checkFlatArray(bias, 'Float32Array', cols, caller, 'bias');
   const out = new Float32Array(rows * cols);
   const round = Math.fround;
   for (let i = 0; i < rows; i++) {

@@ -1,3 +1,5 @@
+import { InvalidArgumentError, checkInteger, checkObject, describeValue } from '@attnkit/errors';
+import { checkFlatArray } from './check-flat-array.js';
 import type { FusedAttentionProblem } from './fused-attention-problem.js';
 
 const LOWEST_FLOAT32 = -3.4028234663852886e38;
@@ -16,7 +18,14 @@ const f32 = Math.fround;
  * const out = fusedAttentionReference({ batch: 1, heads: 1, queryLength: 2, keyLength: 3, headDim: 4, valueDim: 4, scale: 0.5, query, key, value });
  */
 export function fusedAttentionReference(problem: FusedAttentionProblem): Float32Array {
+  const caller = 'fusedAttentionReference';
+  checkObject(problem, { caller, argument: 'problem', expected: 'a fused attention problem { batch, heads, queryLength, keyLength, headDim, valueDim, scale, query, key, value, mask?, bias? }' });
+  for (const key of ['batch', 'heads', 'queryLength', 'keyLength', 'headDim', 'valueDim'] as const) checkInteger(problem[key], { caller, argument: `problem.${key}`, min: 0 });
+  if (typeof problem.scale !== 'number') throw new InvalidArgumentError({ caller, argument: 'problem.scale', expected: 'a number', received: describeValue(problem.scale) });
   const { batch, heads, queryLength: t, keyLength: s, headDim: d, valueDim: dv, query, key, value, mask, bias } = problem;
+  checkFlatArray(query, 'Float32Array', batch * heads * t * d, caller, 'problem.query');
+  checkFlatArray(key, 'Float32Array', batch * heads * s * d, caller, 'problem.key');
+  checkFlatArray(value, 'Float32Array', batch * heads * s * dv, caller, 'problem.value');
   const scale = f32(problem.scale);
   const out = new Float32Array(batch * heads * t * dv);
   const scores = new Float64Array(s);

@@ -1,3 +1,5 @@
+import { checkInteger, checkObject } from '@attnkit/errors';
+import { checkFlatArray } from './check-flat-array.js';
 import type { Int8GemmShape } from './int8-gemm-kernel.js';
 
 /**
@@ -10,7 +12,11 @@ import type { Int8GemmShape } from './int8-gemm-kernel.js';
  * int8MatMulReference(Int8Array.of(1, 2), Int8Array.of(3, 4, -1, 1), { rows: 1, cols: 2, depth: 2 }); // Int32Array [11, 1]
  */
 export function int8MatMulReference(a: Int8Array, b: Int8Array, shape: Int8GemmShape): Int32Array {
-  const { rows, cols, depth } = shape;
+  const caller = 'int8MatMulReference';
+  checkObject(shape, { caller, argument: 'shape', expected: 'an object { rows, cols, depth }' });
+  const [rows, cols, depth] = (['rows', 'cols', 'depth'] as const).map((key) => checkInteger(shape[key], { caller, argument: `shape.${key}`, min: 0 })) as [number, number, number];
+  checkFlatArray(a, 'Int8Array', rows * depth, caller, 'a');
+  checkFlatArray(b, 'Int8Array', cols * depth, caller, 'b');
   const out = new Int32Array(rows * cols);
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++) {
