@@ -1,4 +1,4 @@
-import { randomNormal, tensor1d, transpose } from '@tensorflow/tfjs-core';
+import { memory, randomNormal, tensor1d, transpose, zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
@@ -51,5 +51,18 @@ describe('Int8Linear', () => {
     expect(thrown(() => int8.forward(x)).message).toBe("Int8Linear.forward: 'x' must be a float32 tensor [..., inFeatures] with inFeatures = 3; received [2, 4].");
     x.dispose();
     int8.dispose();
+  });
+});
+
+describe('Int8Linear constructor', () => {
+  it('refuses a weight that is not an Int8Weight and a bias of the wrong width, leaving no tensor', () => {
+    const before = memory().numTensors;
+    expect(() => new Int8Linear(undefined as never)).toThrow(/Int8Linear: 'weight'/);
+    expect(() => new Int8Linear({} as never)).toThrow(/Int8Linear: 'weight'/);
+    const weight = quantizeWeightPerChannel({ values: new Float32Array(6), inFeatures: 3, outFeatures: 2 });
+    const bias = zeros([3]);
+    expect(() => new Int8Linear(weight, bias)).toThrow(/'bias' must be a tensor \[out\] = \[2\]/);
+    bias.dispose();
+    expect(memory().numTensors).toBe(before);
   });
 });

@@ -1,6 +1,6 @@
 import type { Tensor, Variable } from '@tensorflow/tfjs-core';
-import { describeValue, InvalidArgumentError } from '@attnkit/errors';
-import { int8MatMul, quantizeWeightPerChannel, type Int8MatMulOptions, type Int8Weight } from '@attnkit/kernels';
+import { describeValue, InvalidArgumentError, isTensorLike } from '@attnkit/errors';
+import { checkInt8Weight, int8MatMul, quantizeWeightPerChannel, type Int8MatMulOptions, type Int8Weight } from '@attnkit/kernels';
 import { Module } from '../module/module.js';
 import { checkWidth } from './check-width.js';
 import { Linear } from './linear.js';
@@ -29,7 +29,8 @@ export class Int8Linear extends Module {
 
   constructor(weight: Int8Weight, bias?: Tensor, options: Int8MatMulOptions = {}) {
     super();
-    this.weight = weight;
+    this.weight = checkInt8Weight(weight, 'Int8Linear', 'weight'); // before anything is registered: a bad weight leaks nothing
+    if (bias !== undefined && (!isTensorLike(bias) || bias.rank !== 1 || bias.shape[0] !== weight.outFeatures)) throw new InvalidArgumentError({ caller: 'Int8Linear', argument: 'bias', expected: `a tensor [out] = [${weight.outFeatures}]`, received: describeValue(bias) });
     this.inFeatures = weight.inFeatures;
     this.outFeatures = weight.outFeatures;
     this.options = options;

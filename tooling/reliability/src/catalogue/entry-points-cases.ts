@@ -3,10 +3,12 @@ import * as attention from '@attnkit/attention';
 import * as backends from '@attnkit/backends';
 import * as bert from '@attnkit/bert';
 import * as errors from '@attnkit/errors';
+import * as kernels from '@attnkit/kernels';
 import * as masks from '@attnkit/masks';
 import * as nn from '@attnkit/nn';
 import * as scorers from '@attnkit/scorers';
 import * as sentence from '@attnkit/sentence';
+import * as train from '@attnkit/train';
 import { rejects, safely, type CatalogueCase } from './catalogue-case.js';
 
 const E = 'entry points';
@@ -44,8 +46,13 @@ const ACCEPTED: Readonly<Record<string, string>> = {
   'errors.checkObject:{}': 'an object is an options object',
   'errors.boundMessage': 'bounds any value as a message (it exists for messages)',
   'errors.summarizeList': 'summarises any value for a message (a non-list is "none")',
+  'train.isNoDecayParameter:"x"': 'a parameter name: "x" is decayed',
+  'train.splitGloss:"x"': 'a gloss with no examples',
+  'train.glossKey:"x"': 'a gloss text, normalised',
+  'kernels.int8Kernel:undefined': 'no name: the fastest int8 kernel the engine validates',
+  'kernels.fusedAttentionKernel:undefined': 'no name: the fastest fused attention kernel the engine validates',
 };
-const PACKAGES: ReadonlyArray<readonly [string, Record<string, unknown>]> = [['errors', errors], ['backends', backends], ['masks', masks], ['nn', nn], ['scorers', scorers], ['attention', attention], ['bert', bert], ['sentence', sentence]];
+const PACKAGES: ReadonlyArray<readonly [string, Record<string, unknown>]> = [['errors', errors], ['backends', backends], ['masks', masks], ['nn', nn], ['scorers', scorers], ['attention', attention], ['bert', bert], ['sentence', sentence], ['kernels', kernels], ['train', train]];
 
 /** Calls (or constructs) `fn` with `argument`; disposes what comes back. */
 async function call(fn: (...args: unknown[]) => unknown, argument: unknown): Promise<string> {
