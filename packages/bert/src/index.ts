@@ -26,3 +26,4 @@ export { regexHazard } from './regex-hazard.js';
 export { cachedFetch, MODEL_CACHE_NAME } from './cached-fetch.js';
 export { BertForMaskedLM, BertLMPredictionHead, MASKED_LM_HEAD_KEYS, type MaskedLMForwardOptions } from './bert-for-masked-lm.js';
 export { loadBertForMaskedLM, type LoadBertForMaskedLMOptions } from './load-bert-for-masked-lm.js';
+export type { LayerCallOptions } from './encoder-forward.js';
