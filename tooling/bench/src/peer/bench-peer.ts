@@ -2,7 +2,7 @@
 // interleaved rounds; writes docs/benchmarks-peer.md and models/peer-results.json (every round's numbers).
 // Options: --rounds N (3), --runs N (7 warm runs per engine and round), --webgl-runs N (2), --only chromium|node.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,7 +40,13 @@ function rotate<T>(list: readonly T[], by: number): T[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { rounds: { type: 'string', default: '3' }, runs: { type: 'string', default: '7' }, 'webgl-runs': { type: 'string', default: '2' }, only: { type: 'string' } } }); // pnpm passes its '--' separator through
+  const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { rounds: { type: 'string', default: '3' }, runs: { type: 'string', default: '7' }, 'webgl-runs': { type: 'string', default: '2' }, only: { type: 'string' }, 'from-results': { type: 'boolean', default: false } } }); // pnpm passes its '--' separator through
+  if (values['from-results'] === true) { // the report again from the last run's numbers (models/peer-results.json), nothing re-measured
+    const text = peerReport(JSON.parse(readFileSync(join(modelsDir, 'peer-results.json'), 'utf8')) as PeerRun, COMMAND);
+    writeFileSync(join(rootDir, 'docs', 'benchmarks-peer.md'), text);
+    console.log(text);
+    return;
+  }
   const [rounds, runs, webglRuns] = [Number(values.rounds), Number(values.runs), Number(values['webgl-runs'])];
   ensureModels();
   const reference = readReference();
