@@ -18,7 +18,7 @@ const FOLDERS: Record<string, string> = {
   './all-MiniLM-L6-v2': join(ROOT, 'tooling', 'reference', 'fixtures', 'sentence', 'bert-mean-normalize'),
   './bert-base-uncased': join(ROOT, 'packages', 'bert', 'assets', 'attnkit-tiny-bert'),
 };
-const PACKAGES = ['errors', 'backends', 'masks', 'nn', 'scorers', 'attention', 'bert', 'sentence', 'train', 'cli'];
+const PACKAGES = ['errors', 'backends', 'masks', 'nn', 'kernels', 'scorers', 'attention', 'bert', 'sentence', 'train', 'cli'];
 
 /** The first ```ts block of a README. */
 function firstExample(pkg: string): string {
