@@ -35,7 +35,7 @@ export interface LoadEncoderOptions {
    * (`quantizeLinearLayers` of `@attnkit/nn`): weights int8 per output channel, each row of
    * activations quantized on the fly, int32 sums, float32 scales and bias. Embeddings, LayerNorm,
    * softmax and attention stay float32, and the parameter keys are unchanged but for the int8
-   * weights, which are no parameters. Inference only: `train()` then throws. The int8 products run
+   * weights, which are no parameters. Inference only: a forward pass in train mode or under a gradient tape throws, and the trainers and savers of `@attnkit/train` refuse it. The int8 products run
    * on the CPU (wasm SIMD) whatever the backend: meant for the `wasm` and `cpu` backends (on webgl
    * or webgpu each product reads its input back). Default: float32.
    */

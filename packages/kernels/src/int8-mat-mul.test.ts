@@ -1,4 +1,4 @@
-import { matMul, mul, randomNormal, scalar, tensor, tensor1d, tidy, zeros, type Tensor } from '@tensorflow/tfjs-core';
+import { matMul, mul, randomNormal, scalar, sum, tensor, tensor1d, tidy, variable, variableGrads, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
@@ -6,6 +6,7 @@ import { leaksOf, thrown } from '@attnkit/test-utils';
 import { dequantizeAccumulators } from './dequantize-accumulators.js';
 import { int8MatMul } from './int8-mat-mul.js';
 import { int8MatMulReference } from './int8-mat-mul-reference.js';
+import { InferenceOnlyError } from './inference-only-error.js';
 import { KernelUnavailableError } from './kernel-unavailable-error.js';
 import { quantizeRows } from './quantize-rows.js';
 import { quantizeWeightPerChannel } from './quantize-weight-per-channel.js';
@@ -126,6 +127,15 @@ describe('int8MatMul errors', () => {
     const error = thrown(() => int8MatMul(x, weight, undefined, { kernel: 'relaxed-simd' }));
     expect(error).toBeInstanceOf(KernelUnavailableError);
     expect(error.message).toMatch(/^int8MatMul: the 'relaxed-simd' kernel does not run in this engine \(its WebAssembly does not validate\); the ones that do: simd, js\./);
+    x.dispose();
+  });
+});
+
+describe('int8MatMul under a gradient tape', () => {
+  it('throws InferenceOnlyError instead of silently cutting the gradient', () => {
+    const weight = quantizeWeightPerChannel({ values: new Float32Array(6).fill(0.5), inFeatures: 3, outFeatures: 2 });
+    const x = variable(randomNormal([2, 3]));
+    expect(() => variableGrads(() => sum(int8MatMul(x, weight)) as never, [x])).toThrow(InferenceOnlyError);
     x.dispose();
   });
 });

@@ -1,8 +1,9 @@
-import { tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
+import { engine, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { checkOptionKeys, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { checkInt8Weight, type Int8Weight } from './int8-weight.js';
 import type { Int8KernelName } from './int8-kernel-name.js';
 import { int8Kernel } from './int8-kernels.js';
+import { InferenceOnlyError } from './inference-only-error.js';
 
 /** The longest K whose int32 sums cannot overflow at ±127 · ±127: ⌊(2³¹ − 1) / 127²⌋. */
 export const MAX_INT8_DEPTH = 133_144;
@@ -39,6 +40,7 @@ export interface Int8MatMulOptions {
  */
 export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options: Int8MatMulOptions = {}): Tensor {
   const caller = 'int8MatMul';
+  if (engine().isTapeOn()) throw new InferenceOnlyError({ caller, hint: 'int8 weights have no gradient: train the float model (load it without quantize: \'int8\').' }); // a gradient would stop here, silently
   checkTensor(x, { caller, argument: 'x', dtype: 'float32', shape: '[..., K]' });
   const { values, scales, inFeatures, outFeatures } = checkInt8Weight(weight, caller, 'weight');
   const weightShape = `[M, K] = ${formatShape([outFeatures, inFeatures])}`;

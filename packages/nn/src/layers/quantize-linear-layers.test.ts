@@ -94,6 +94,32 @@ describe('quantizeLinearLayers', () => {
     net.dispose();
   });
 
+  it('keeps a Linear shared with a skipped path alive there', () => {
+    class Shared extends Module {
+      readonly a: Module & { readonly lin: Linear };
+      readonly b: Module & { readonly lin: Linear };
+      constructor() {
+        super();
+        const lin = new Linear(4, 4, { seed: 3 });
+        const holder = (): Module & { lin: Linear } => {
+          const m = new (class extends Module {
+            lin = this.registerModule('lin', lin);
+          })();
+          return m;
+        };
+        [this.a, this.b] = [this.registerModule('a', holder()), this.registerModule('b', holder())];
+      }
+    }
+    const net = new Shared().eval();
+    expect(quantizeLinearLayers(net, { skip: (path) => path === 'b.lin' })).toEqual(['a.lin']);
+    expect(net.a.lin).toBeInstanceOf(Int8Linear);
+    expect(net.b.lin.isDisposed).toBe(false); // still the float Linear at b.lin
+    const y = net.b.lin.forward(tensor2d([[1, 2, 3, 4]]));
+    expect(y.shape).toEqual([1, 4]);
+    y.dispose();
+    net.dispose();
+  });
+
   it('returns [] for a model without Linear layers', () => {
     const norm = new LayerNorm(4);
     expect(quantizeLinearLayers(norm)).toEqual([]);

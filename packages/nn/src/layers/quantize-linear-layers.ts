@@ -60,6 +60,9 @@ export function quantizeLinearLayers(module: Module, options: QuantizeLinearLaye
     const parent = byPath.get(path.slice(0, Math.max(dot, 0))) as Module; // '' is the root
     parent.replaceModule(path.slice(dot + 1), quantized.get(linear) as Int8Linear);
   }
-  if (dispose) quantized.forEach((_, linear) => linear.dispose());
+  if (dispose) {
+    const stillUsed = new Set(module.namedModules().map(([, m]) => m)); // a Linear shared with a skipped path stays alive there
+    quantized.forEach((_, linear) => stillUsed.has(linear) || linear.dispose());
+  }
   return found.map(([path]) => path);
 }

@@ -1,5 +1,6 @@
 import { BertForMaskedLM, modelFiles, type ModelSource } from '@attnkit/bert';
 import { InvalidArgumentError, describeValue } from '@attnkit/errors';
+import { checkFloatModel } from '../trainer/check-float-model.js';
 import { encoderConfigJson } from './encoder-config-json.js';
 import { moduleSafetensors, tokenizerFiles } from './sentence-folder-files.js';
 
@@ -19,6 +20,7 @@ const json = (value: unknown): Uint8Array => new TextEncoder().encode(`${JSON.st
  */
 export async function maskedLMFolderFiles(model: BertForMaskedLM, source: ModelSource, caller = 'saveMaskedLMFolder'): Promise<Map<string, Uint8Array>> {
   if (!(model instanceof BertForMaskedLM)) throw new InvalidArgumentError({ caller, argument: 'model', expected: 'a BertForMaskedLM (loadBertForMaskedLM)', received: describeValue(model) });
+  checkFloatModel([model], caller, 'save');
   const read = modelFiles(source, { caller });
   const originalBytes = await read('config.json');
   const original = originalBytes === undefined ? {} : (JSON.parse(new TextDecoder().decode(originalBytes)) as Record<string, unknown>);

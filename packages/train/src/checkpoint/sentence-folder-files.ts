@@ -4,6 +4,7 @@ import { writeSafetensors, type Module } from '@attnkit/nn';
 import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 import { SentenceEncoder } from '@attnkit/sentence';
 import { CheckpointError } from './checkpoint-error.js';
+import { checkFloatModel } from '../trainer/check-float-model.js';
 import { encoderConfigJson } from './encoder-config-json.js';
 
 /** Tokenizer files of the families attnkit reads, copied as they are when the source has them. */
@@ -71,6 +72,7 @@ export async function tokenizerFiles(read: FileReader, source: ModelSource, call
  */
 export async function sentenceFolderFiles(model: SentenceEncoder, source: ModelSource, caller = 'saveSentenceFolder'): Promise<Map<string, Uint8Array>> {
   if (!(model instanceof SentenceEncoder)) throw new InvalidArgumentError({ caller, argument: 'model', expected: 'a SentenceEncoder (loadSentenceEncoder)', received: describeValue(model) });
+  checkFloatModel([model.encoder, ...model.dense], caller, 'save');
   const folder = model.folder;
   const read = modelFiles(subfolderSource(source, folder.transformerPath), { caller });
   const files = new Map<string, Uint8Array>();

@@ -9,6 +9,7 @@ import { InvalidArgumentError } from '@attnkit/errors';
 import { loadSentenceEncoder } from '@attnkit/sentence';
 import { CheckpointError } from '../checkpoint/checkpoint-error.js';
 import { paraphrasePairs, SENTENCE_FIXTURES, TINY_BERT } from '../trainer/synthetic-pairs.test-helper.js';
+import { saveMaskedLMFolder } from '../checkpoint/save-masked-lm-folder.js';
 import { trainMaskedLanguageModel } from './train-masked-language-model.js';
 
 /** A tiny BERT (vocab 520, 32 wide) with a WordPiece tokenizer: tfjs' cpu backend is fast enough for it. */
@@ -107,10 +108,17 @@ describe('trainMaskedLanguageModel', () => {
     await expect(trainMaskedLanguageModel(model, tokenizer, texts, { batchSize: 0 })).rejects.toThrow(/batchSize/);
     await expect(trainMaskedLanguageModel(model, tokenizer, texts, { maxSeqLength: 1000 })).rejects.toThrow(/maxSeqLength/);
     await expect(trainMaskedLanguageModel(model, tokenizer, texts, { evaluation: { every: 0, evaluate: () => ({}) } })).rejects.toThrow(/evaluation\.every/);
+    await expect(trainMaskedLanguageModel(model, tokenizer, ['the cat', '☃'])).rejects.toThrow(/texts\[1\].*a text with at least one token to predict/);
+    const int8 = await loadBertForMaskedLM(SMALL, { seed: 1, quantize: 'int8' });
+    await expect(trainMaskedLanguageModel(int8, tokenizer, texts, { dropout: false })).rejects.toThrow(/Int8Linear layers are inference only: int8 weights have no gradient/);
+    await expect(saveMaskedLMFolder(int8, join(scratch, 'int8'), { source: SMALL })).rejects.toThrow(/int8 weights are not saved as parameters/);
+    int8.dispose();
     const run = join(scratch, 'other');
     await trainMaskedLanguageModel(model, tokenizer, texts.slice(0, 40), { batchSize: 8, maxSteps: 2, checkpoint: { folder: run, source: SMALL } });
     await expect(trainMaskedLanguageModel(model, tokenizer, texts, { batchSize: 8, maxSteps: 4, resume: run })).rejects.toThrow(CheckpointError);
     await expect(trainMaskedLanguageModel(model, tokenizer, texts, { batchSize: 8, maxSteps: 4, resume: run })).rejects.toThrow(/the number of examples/);
+    const same = texts.slice(0, 40);
+    await expect(trainMaskedLanguageModel(model, tokenizer, same, { batchSize: 8, maxSteps: 4, resume: run, maskProbability: 0.3 })).rejects.toThrow(/written with loss = "masked-language-model \(0\.15 of at most \d+ tokens, \[MASK\]\)", this run has "masked-language-model \(0\.3 of/);
     model.dispose();
   }, 60_000);
 });

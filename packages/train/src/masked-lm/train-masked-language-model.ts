@@ -6,6 +6,7 @@ import { CheckpointError } from '../checkpoint/checkpoint-error.js';
 import { maskedLMFolderFiles } from '../checkpoint/masked-lm-folder-files.js';
 import { openTrainingCheckpoint, writeTrainingCheckpoint } from '../checkpoint/training-checkpoint.js';
 import { isNoDecayParameter } from '../optim/no-decay.js';
+import { checkFloatModel } from '../trainer/check-float-model.js';
 import { dataFingerprint } from '../trainer/data-fingerprint.js';
 import { lengthBucketedBatches } from '../trainer/length-bucketed-batches.js';
 import { seededRandom } from '../trainer/seeded-random.js';
@@ -52,6 +53,7 @@ export interface TrainMaskedLanguageModelOptions extends Omit<TrainSentenceEncod
 export async function trainMaskedLanguageModel(model: BertForMaskedLM, tokenizer: Tokenizer, texts: readonly string[], options: TrainMaskedLanguageModelOptions = {}): Promise<TrainingHistory> {
   const caller = 'trainMaskedLanguageModel';
   if (!(model instanceof BertForMaskedLM)) throw new InvalidArgumentError({ caller, argument: 'model', expected: 'a BertForMaskedLM (loadBertForMaskedLM or new BertForMaskedLM(config))', received: describeValue(model) });
+  checkFloatModel([model], caller, 'train');
   if (!(tokenizer instanceof Tokenizer)) throw new InvalidArgumentError({ caller, argument: 'tokenizer', expected: 'a Tokenizer (loadTokenizer)', received: describeValue(tokenizer) });
   if (!Array.isArray(texts) || texts.length === 0) throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'a non-empty list of strings', received: describeValue(texts) });
   const bad = texts.findIndex((text) => typeof text !== 'string' || text.trim() === '');
@@ -76,6 +78,8 @@ export async function trainMaskedLanguageModel(model: BertForMaskedLM, tokenizer
     if (special === undefined) specialIds.set(id, (special = tokenizer.isSpecialToken(tokenizer.idToToken(id) ?? '')));
     return special;
   };
+  const unmaskable = encoded.findIndex((ids) => ids.every((id) => id === padId || isSpecial(id)));
+  if (unmaskable >= 0) throw new InvalidArgumentError({ caller, argument: `texts[${unmaskable}]`, expected: 'a text with at least one token to predict (not only special or unknown tokens)', received: describeValue(texts[unmaskable]), hint: 'Remove texts the tokenizer turns into special tokens only; a batch of them would have nothing to learn from.' });
   const lengths = encoded.map((ids) => ids.length);
   const plans = new Map<number, number[][]>();
   const plan = (epoch: number): number[][] => {
@@ -108,7 +112,7 @@ export async function trainMaskedLanguageModel(model: BertForMaskedLM, tokenizer
       return tidy(() => maskedLanguageModelLoss(model.forward({ inputIds: masked.inputIds, attentionMask }, { positions: masked.positions }).logits, masked.targets));
     },
     setMode: (training) => model.train(training),
-    identity: { loss: LOSS, examples: texts.length, dataFingerprint: dataFingerprint({ texts: texts.map((text) => [text]), labels: [] }), batchSize: o.batchSize },
+    identity: { loss: `${LOSS} (${maskProbability ?? 0.15} of at most ${o.maxSeqLength} tokens, ${maskToken})`, examples: texts.length, dataFingerprint: dataFingerprint({ texts: texts.map((text) => [text]), labels: [] }), batchSize: o.batchSize },
     ...(checkpoint === undefined ? {} : { save: async (state, optimizer) => writeTrainingCheckpoint(checkpoint.folder, await maskedLMFolderFiles(model, checkpoint.source, caller), optimizer, state, checkpoint.keep, caller) }),
     ...(checkpoint?.every === undefined ? {} : { saveEvery: checkpoint.every }),
     ...(resume === undefined ? {} : {

@@ -18,7 +18,7 @@ describe("trainSentenceEncoder on a model loaded with quantize: 'int8'", () => {
     for (const dropout of [true, false]) {
       const error = await trainSentenceEncoder(model, data, { loss: 'multiple-negatives-ranking', batchSize: 4, epochs: 1, dropout }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InvalidArgumentError);
-      expect((error as Error).message).toBe("trainSentenceEncoder: 'model' must be a float model (Int8Linear layers are inference only); received an int8 model (13 Int8Linear layers: encoder.layer.0.attention.self.query, encoder.layer.0.attention.self.key, ...). Load it without quantize: 'int8' to train; quantize the trained folder when loading it for inference.");
+      expect((error as Error).message).toBe("trainSentenceEncoder: 'model' must be a float model (Int8Linear layers are inference only: int8 weights have no gradient); received an int8 model (13 Int8Linear layers: encoder.layer.0.attention.self.query, encoder.layer.0.attention.self.key, ...). Load it without quantize: 'int8' to train it; quantize when loading the saved folder for inference.");
     }
     expect(memory().numTensors).toBe(before);
     expect(await Promise.all(model.encoder.parameters().map((p) => p.data()))).toEqual(weights);

@@ -1,10 +1,11 @@
 import type { Variable } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, describeValue } from '@attnkit/errors';
-import { Int8Linear, LayerNorm } from '@attnkit/nn';
+import { LayerNorm } from '@attnkit/nn';
 import { SentenceEncoder } from '@attnkit/sentence';
 import { CheckpointError } from '../checkpoint/checkpoint-error.js';
 import { readTrainingCheckpoint, saveTrainingCheckpoint } from '../checkpoint/training-checkpoint.js';
 import { isNoDecayParameter } from '../optim/no-decay.js';
+import { checkFloatModel } from './check-float-model.js';
 import { dataFingerprint } from './data-fingerprint.js';
 import { lengthBucketedBatches } from './length-bucketed-batches.js';
 import { sentenceBatchLoss } from './sentence-batch-loss.js';
@@ -43,8 +44,7 @@ export async function trainSentenceEncoder(model: SentenceEncoder, data: readonl
   const caller = 'trainSentenceEncoder';
   if (!(model instanceof SentenceEncoder)) throw new InvalidArgumentError({ caller, argument: 'model', expected: 'a SentenceEncoder (loadSentenceEncoder)', received: describeValue(model) });
   if (model.pooling === undefined) throw new InvalidArgumentError({ caller, argument: 'model', expected: 'a SentenceEncoder whose folder has a Pooling module', received: 'one without (token embeddings only)' });
-  const quantized = model.encoder.namedModules().filter(([, m]) => m instanceof Int8Linear).map(([path]) => path); // int8 weights have no gradient: training would move only the float parts
-  if (quantized.length > 0) throw new InvalidArgumentError({ caller, argument: 'model', expected: 'a float model (Int8Linear layers are inference only)', received: `an int8 model (${quantized.length} Int8Linear layers: ${quantized.slice(0, 2).join(', ')}, ...)`, hint: "Load it without quantize: 'int8' to train; quantize the trained folder when loading it for inference." });
+  checkFloatModel([model.encoder, ...model.dense], caller, 'train');
   const o = resolveTrainingOptions(options, model.maxSeqLength, caller);
   const pairs = checkTrainingPairs(data, o.loss, caller);
   const ranking = o.loss === 'multiple-negatives-ranking';
