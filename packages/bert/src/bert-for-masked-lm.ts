@@ -1,6 +1,6 @@
-import { add, cast, concat, matMul, oneHot, reshape, slice, tensor1d, tidy, zeros, type Tensor, type Variable } from '@tensorflow/tfjs-core';
+import { add, concat, matMul, reshape, slice, tensor1d, tidy, zeros, type Tensor, type Variable } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, checkObject, checkOptionKeys, describeValue } from '@attnkit/errors';
-import { LayerNorm, Linear, Module, activationByName, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
+import { LayerNorm, Linear, Module, activationByName, gatherRows, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
 import { BertModel, children } from './bert-model.js';
 import type { BertConfig } from './bert-config.js';
 import type { EncoderInputs } from './encoder.js';
@@ -128,8 +128,7 @@ export class BertForMaskedLM extends Module {
         // One position is selected twice and the copy dropped below: the gradients of a product over
         // a shared dimension of 1 come out of tfjs' webgl backend 100x less precise (5e-3 of scale, against 1e-7 with 2).
         if (single) positions = concat([positions, positions]); // [1] -> [2]
-        // rows selected by a one-hot product rather than gather: its gradient is a matMul on every backend (gather's fails to compile on webgl for some index counts)
-        const rows = matMul(cast(oneHot(positions, batch * length), 'float32'), reshape(hidden, [batch * length, width])); // [N, B·T] x [B·T, E] -> [N, E]
+        const rows = gatherRows(reshape(hidden, [batch * length, width]), positions); // [B·T, E] -> [N, E]; its gradient is one scatterND on every backend
         const logits = this.cls.predictions.forward(rows, this.bert.embeddings.wordEmbeddings.weight); // [N, V]
         return { logits: single ? slice(logits, [0, 0], [1, -1]) : logits }; // [2, V] -> [1, V]
       });

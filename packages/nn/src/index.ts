@@ -20,3 +20,4 @@ export { readSafetensors, MAX_HEADER_BYTES, type SafetensorsEntry, type Safetens
 export { writeSafetensors } from './safetensors/write-safetensors.js';
 export { decodeHalf } from './safetensors/decode-float.js';
 export { SafetensorsError } from './safetensors/safetensors-error.js';
+export { gatherRows } from './ops/gather-rows.js';
