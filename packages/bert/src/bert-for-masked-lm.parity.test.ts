@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableBackends, compareBackends, useBackend } from '@attnkit/backends';
-import { ParityTable, fixtureValues, leaksOf, scaledErrors, specOf, type FixtureCase, type FixtureFile } from '@attnkit/test-utils';
+import { ParityTable, fixtureValues, leaksOf, scaledErrors, specOf, type FixtureFile, servedPath, fixtureRows } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/masked-lm.json' with { type: 'json' };
 import { loadBertForMaskedLM } from './load-bert-for-masked-lm.js';
 
@@ -13,24 +13,16 @@ const table = new ParityTable(`BertForMaskedLM logits vs float64 transformers.Be
 
 /** A folder next to the sources: a path in Node, a URL the dev server serves in the browser. */
 function folder(relative: string): string {
-  const url = new URL(relative, import.meta.url);
-  if (typeof document === 'undefined') return decodeURIComponent(url.pathname);
-  return new URL(url.pathname.startsWith('/@fs/') ? url.pathname : `/@fs${url.pathname}`, location.origin).href;
+  return servedPath(new URL(relative, import.meta.url));
 }
 const MLM = '../../../tooling/reference/fixtures/bert-mlm/';
-
-function rows(spec: FixtureCase, name: string): number[][] {
-  const s = specOf(spec.inputs, name);
-  const values = fixtureValues(s);
-  return Array.from({ length: s.shape[0]! }, (_, b) => values.slice(b * s.shape[1]!, (b + 1) * s.shape[1]!));
-}
 
 beforeAll(() => useBackend('cpu'));
 afterAll(() => table.print());
 
 describe('BertForMaskedLM equals transformers.BertForMaskedLM', () => {
   const spec = CASES['logits']!;
-  const inputs = { inputIds: rows(spec, 'input_ids'), attentionMask: rows(spec, 'attention_mask'), tokenTypeIds: rows(spec, 'token_type_ids') };
+  const inputs = { inputIds: fixtureRows(spec.inputs, 'input_ids'), attentionMask: fixtureRows(spec.inputs, 'attention_mask'), tokenTypeIds: fixtureRows(spec.inputs, 'token_type_ids') };
   const reference = fixtureValues(specOf(spec.outputs, 'logits'));
 
   it('logits [B, T, V] of a save_pretrained folder (tied decoder, no pooler) on every backend', async () => {

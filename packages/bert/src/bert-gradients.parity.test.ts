@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableBackends, compareBackends, useBackend } from '@attnkit/backends';
-import { ParityTable, fixtureTensor, fixtureValues, outputsAndGradients, scaledErrors, specOf, type FixtureCase, type FixtureFile } from '@attnkit/test-utils';
+import { ParityTable, fixtureTensor, fixtureValues, outputsAndGradients, scaledErrors, specOf, type FixtureFile, servedPath, fixtureRows } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/bert-grad.json' with { type: 'json' };
 import { loadBert } from './load-bert.js';
 
@@ -13,15 +13,7 @@ const table = new ParityTable(`BertModel gradients of every parameter vs float64
 
 /** A folder next to the sources: a path in Node, a URL the dev server serves in the browser. */
 function folder(relative: string): string {
-  const url = new URL(relative, import.meta.url);
-  if (typeof document === 'undefined') return decodeURIComponent(url.pathname);
-  return new URL(url.pathname.startsWith('/@fs/') ? url.pathname : `/@fs${url.pathname}`, location.origin).href;
-}
-
-function rows(spec: FixtureCase, name: string): number[][] {
-  const s = specOf(spec.inputs, name);
-  const values = fixtureValues(s);
-  return Array.from({ length: s.shape[0]! }, (_, b) => values.slice(b * s.shape[1]!, (b + 1) * s.shape[1]!));
+  return servedPath(new URL(relative, import.meta.url));
 }
 
 beforeAll(() => useBackend('cpu'));
@@ -31,7 +23,7 @@ describe('BertModel trains like transformers.BertModel: values and gradients of 
   it.each(Object.keys(CASES))('%s', async (name) => {
     const spec = CASES[name]!;
     const model = await loadBert(folder(`../../../tooling/reference/fixtures/${String(spec.inputs['model'])}/`));
-    const inputs = { inputIds: rows(spec, 'input_ids'), attentionMask: rows(spec, 'attention_mask'), tokenTypeIds: rows(spec, 'token_type_ids') };
+    const inputs = { inputIds: fixtureRows(spec.inputs, 'input_ids'), attentionMask: fixtureRows(spec.inputs, 'attention_mask'), tokenTypeIds: fixtureRows(spec.inputs, 'token_type_ids') };
     const cotangents = { last_hidden_state: fixtureTensor(specOf(spec.inputs, 'cotangent.last_hidden_state')), pooler_output: fixtureTensor(specOf(spec.inputs, 'cotangent.pooler_output')) };
     const reference = Object.fromEntries(Object.entries(spec.outputs).map(([key, t]) => [key, fixtureValues(t)]));
     expect(model.namedParameters().map(([key]) => `grad.${key}`).sort()).toEqual(Object.keys(reference).filter((k) => k.startsWith('grad.')).sort()); // the tree's names are transformers' names
@@ -54,7 +46,7 @@ describe('BertModel trains like transformers.BertModel: values and gradients of 
     const notices: string[] = [];
     const legacy = await loadBert(folder('../../../tooling/reference/fixtures/bert-legacy/'), { onNotice: (m) => notices.push(m) });
     const report = await compareBackends(() => {
-      const out = legacy.forward({ inputIds: rows(spec, 'input_ids'), attentionMask: rows(spec, 'attention_mask'), tokenTypeIds: rows(spec, 'token_type_ids') });
+      const out = legacy.forward({ inputIds: fixtureRows(spec.inputs, 'input_ids'), attentionMask: fixtureRows(spec.inputs, 'attention_mask'), tokenTypeIds: fixtureRows(spec.inputs, 'token_type_ids') });
       return { last_hidden_state: out.lastHiddenState, pooler_output: out.poolerOutput };
     }, { backends: BACKENDS, reference: { last_hidden_state: fixtureValues(specOf(spec.outputs, 'last_hidden_state')), pooler_output: fixtureValues(specOf(spec.outputs, 'pooler_output')) } });
     table.add('bert-legacy (values)', report);

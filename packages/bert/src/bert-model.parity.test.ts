@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableBackends, compareBackends, useBackend } from '@attnkit/backends';
-import { ParityTable, fixtureValues, specOf, type FixtureFile } from '@attnkit/test-utils';
+import { ParityTable, fixtureValues, specOf, type FixtureFile, servedPath } from '@attnkit/test-utils';
 import bertFixtures from '@attnkit/reference/fixtures/bert.json' with { type: 'json' };
 import embeddedFixtures from '@attnkit/reference/fixtures/embedded-bert.json' with { type: 'json' };
 import type { BertModel } from './bert-model.js';
@@ -14,9 +14,7 @@ const table = new ParityTable(`BertModel vs the PyTorch reference, ${typeof docu
 
 /** A folder next to the sources: a path in Node, a URL the dev server serves in the browser. */
 function folder(relative: string): string {
-  const url = new URL(relative, import.meta.url);
-  if (typeof document === 'undefined') return decodeURIComponent(url.pathname); // no node:url in the browser
-  return new URL(url.pathname.startsWith('/@fs/') ? url.pathname : `/@fs${url.pathname}`, location.origin).href; // Vite serves files outside the root under /@fs/
+  return servedPath(new URL(relative, import.meta.url));
 }
 
 const models: Array<[string, string, FixtureFile['cases'][string]]> = [

@@ -1,7 +1,7 @@
 import { memory } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableBackends, compareBackends, useBackend } from '@attnkit/backends';
-import { ParityTable } from '@attnkit/test-utils';
+import { ParityTable, servedPath } from '@attnkit/test-utils';
 import families from '@attnkit/reference/fixtures/families.json' with { type: 'json' };
 import { loadEncoder } from './load-encoder.js';
 
@@ -20,12 +20,10 @@ const BACKENDS = await availableBackends();
 const TOLERANCE = { cpu: 1e-5, wasm: 1e-5, webgl: 1e-3, webgpu: 1e-4 };
 const table = new ParityTable(`encoder families vs transformers, ${typeof document === 'undefined' ? 'Node' : 'Chromium'}`);
 
-/** A folder next to the sources: a path in Node, a URL the dev server serves in the browser. */
+/** A fixture folder: a path in Node, a URL the dev server serves in the browser. */
 function folder(relative: string): string {
   const here = import.meta.url; // not new URL(`...${x}`, import.meta.url): Vite rewrites that pattern as an asset glob
-  const url = new URL(`../../../tooling/reference/fixtures/${relative}/`, here);
-  if (typeof document === 'undefined') return decodeURIComponent(url.pathname);
-  return new URL(url.pathname.startsWith('/@fs/') ? url.pathname : `/@fs${url.pathname}`, location.origin).href;
+  return servedPath(new URL(`../../../tooling/reference/fixtures/${relative}/`, here));
 }
 
 beforeAll(() => useBackend('cpu'));

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { availableBackends, useBackend, withBackend } from '@attnkit/backends';
 import { UseAfterDisposeError } from '@attnkit/errors';
 import { loadSentenceEncoder, type SentenceEncoder } from './sentence-encoder.js';
+import { servedPath } from '@attnkit/test-utils';
 
 // Concurrent use in Chromium: every backend the page has (cpu, wasm, webgl; webgpu where present).
 const BACKENDS = (await availableBackends()).filter((b) => b !== 'webgpu');
@@ -12,8 +13,7 @@ const backendOf = (t: Tensor) => engine().state.tensorInfo.get(t.dataId)?.backen
 
 function folder(name: string): string {
   const here = import.meta.url; // not new URL(`...${x}`, import.meta.url): Vite rewrites that pattern
-  const url = new URL(`../../../tooling/reference/fixtures/sentence/${name}/`, here);
-  return new URL(url.pathname.startsWith('/@fs/') ? url.pathname : `/@fs${url.pathname}`, location.origin).href;
+  return servedPath(new URL(`../../../tooling/reference/fixtures/sentence/${name}/`, here));
 }
 
 async function values(out: Tensor): Promise<number[]> {

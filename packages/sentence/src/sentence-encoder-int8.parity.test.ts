@@ -4,6 +4,7 @@ import { availableBackends, useBackend } from '@attnkit/backends';
 import { Int8Linear, Linear } from '@attnkit/nn';
 import sentenceFixtures from '@attnkit/reference/fixtures/sentence.json' with { type: 'json' };
 import { loadSentenceEncoder } from './sentence-encoder.js';
+import { servedPath } from '@attnkit/test-utils';
 
 // loadSentenceEncoder(folder, { quantize: 'int8' }) against SentenceTransformer(folder).encode (float64):
 // issue 20's target, sentence-embedding cosine ≥ 0.999, on every sentence fixture (17 folders × 8 texts).
@@ -18,11 +19,10 @@ const fixtures = sentenceFixtures as unknown as Record<string, SentenceFixture>;
 const BACKENDS = (await availableBackends()).filter((b) => b === 'cpu' || b === 'wasm');
 const measured: string[] = [];
 
+/** A fixture folder: a path in Node, a URL the dev server serves in the browser. */
 function folder(relative: string): string {
   const here = import.meta.url; // not new URL(`...${x}`, import.meta.url): Vite rewrites that pattern as an asset glob
-  const url = new URL(`../../../tooling/reference/fixtures/${relative}/`, here);
-  if (typeof document === 'undefined') return decodeURIComponent(url.pathname);
-  return new URL(url.pathname.startsWith('/@fs/') ? url.pathname : `/@fs${url.pathname}`, location.origin).href;
+  return servedPath(new URL(`../../../tooling/reference/fixtures/${relative}/`, here));
 }
 
 function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {

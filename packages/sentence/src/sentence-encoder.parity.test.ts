@@ -4,6 +4,7 @@ import { availableBackends, useBackend } from '@attnkit/backends';
 import sentenceFixtures from '@attnkit/reference/fixtures/sentence.json' with { type: 'json' };
 import type { QuantizedEmbeddings } from './quantize-embeddings.js';
 import { loadSentenceEncoder, type SentenceEncodeOptions, type SentenceEncoder } from './sentence-encoder.js';
+import { servedPath } from '@attnkit/test-utils';
 
 // SentenceEncoder.encode against SentenceTransformer(folder).encode (sentence-transformers 6.0.1, float64),
 // on folders written by SentenceTransformer.save (tooling/reference/make_family_fixtures.py).
@@ -26,11 +27,10 @@ const BACKENDS = await availableBackends();
 const TOLERANCE = { cpu: 1e-5, wasm: 1e-5, webgl: 1e-3, webgpu: 1e-4 };
 const measured: string[] = [];
 
+/** A fixture folder: a path in Node, a URL the dev server serves in the browser. */
 function folder(relative: string): string {
   const here = import.meta.url; // not new URL(`...${x}`, import.meta.url): Vite rewrites that pattern as an asset glob
-  const url = new URL(`../../../tooling/reference/fixtures/${relative}/`, here);
-  if (typeof document === 'undefined') return decodeURIComponent(url.pathname);
-  return new URL(url.pathname.startsWith('/@fs/') ? url.pathname : `/@fs${url.pathname}`, location.origin).href;
+  return servedPath(new URL(`../../../tooling/reference/fixtures/${relative}/`, here));
 }
 
 /** sentence-transformers' keyword arguments as attnkit's options. */

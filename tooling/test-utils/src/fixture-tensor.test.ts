@@ -1,7 +1,7 @@
 import { setBackend } from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fixtureTensor, specOf } from './fixture-tensor.js';
+import { fixtureRows, fixtureTensor, specOf } from './fixture-tensor.js';
 
 beforeAll(() => setBackend('cpu'));
 
@@ -19,5 +19,13 @@ describe('fixtureTensor / specOf', () => {
   it('names a missing input', () => {
     expect(() => specOf({ q: 3 }, 'q')).toThrow("fixture has no tensor 'q'");
     expect(() => specOf({}, 'k')).toThrow("fixture has no tensor 'k'");
+  });
+});
+
+describe('fixtureRows', () => {
+  it('splits a rank-2 input into rows, and refuses another rank', () => {
+    const inputs = { ids: { shape: [2, 3], dtype: 'int32', data: [1, 2, 3, 4, 5, 6] }, flat: { shape: [3], dtype: 'int32', data: [1, 2, 3] } };
+    expect(fixtureRows(inputs as never, 'ids')).toEqual([[1, 2, 3], [4, 5, 6]]);
+    expect(() => fixtureRows(inputs as never, 'flat')).toThrow(/rows need rank 2/);
   });
 });

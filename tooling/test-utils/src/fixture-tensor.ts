@@ -45,3 +45,12 @@ export function specOf(record: FixtureCase['inputs'] | FixtureCase['weights'], n
   }
   return value as TensorSpec;
 }
+
+/** A named rank-2 fixture input (`[B, T]` ids or a mask) as nested rows, as encoders take them. */
+export function fixtureRows(record: FixtureCase['inputs'], name: string): number[][] {
+  const spec = specOf(record, name);
+  if (spec.shape.length !== 2) throw new Error(`fixture tensor '${name}' has shape [${spec.shape.join(', ')}]; rows need rank 2`);
+  const [rows, width] = spec.shape as [number, number];
+  const values = fixtureValues(spec);
+  return Array.from({ length: rows }, (_, b) => values.slice(b * width, (b + 1) * width));
+}

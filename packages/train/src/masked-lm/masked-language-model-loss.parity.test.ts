@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { variableGrads, type Scalar } from '@tensorflow/tfjs-core';
 import { availableBackends, compareBackends, useBackend } from '@attnkit/backends';
 import { loadBertForMaskedLM } from '@attnkit/bert';
-import { ParityTable, fixtureValues, scaledErrors, specOf, type FixtureCase, type FixtureFile } from '@attnkit/test-utils';
+import { ParityTable, fixtureValues, scaledErrors, specOf, type FixtureFile, servedPath, fixtureRows } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/masked-lm.json' with { type: 'json' };
 import { maskedLanguageModelLoss } from './masked-language-model-loss.js';
 
@@ -13,17 +13,10 @@ const TOLERANCE: Record<string, number> = { cpu: 1e-5, wasm: 1e-5, webgl: 1e-3, 
 const CASES = (fixtures as FixtureFile).cases;
 const table = new ParityTable('masked-LM loss and gradients vs float64 transformers.BertForMaskedLM(labels=...)');
 
+/** A folder next to the sources: a path in Node, a URL the dev server serves in the browser. */
 function folder(relative: string): string {
-  const url = new URL(relative, import.meta.url);
-  if (typeof document === 'undefined') return decodeURIComponent(url.pathname);
-  return new URL(url.pathname.startsWith('/@fs/') ? url.pathname : `/@fs${url.pathname}`, location.origin).href;
+  return servedPath(new URL(relative, import.meta.url));
 }
-function rows(spec: FixtureCase, name: string): number[][] {
-  const s = specOf(spec.inputs, name);
-  const values = fixtureValues(s);
-  return Array.from({ length: s.shape[0]! }, (_, b) => values.slice(b * s.shape[1]!, (b + 1) * s.shape[1]!));
-}
-
 beforeAll(() => useBackend('cpu'));
 afterAll(() => table.print());
 
@@ -32,8 +25,8 @@ describe('maskedLanguageModelLoss through BertForMaskedLM equals transformers\' 
   it.each(cases)('%s, %s', async (name, how) => {
     const spec = CASES[name]!;
     const model = await loadBertForMaskedLM(folder('../../../../tooling/reference/fixtures/bert-mlm/')); // a fresh model per case, as the other parity tests: weights moved between four backends by one case are not reused by the next
-    const inputs = { inputIds: rows(spec, 'input_ids'), attentionMask: rows(spec, 'attention_mask'), tokenTypeIds: rows(spec, 'token_type_ids') };
-    const labels = rows(spec, 'labels');
+    const inputs = { inputIds: fixtureRows(spec.inputs, 'input_ids'), attentionMask: fixtureRows(spec.inputs, 'attention_mask'), tokenTypeIds: fixtureRows(spec.inputs, 'token_type_ids') };
+    const labels = fixtureRows(spec.inputs, 'labels');
     const flat = labels.flat();
     const positions = flat.flatMap((label, i) => (label === -100 ? [] : [i]));
     const reference = Object.fromEntries(Object.entries(spec.outputs).map(([key, t]) => [key, fixtureValues(t)]));

@@ -4,6 +4,7 @@ import { availableBackends, useBackend } from '@attnkit/backends';
 import { loadSentenceEncoder } from '@attnkit/sentence';
 import { trainSentenceEncoder } from './train-sentence-encoder.js';
 import { paraphrasePairs } from './synthetic-pairs.test-helper.js';
+import { servedPath } from '@attnkit/test-utils';
 
 // Training in Chromium on the backends a web page trains on: webgl (through SwiftShader here) and wasm.
 const BACKENDS = (await availableBackends()).filter((b) => b === 'webgl' || b === 'wasm');
@@ -12,8 +13,7 @@ const STEPS = 20;
 /** The embedded demo model (2 layers, 64 wide, 30 522 words), served by Vite's dev server. */
 function tinyBert(): string {
   const here = import.meta.url; // not new URL(`...`, import.meta.url): Vite rewrites that pattern
-  const url = new URL('../../../bert/assets/attnkit-tiny-bert/', here);
-  return new URL(url.pathname.startsWith('/@fs/') ? url.pathname : `/@fs${url.pathname}`, location.origin).href;
+  return servedPath(new URL('../../../bert/assets/attnkit-tiny-bert/', here));
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b) / xs.length;
