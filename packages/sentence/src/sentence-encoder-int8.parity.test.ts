@@ -7,7 +7,7 @@ import { loadSentenceEncoder } from './sentence-encoder.js';
 import { servedPath } from '@attnkit/test-utils';
 
 // loadSentenceEncoder(folder, { quantize: 'int8' }) against SentenceTransformer(folder).encode (float64):
-// issue 20's target, sentence-embedding cosine ≥ 0.999, on every sentence fixture (17 folders × 8 texts).
+// the int8 target, sentence-embedding cosine ≥ 0.999, on every sentence fixture (17 folders × 8 texts).
 // Node runs the simd kernel (8-bit activations), Chromium the relaxed-SIMD one (7-bit), on cpu and wasm
 // (the int8 products run on the CPU whatever the backend; the rest of the model runs on the backend).
 interface SentenceFixture {

@@ -102,7 +102,7 @@ export function peerReport(run: PeerRun, command: string): string {
 
   const find = (where: 'Chromium' | 'Node', id: string) => rows.find((r) => r.where === where && r.spec.id === id && r.error === undefined);
   const all = run.browser.hardwareConcurrency;
-  const accept: string[] = ['', '## Acceptance (issue 20; ratios from this run)', '', '| target | measured | met |', '| --- | --- | --- |'];
+  const accept: string[] = ['', '## Targets (ratios from this run)', '', '| target | measured | met |', '| --- | --- | --- |'];
   const line = (text: string, row: Row | undefined, peer: string, pick: 'warm' | 'cold', target?: number) => {
     if (row === undefined) return accept.push(`| ${text} | not measured | – |`);
     const r = ratio(rows, row, peer, pick);
