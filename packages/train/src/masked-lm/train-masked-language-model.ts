@@ -1,14 +1,13 @@
 import { tidy, type Scalar, type Tensor } from '@tensorflow/tfjs-core';
 import { BertForMaskedLM, Tokenizer } from '@attnkit/bert';
 import { InvalidArgumentError, checkObject, describeValue } from '@attnkit/errors';
-import { LayerNorm, type TensorData } from '@attnkit/nn';
+import type { TensorData } from '@attnkit/nn';
 import { CheckpointError } from '../checkpoint/checkpoint-error.js';
 import { maskedLMFolderFiles } from '../checkpoint/masked-lm-folder-files.js';
 import { openTrainingCheckpoint, writeTrainingCheckpoint } from '../checkpoint/training-checkpoint.js';
-import { isNoDecayParameter } from '../optim/no-decay.js';
 import { checkFloatModel } from '../trainer/check-float-model.js';
 import { dataFingerprint } from '../trainer/data-fingerprint.js';
-import { lengthBucketedBatches } from '../trainer/length-bucketed-batches.js';
+import { noDecayOf, runSchedule } from '../trainer/run-schedule.js';
 import { seededRandom } from '../trainer/seeded-random.js';
 import { runTrainingLoop, type TrainingHistory } from '../trainer/training-loop.js';
 import { resolveTrainingOptions, type TrainSentenceEncoderOptions } from '../trainer/training-options.js';
@@ -81,29 +80,14 @@ export async function trainMaskedLanguageModel(model: BertForMaskedLM, tokenizer
   const unmaskable = encoded.findIndex((ids) => ids.every((id) => id === padId || isSpecial(id)));
   if (unmaskable >= 0) throw new InvalidArgumentError({ caller, argument: `texts[${unmaskable}]`, expected: 'a text with at least one token to predict (not only special or unknown tokens)', received: describeValue(texts[unmaskable]), hint: 'Remove texts the tokenizer turns into special tokens only; a batch of them would have nothing to learn from.' });
   const lengths = encoded.map((ids) => ids.length);
-  const plans = new Map<number, number[][]>();
-  const plan = (epoch: number): number[][] => {
-    let batches = plans.get(epoch);
-    if (batches === undefined) plans.set(epoch, (batches = lengthBucketedBatches(texts.length, { batchSize: o.batchSize, seed: o.seed, epoch, lengths })));
-    return batches;
-  };
-  const totalSteps = o.maxSteps ?? Array.from({ length: o.epochs ?? 1 }, (_, epoch) => plan(epoch).length).reduce((a, b) => a + b, 0);
   const parameters = model.maskedLMParameters().filter(([, p]) => p.trainable);
-  const layerNormParameters = new Set(model.namedModules().filter(([, m]) => m instanceof LayerNorm).flatMap(([path, m]) => m.namedParameters().map(([name]) => `${path}.${name}`)));
   const { checkpoint, resume } = o;
 
   return runTrainingLoop({
     caller,
     parameters,
-    noDecay: (name) => isNoDecayParameter(name) || layerNormParameters.has(name),
-    plan,
-    totalSteps,
-    learningRate: o.learningRate,
-    warmupSteps: 'steps' in o.warmup ? o.warmup.steps : Math.ceil(o.warmup.ratio * totalSteps),
-    weightDecay: o.weightDecay,
-    maxGradNorm: o.maxGradNorm,
-    seed: o.seed,
-    dropout: o.dropout,
+    noDecay: noDecayOf([['', model]]),
+    ...runSchedule(o, lengths),
     batchLoss: (indices, step): Scalar => {
       const longest = Math.max(...indices.map((i) => lengths[i]!));
       const inputIds = indices.map((i) => [...encoded[i]!, ...Array<number>(longest - lengths[i]!).fill(padId)]); // [B, T], padded
@@ -114,7 +98,6 @@ export async function trainMaskedLanguageModel(model: BertForMaskedLM, tokenizer
     setMode: (training) => model.train(training),
     identity: { loss: `${LOSS} (${maskProbability ?? 0.15} of at most ${o.maxSeqLength} tokens, ${maskToken})`, examples: texts.length, dataFingerprint: dataFingerprint({ texts: texts.map((text) => [text]), labels: [] }), batchSize: o.batchSize },
     ...(checkpoint === undefined ? {} : { save: async (state, optimizer) => writeTrainingCheckpoint(checkpoint.folder, await maskedLMFolderFiles(model, checkpoint.source, caller), optimizer, state, checkpoint.keep, caller) }),
-    ...(checkpoint?.every === undefined ? {} : { saveEvery: checkpoint.every }),
     ...(resume === undefined ? {} : {
       restore: async () => {
         const opened = await openTrainingCheckpoint(resume, caller);
@@ -127,7 +110,5 @@ export async function trainMaskedLanguageModel(model: BertForMaskedLM, tokenizer
       },
     }),
     ...(evaluation === undefined ? {} : { evaluation: { every: evaluation.every, evaluate: () => evaluation.evaluate(model) } }),
-    ...(o.onProgress === undefined ? {} : { onProgress: o.onProgress }),
-    ...(o.signal === undefined ? {} : { signal: o.signal }),
   });
 }

@@ -1,13 +1,11 @@
 import type { Variable } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, describeValue } from '@attnkit/errors';
-import { LayerNorm } from '@attnkit/nn';
 import { SentenceEncoder } from '@attnkit/sentence';
 import { CheckpointError } from '../checkpoint/checkpoint-error.js';
 import { readTrainingCheckpoint, saveTrainingCheckpoint } from '../checkpoint/training-checkpoint.js';
-import { isNoDecayParameter } from '../optim/no-decay.js';
 import { checkFloatModel } from './check-float-model.js';
 import { dataFingerprint } from './data-fingerprint.js';
-import { lengthBucketedBatches } from './length-bucketed-batches.js';
+import { noDecayOf, runSchedule } from './run-schedule.js';
 import { sentenceBatchLoss } from './sentence-batch-loss.js';
 import { resolveTrainingOptions, type TrainSentenceEncoderOptions } from './training-options.js';
 import { checkTrainingPairs, type RankingPair, type ScoredPair } from './training-pairs.js';
@@ -48,37 +46,20 @@ export async function trainSentenceEncoder(model: SentenceEncoder, data: readonl
   const o = resolveTrainingOptions(options, model.maxSeqLength, caller);
   const pairs = checkTrainingPairs(data, o.loss, caller);
   const ranking = o.loss === 'multiple-negatives-ranking';
-  const count = pairs.texts.length;
 
   // the data order: every epoch's batches follow from the seed, so a resumed run finds its place
   const lengths = pairs.texts.map((row) => Math.max(...model.tokenizer.encode(row, { maxLength: o.maxSeqLength, truncation: true }).inputIds.map((ids) => ids.length)));
-  const plans = new Map<number, number[][]>();
-  const plan = (epoch: number): number[][] => {
-    let batches = plans.get(epoch);
-    if (batches === undefined) plans.set(epoch, (batches = lengthBucketedBatches(count, { batchSize: o.batchSize, seed: o.seed, epoch, lengths, ...(ranking ? { texts: pairs.texts } : {}) })));
-    return batches;
-  };
-  const totalSteps = o.maxSteps ?? Array.from({ length: o.epochs ?? 1 }, (_, epoch) => plan(epoch).length).reduce((a, b) => a + b, 0);
-
   // every trainable parameter: the encoder's under its checkpoint keys, then each Dense module's
   const modules = [['', model.encoder] as const, ...model.dense.map((dense, i) => [`dense.${i}.`, dense] as const)];
   const parameters: Array<[string, Variable]> = modules.flatMap(([prefix, module]) => module.namedParameters().filter(([, p]) => p.trainable).map(([name, p]): [string, Variable] => [prefix + name, p]));
-  const layerNormParameters = new Set(modules.flatMap(([prefix, module]) => module.namedModules().filter(([, m]) => m instanceof LayerNorm).flatMap(([path, m]) => m.namedParameters().map(([name]) => `${prefix}${path === '' ? '' : `${path}.`}${name}`))));
   const checkpoint = o.checkpoint;
   const resume = o.resume;
 
   return runTrainingLoop({
     caller,
     parameters,
-    noDecay: (name) => isNoDecayParameter(name) || layerNormParameters.has(name),
-    plan,
-    totalSteps,
-    learningRate: o.learningRate,
-    warmupSteps: 'steps' in o.warmup ? o.warmup.steps : Math.ceil(o.warmup.ratio * totalSteps),
-    weightDecay: o.weightDecay,
-    maxGradNorm: o.maxGradNorm,
-    seed: o.seed,
-    dropout: o.dropout,
+    noDecay: noDecayOf(modules),
+    ...runSchedule(o, lengths, ranking ? pairs.texts : undefined),
     batchLoss: (indices) => {
       const columns = (pairs.texts[indices[0]!] as readonly string[]).map((_, c) => indices.map((i) => (pairs.texts[i] as readonly string[])[c] as string));
       return sentenceBatchLoss(model, { columns, labels: ranking ? [] : indices.map((i) => pairs.labels[i] as number) }, o);
@@ -86,9 +67,8 @@ export async function trainSentenceEncoder(model: SentenceEncoder, data: readonl
     setMode: (training) => {
       for (const [, module] of modules) module.train(training);
     },
-    identity: { loss: o.loss, examples: count, dataFingerprint: dataFingerprint(pairs), batchSize: o.batchSize },
+    identity: { loss: o.loss, examples: pairs.texts.length, dataFingerprint: dataFingerprint(pairs), batchSize: o.batchSize },
     ...(checkpoint === undefined ? {} : { save: (state, optimizer) => saveTrainingCheckpoint(checkpoint.folder, { model, source: checkpoint.source, optimizer, state }, checkpoint.keep, caller) }),
-    ...(checkpoint?.every === undefined ? {} : { saveEvery: checkpoint.every }),
     ...(resume === undefined ? {} : {
       restore: async () => {
         const resumed = await readTrainingCheckpoint(resume, caller);
@@ -105,7 +85,5 @@ export async function trainSentenceEncoder(model: SentenceEncoder, data: readonl
       },
     }),
     ...(o.evaluation === undefined ? {} : { evaluation: { every: o.evaluation.every, evaluate: () => o.evaluation!.evaluate(model) } }),
-    ...(o.onProgress === undefined ? {} : { onProgress: o.onProgress }),
-    ...(o.signal === undefined ? {} : { signal: o.signal }),
   });
 }
