@@ -15,4 +15,9 @@ export interface ConformanceCase {
   compute(): Tensor;
   /** The same output in float64, flattened row-major. */
   reference(): Float64Array;
+  /**
+   * Why the case cannot run in this JavaScript engine (a WebAssembly feature it lacks, say), or
+   * `undefined` where it can. Left out: always runs. A reason makes the case `unavailable`.
+   */
+  available?(): string | undefined;
 }

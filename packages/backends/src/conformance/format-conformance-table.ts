@@ -9,6 +9,8 @@ function cell(result: ConformanceResult | undefined): string {
       return `${result.maxAbsError.toExponential(1)} FAIL (> ${result.tolerance.toExponential(0)})`;
     case 'missing-kernel':
       return `gap: ${result.detail ?? ''}`;
+    case 'unavailable':
+      return `n/a: ${result.detail ?? ''}`;
     case 'error':
       return `ERROR: ${(result.detail ?? '').slice(0, 60)}`;
   }

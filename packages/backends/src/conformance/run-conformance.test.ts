@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { tensor } from '@tensorflow/tfjs-core';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { leaksOf } from '@attnkit/test-utils';
 import { useBackend } from '../use-backend.js';
 import { CONFORMANCE_CASES } from './conformance-cases.js';
@@ -24,4 +25,27 @@ describe.each(['cpu', 'wasm'] as const)('conformance on %s (Node)', (backend) =>
 
 afterAll(() => {
   console.log(`\nConformance vs float64 (max abs error), Node:\n${formatConformanceTable(all)}\n`);
+});
+
+describe('runConformance on cases that cannot pass', () => {
+  const base = { kernels: [], tolerance: { 32: 1e-6, 16: 1e-3 }, compute: () => tensor([1, 2]) };
+
+  it('fails a case whose reference is wrong and passes the same case with the right one', async () => {
+    await useBackend('cpu');
+    const [right, wrong] = await runConformance([
+      { ...base, name: 'right', reference: () => Float64Array.of(1, 2) },
+      { ...base, name: 'wrong', reference: () => Float64Array.of(1, 2 + 1e-5) },
+    ]);
+    expect(right).toMatchObject({ status: 'pass', maxAbsError: 0 });
+    expect(wrong).toMatchObject({ status: 'fail', tolerance: 1e-6 });
+    expect(wrong?.maxAbsError).toBeCloseTo(1e-5, 10);
+  });
+
+  it('reports a case the engine cannot run as unavailable, with the reason, without computing it', async () => {
+    await useBackend('cpu');
+    const compute = vi.fn(base.compute);
+    const results = await runConformance([{ ...base, compute, name: 'relaxed', reference: () => Float64Array.of(1, 2), available: () => 'no relaxed SIMD here' }]);
+    expect(results).toEqual([{ case: 'relaxed', backend: 'cpu', status: 'unavailable', maxAbsError: NaN, tolerance: 1e-6, detail: 'no relaxed SIMD here' }]);
+    expect(compute).not.toHaveBeenCalled();
+  });
 });

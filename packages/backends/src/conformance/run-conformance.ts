@@ -9,8 +9,11 @@ import { CONFORMANCE_CASES } from './conformance-cases.js';
 export interface ConformanceResult {
   readonly case: string;
   readonly backend: string;
-  /** `missing-kernel`: the backend has no kernel for it (a gap, see `detail`); `error`: it threw. */
-  readonly status: 'pass' | 'fail' | 'missing-kernel' | 'error';
+  /**
+   * `missing-kernel`: the backend has no kernel for it (a gap, see `detail`); `unavailable`: the
+   * engine cannot run it (`detail` says why; see `ConformanceCase.available`); `error`: it threw.
+   */
+  readonly status: 'pass' | 'fail' | 'missing-kernel' | 'unavailable' | 'error';
   readonly maxAbsError: number;
   readonly tolerance: number;
   readonly detail?: string;
@@ -19,6 +22,8 @@ export interface ConformanceResult {
 async function runCase(testCase: ConformanceCase, backend: string, precision: 16 | 32): Promise<ConformanceResult> {
   const tolerance = testCase.tolerance[precision];
   const base = { case: testCase.name, backend, tolerance };
+  const unavailable = testCase.available?.();
+  if (unavailable !== undefined) return { ...base, status: 'unavailable', maxAbsError: NaN, detail: unavailable };
   const missing = testCase.kernels.filter((kernel) => getKernel(kernel, backend) === undefined);
   if (missing.length > 0) {
     return { ...base, status: 'missing-kernel', maxAbsError: NaN, detail: `no ${missing.join(', ')} kernel` };
