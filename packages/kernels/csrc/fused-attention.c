@@ -108,24 +108,21 @@ static float softmax_row(float *x, int32_t s, const uint8_t *mask, const float *
   return total == 0.0f ? 0.0f : 1.0f / total;
 }
 
-/**
- * out [B, H, T, Dv] = softmax(q [B, H, T, D] · k [B, H, S, D]ᵀ · scale + bias, mask) · v [B, H, S, Dv].
- * Mask and bias as described at the top (pointer 0 = none).
- */
-__attribute__((export_name("fused_attention"))) void fused_attention(
+// Heads [head_begin, head_end) of the flattened B·H of one attention (see fused_attention), with
+// this caller's own scratch: the unit of work one thread runs.
+static void attend_heads(
     const float *q, const float *k, const float *v, float *out,
-    int32_t nb, int32_t nh, int32_t t, int32_t s, int32_t d, int32_t dv, float scale,
+    int32_t nh, int32_t t, int32_t s, int32_t d, int32_t dv, float scale,
     const uint8_t *mask, int32_t mask_b, int32_t mask_h, int32_t mask_t,
     const float *bias, int32_t bias_b, int32_t bias_h, int32_t bias_t,
-    uint8_t *scratch) {
-  if (nb <= 0 || nh <= 0 || t <= 0) return;
+    int32_t head_begin, int32_t head_end, uint8_t *scratch) {
   int32_t sp = round_up(s, NR_S);
   float *kt = (float *)scratch;                                   // [D, Sp]
   float *p = (float *)(scratch + round_up(4 * d * sp, 16));       // [MR, Sp]
   float *qs = p + MR * sp;                                        // [MR, D]
-  for (int32_t b = 0; b < nb; b++) {
-    for (int32_t h = 0; h < nh; h++) {
-      int32_t head = b * nh + h;
+  for (int32_t head = head_begin; head < head_end; head++) {
+    {
+      int32_t b = head / nh, h = head % nh;
       const float *qh = q + (int64_t)head * t * d, *kh = k + (int64_t)head * s * d, *vh = v + (int64_t)head * s * dv;
       float *oh = out + (int64_t)head * t * dv;
       // kᵀ: [S, D] -> [D, Sp], the padding keys zero
@@ -203,4 +200,42 @@ __attribute__((export_name("fused_attention"))) void fused_attention(
       }
     }
   }
+}
+
+/**
+ * out [B, H, T, Dv] = softmax(q [B, H, T, D] · k [B, H, S, D]ᵀ · scale + bias, mask) · v [B, H, S, Dv].
+ * Mask and bias as described at the top (pointer 0 = none).
+ */
+__attribute__((export_name("fused_attention"))) void fused_attention(
+    const float *q, const float *k, const float *v, float *out,
+    int32_t nb, int32_t nh, int32_t t, int32_t s, int32_t d, int32_t dv, float scale,
+    const uint8_t *mask, int32_t mask_b, int32_t mask_h, int32_t mask_t,
+    const float *bias, int32_t bias_b, int32_t bias_h, int32_t bias_t,
+    uint8_t *scratch) {
+  if (nb <= 0 || nh <= 0 || t <= 0) return;
+  attend_heads(q, k, v, out, nh, t, s, d, dv, scale, mask, mask_b, mask_h, mask_t, bias, bias_b, bias_h, bias_t, 0, nb * nh, scratch);
+}
+
+// One attention as a job for several threads (the words src/wasm-fused-attention.ts writes).
+typedef struct {
+  const float *q, *k, *v;
+  float *out;
+  int32_t nb, nh, t, s, d, dv;
+  float scale;
+  const uint8_t *mask;
+  int32_t mask_b, mask_h, mask_t;
+  const float *bias;
+  int32_t bias_b, bias_h, bias_t;
+  uint8_t *scratch;       // parts blocks of scratch_stride bytes, one per part
+  int32_t scratch_stride;
+} attention_job;
+
+/** Part `part` of `parts` of a job: a contiguous share of the B·H heads, each part its own scratch. */
+__attribute__((export_name("run_part"))) void run_part(const attention_job *job, int32_t part, int32_t parts) {
+  if (job->nb <= 0 || job->nh <= 0 || job->t <= 0 || parts <= 0) return;
+  int32_t heads = job->nb * job->nh;
+  int32_t begin = (int32_t)((int64_t)heads * part / parts), end = (int32_t)((int64_t)heads * (part + 1) / parts);
+  attend_heads(job->q, job->k, job->v, job->out, job->nh, job->t, job->s, job->d, job->dv, job->scale,
+               job->mask, job->mask_b, job->mask_h, job->mask_t, job->bias, job->bias_b, job->bias_h, job->bias_t,
+               begin, end, job->scratch + (int64_t)job->scratch_stride * part);
 }

@@ -56,17 +56,27 @@ static inline void tile(const elem_t *a, const elem_t *b, int32_t kp, v128_t *co
   *col1 = reduce4(c01, c11, c21, c31);
 }
 
-// Runs every tile; `emit` stores one column's 4 rows (rows i..i+3, column j) where they exist.
-#define GEMM_LOOP(EMIT)                                                                          \
-  if (n <= 0 || m <= 0) return;                                                                  \
+// The packed panels in scratch: A [np, kp], B [mp, kp] and the per-column corrections.
+#define PANELS                                                                                   \
   int32_t kp = round_up(k < 0 ? 0 : k, KSTEP), np = round_up(n, MR), mp = round_up(m, NR);       \
   elem_t *pa = (elem_t *)scratch;                                                                \
   elem_t *pb = (elem_t *)(scratch + round_up(np * kp * (int32_t)sizeof(elem_t), 16));           \
   int32_t *corr = (int32_t *)((uint8_t *)pb + round_up(mp * kp * (int32_t)sizeof(elem_t), 16)); \
-  pack_a(pa, a, n, np, k, kp);                                                                   \
-  pack_b(pb, corr, b, m, mp, k, kp);                                                             \
-  for (int32_t j0 = 0; j0 < mp; j0 += MC) {                                                      \
-    int32_t j1 = j0 + MC < mp ? j0 + MC : mp;                                                    \
+  (void)np;
+
+/** Packs A [n, k] and B [m, k] into scratch (the first step of a product; see run_part). */
+__attribute__((export_name("int8_gemm_pack"))) void int8_gemm_pack(const int8_t *a, const int8_t *b, int32_t n, int32_t m, int32_t k, uint8_t *scratch) {
+  if (n <= 0 || m <= 0) return;
+  PANELS
+  pack_a(pa, a, n, np, k, kp);
+  pack_b(pb, corr, b, m, mp, k, kp);
+}
+
+// Runs the tiles of output columns [j_begin, j_end) (multiples of NR) from packed panels; `emit`
+// stores one column's 4 rows (rows i..i+3, column j) where they exist.
+#define GEMM_COLUMNS(EMIT, J_BEGIN, J_END)                                                       \
+  for (int32_t j0 = (J_BEGIN); j0 < (J_END); j0 += MC) {                                         \
+    int32_t j1 = j0 + MC < (J_END) ? j0 + MC : (J_END);                                          \
     for (int32_t i = 0; i < np; i += MR) {                                                       \
       int32_t rows = n - i < MR ? n - i : MR;                                                    \
       for (int32_t j = j0; j < j1; j += NR) {                                                    \
@@ -78,20 +88,6 @@ static inline void tile(const elem_t *a, const elem_t *b, int32_t kp, v128_t *co
     }                                                                                            \
   }
 
-/** Raw int32 accumulators out[n, m] (for tests; the same tiles as int8_gemm). */
-__attribute__((export_name("int8_gemm_i32"))) void int8_gemm_i32(const int8_t *a, const int8_t *b, int32_t n, int32_t m, int32_t k, int32_t *out, uint8_t *scratch) {
-#define EMIT_I32(s, col)                                                          \
-  {                                                                               \
-    v128_t v = wasm_i32x4_add(s, wasm_i32x4_splat(corr[col]));                    \
-    int32_t lanes[4];                                                             \
-    wasm_v128_store(lanes, v);                                                    \
-    for (int32_t r = 0; r < rows; r++) out[(i + r) * m + (col)] = lanes[r];       \
-  }
-  GEMM_LOOP(EMIT_I32)
-}
-
-/** out[n, m] = (float)acc · rowScale[i] · colScale[j] (+ bias[j] when bias ≠ 0), float32. */
-__attribute__((export_name("int8_gemm"))) void int8_gemm(const int8_t *a, const int8_t *b, int32_t n, int32_t m, int32_t k, const float *row_scale, const float *col_scale, const float *bias, float *out, uint8_t *scratch) {
 #define EMIT_F32(s, col)                                                                               \
   {                                                                                                    \
     v128_t v = wasm_f32x4_convert_i32x4(wasm_i32x4_add(s, wasm_i32x4_splat(corr[col])));               \
@@ -108,7 +104,49 @@ __attribute__((export_name("int8_gemm"))) void int8_gemm(const int8_t *a, const 
     v128_t rs = wasm_v128_load(rsl);                                                                   \
     EMIT_F32(s, col)                                                                                   \
   }
-  GEMM_LOOP(EMIT_WITH_ROWS)
+
+// out[n, m] columns [j_begin, j_end) = (float)acc · rowScale[i] · colScale[j] (+ bias[j]) from packed panels.
+static void gemm_columns(int32_t n, int32_t m, int32_t k, const float *row_scale, const float *col_scale, const float *bias, float *out, uint8_t *scratch, int32_t j_begin, int32_t j_end) {
+  PANELS
+  GEMM_COLUMNS(EMIT_WITH_ROWS, j_begin, j_end)
+}
+
+/** Raw int32 accumulators out[n, m] (for tests; the same tiles as int8_gemm). */
+__attribute__((export_name("int8_gemm_i32"))) void int8_gemm_i32(const int8_t *a, const int8_t *b, int32_t n, int32_t m, int32_t k, int32_t *out, uint8_t *scratch) {
+#define EMIT_I32(s, col)                                                          \
+  {                                                                               \
+    v128_t v = wasm_i32x4_add(s, wasm_i32x4_splat(corr[col]));                    \
+    int32_t lanes[4];                                                             \
+    wasm_v128_store(lanes, v);                                                    \
+    for (int32_t r = 0; r < rows; r++) out[(i + r) * m + (col)] = lanes[r];       \
+  }
+  if (n <= 0 || m <= 0) return;
+  int8_gemm_pack(a, b, n, m, k, scratch);
+  PANELS
+  GEMM_COLUMNS(EMIT_I32, 0, mp)
+}
+
+/** out[n, m] = (float)acc · rowScale[i] · colScale[j] (+ bias[j] when bias ≠ 0), float32. */
+__attribute__((export_name("int8_gemm"))) void int8_gemm(const int8_t *a, const int8_t *b, int32_t n, int32_t m, int32_t k, const float *row_scale, const float *col_scale, const float *bias, float *out, uint8_t *scratch) {
+  if (n <= 0 || m <= 0) return;
+  int8_gemm_pack(a, b, n, m, k, scratch);
+  gemm_columns(n, m, k, row_scale, col_scale, bias, out, scratch, 0, round_up(m, NR));
+}
+
+// A packed product as a job for several threads (the words src/wasm-int8-gemm.ts writes).
+typedef struct {
+  int32_t n, m, k;
+  const float *row_scale, *col_scale, *bias;
+  float *out;
+  uint8_t *scratch; // packed by int8_gemm_pack
+} gemm_job;
+
+/** Part `part` of `parts` of a packed job: a contiguous share of the output column pairs. */
+__attribute__((export_name("run_part"))) void run_part(const gemm_job *job, int32_t part, int32_t parts) {
+  if (job->n <= 0 || job->m <= 0 || parts <= 0) return;
+  int32_t pairs = round_up(job->m, NR) / NR;
+  int32_t begin = NR * (int32_t)((int64_t)pairs * part / parts), end = NR * (int32_t)((int64_t)pairs * (part + 1) / parts);
+  gemm_columns(job->n, job->m, job->k, job->row_scale, job->col_scale, job->bias, job->out, job->scratch, begin, end);
 }
 
 // Symmetric per-row quantization of x [n, k] float32 into out [n, k] int8 and scales [n]:

@@ -11,8 +11,8 @@ let kernels: Record<Int8KernelName, Int8GemmKernel & { readonly supported: boole
 
 function all() {
   kernels ??= {
-    'relaxed-simd': new WasmInt8Gemm('relaxed-simd', INT8_GEMM_RELAXED_SIMD_WASM, 63),
-    simd: new WasmInt8Gemm('simd', INT8_GEMM_SIMD_WASM, 127),
+    'relaxed-simd': new WasmInt8Gemm('relaxed-simd', INT8_GEMM_RELAXED_SIMD_WASM, 63, 'int8-gemm-relaxed-simd'),
+    simd: new WasmInt8Gemm('simd', INT8_GEMM_SIMD_WASM, 127, 'int8-gemm-simd'),
     js: { ...jsInt8Gemm, supported: true },
   };
   return kernels;

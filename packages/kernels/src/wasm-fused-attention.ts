@@ -1,11 +1,12 @@
 import { ResourceLimitError } from '@attnkit/backends';
 import { decodeBase64 } from './decode-base64.js';
+import { MAX_KERNEL_THREADS, sharedKernelInstance } from './kernel-threads.js';
 import type { FusedAttentionKernel, FusedAttentionProblem } from './fused-attention-problem.js';
 
 /** What csrc/fused-attention.c exports. Pointers are byte offsets in `memory`; 0 = absent. */
 interface FusedAttentionExports {
-  readonly memory: WebAssembly.Memory;
   heap_base(): number;
+  run_part(job: number, part: number, parts: number): void;
   scratch_bytes(keyLength: number, headDim: number): number;
   fused_attention(
     q: number, k: number, v: number, out: number,
@@ -16,6 +17,17 @@ interface FusedAttentionExports {
   ): void;
 }
 
+/** An instance of the module with where its operands may start and how a job runs (on threads or not). */
+interface AttentionInstance {
+  readonly exports: FusedAttentionExports;
+  readonly memory: WebAssembly.Memory;
+  readonly base: number;
+  /** Most parts a job may be split into (each needs its own scratch). */
+  readonly maxParts: number;
+  run(job: number): void;
+}
+
+const JOB_BYTES = 96; // csrc/fused-attention.c attention_job: 21 words, rounded up
 const PAGE = 65536;
 const MAX_BYTES = 2 ** 31; // the C kernel indexes with int32 offsets within a head, and wasm32 addresses 4 GiB at most
 
@@ -33,7 +45,7 @@ export class WasmFusedAttention implements FusedAttentionKernel {
   readonly name = 'simd' as const;
   readonly #bytes: Uint8Array<ArrayBuffer>;
   #supported: boolean | undefined;
-  #exports: FusedAttentionExports | undefined;
+  #instance: AttentionInstance | undefined;
 
   constructor(base64: string) {
     this.#bytes = decodeBase64(base64);
@@ -56,29 +68,31 @@ export class WasmFusedAttention implements FusedAttentionKernel {
   runInPlace(problem: FusedAttentionProblem): Float32Array {
     const { batch, heads, queryLength, keyLength, headDim, valueDim, query, key, value, mask, bias } = problem;
     const outLength = batch * heads * queryLength * valueDim;
-    const kernel = this.#instance();
+    const instance = this.#load();
+    const { memory } = instance;
     const align = (offset: number) => Math.ceil(offset / 16) * 16;
-    const at = { q: align(kernel.heap_base()), k: 0, v: 0, out: 0, mask: 0, bias: 0, scratch: 0 };
+    const at = { job: instance.base, q: instance.base + JOB_BYTES, k: 0, v: 0, out: 0, mask: 0, bias: 0, scratch: 0 };
     at.k = align(at.q + 4 * query.length);
     at.v = align(at.k + 4 * key.length);
     at.out = align(at.v + 4 * value.length);
     at.mask = align(at.out + 4 * outLength);
     at.bias = align(at.mask + (mask?.values.length ?? 0));
     at.scratch = align(at.bias + 4 * (bias?.values.length ?? 0));
-    const end = at.scratch + 4 * (headDim + 4) * (Math.ceil(keyLength / 8) * 8) + 16 * headDim + 64; // scratch_bytes, in doubles: no int32 overflow
+    const stride = align(4 * (headDim + 4) * (Math.ceil(keyLength / 8) * 8) + 16 * headDim + 64); // ≥ scratch_bytes, in doubles: no int32 overflow
+    const end = at.scratch + stride * instance.maxParts; // one scratch per part
     const what = `the buffers of a fused attention [B, H, T, S, D] = [${batch}, ${heads}, ${queryLength}, ${keyLength}, ${headDim}]`;
     if (end > MAX_BYTES) {
       throw new ResourceLimitError({ caller: 'fusedAttention', what, backend: 'the simd kernel', bytes: end, limit: MAX_BYTES, rule: 'the kernel addresses at most 2 GiB', hint: 'Split the batch into smaller ones.' });
     }
-    const missing = end - kernel.memory.buffer.byteLength;
+    const missing = end - memory.buffer.byteLength;
     if (missing > 0) {
       try {
-        kernel.memory.grow(Math.ceil(missing / PAGE));
+        memory.grow(Math.ceil(missing / PAGE));
       } catch (cause) {
-        throw new ResourceLimitError({ caller: 'fusedAttention', what, backend: 'the simd kernel', bytes: end, limit: kernel.memory.buffer.byteLength, rule: `the engine refused to grow the module's memory: ${String(cause)}`, hint: 'Split the batch into smaller ones.' });
+        throw new ResourceLimitError({ caller: 'fusedAttention', what, backend: 'the simd kernel', bytes: end, limit: memory.buffer.byteLength, rule: `the engine refused to grow the module's memory: ${String(cause)}`, hint: 'Split the batch into smaller ones.' });
       }
     }
-    const buffer = kernel.memory.buffer;
+    const buffer = memory.buffer;
     new Float32Array(buffer, at.q, query.length).set(query);
     new Float32Array(buffer, at.k, key.length).set(key);
     new Float32Array(buffer, at.v, value.length).set(value);
@@ -86,18 +100,23 @@ export class WasmFusedAttention implements FusedAttentionKernel {
     if (bias !== undefined) new Float32Array(buffer, at.bias, bias.values.length).set(bias.values);
     const [mb, mh, mt] = mask?.strides ?? [0, 0, 0];
     const [bb, bh, bt] = bias?.strides ?? [0, 0, 0];
-    kernel.fused_attention(
-      at.q, at.k, at.v, at.out,
-      batch, heads, queryLength, keyLength, headDim, valueDim, problem.scale,
-      mask === undefined ? 0 : at.mask, mb, mh, mt,
-      bias === undefined ? 0 : at.bias, bb, bh, bt,
-      at.scratch,
-    );
-    return new Float32Array(kernel.memory.buffer, at.out, outLength);
+    const words = new Int32Array(buffer, at.job, 21);
+    words.set([at.q, at.k, at.v, at.out, batch, heads, queryLength, keyLength, headDim, valueDim, 0, mask === undefined ? 0 : at.mask, mb, mh, mt, bias === undefined ? 0 : at.bias, bb, bh, bt, at.scratch, stride]);
+    new Float32Array(buffer, at.job + 40, 1)[0] = problem.scale; // attention_job.scale
+    instance.run(at.job); // the heads, shared among the threads
+    return new Float32Array(memory.buffer, at.out, outLength);
   }
 
-  #instance(): FusedAttentionExports {
-    this.#exports ??= new WebAssembly.Instance(new WebAssembly.Module(this.#bytes)).exports as unknown as FusedAttentionExports;
-    return this.#exports;
+  /** The shared-memory instance where threads are possible, else the module's own. */
+  #load(): AttentionInstance {
+    if (this.#instance !== undefined) return this.#instance;
+    const shared = sharedKernelInstance<FusedAttentionExports>('fused-attention');
+    if (shared !== undefined) {
+      this.#instance = { exports: shared.exports, memory: shared.memory, base: shared.base, maxParts: MAX_KERNEL_THREADS, run: (job) => shared.run(job) };
+    } else {
+      const exports = new WebAssembly.Instance(new WebAssembly.Module(this.#bytes)).exports as unknown as FusedAttentionExports & { readonly memory: WebAssembly.Memory };
+      this.#instance = { exports, memory: exports.memory, base: Math.ceil(exports.heap_base() / 16) * 16, maxParts: 1, run: (job) => exports.run_part(job, 0, 1) };
+    }
+    return this.#instance;
   }
 }

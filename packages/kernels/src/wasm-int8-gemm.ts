@@ -3,24 +3,38 @@ import { InvalidArgumentError } from '@attnkit/errors';
 import { decodeBase64 } from './decode-base64.js';
 import type { Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
 import type { Int8KernelName } from './int8-kernel-name.js';
+import { sharedKernelInstance, type ThreadedModuleName } from './kernel-threads.js';
 
-/** What the C kernels (csrc/int8-gemm.h) export. Pointers are byte offsets in `memory`. */
+/** What the C kernels (csrc/int8-gemm.h) export. Pointers are byte offsets in the module's memory. */
 interface GemmExports {
-  readonly memory: WebAssembly.Memory;
   heap_base(): number;
   scratch_bytes(n: number, m: number, k: number): number;
   int8_gemm_i32(a: number, b: number, n: number, m: number, k: number, out: number, scratch: number): void;
   int8_gemm(a: number, b: number, n: number, m: number, k: number, rowScale: number, colScale: number, bias: number, out: number, scratch: number): void;
   quantize_rows(x: number, n: number, k: number, levels: number, out: number, scales: number): number;
+  int8_gemm_pack(a: number, b: number, n: number, m: number, k: number, scratch: number): void;
+  run_part(job: number, part: number, parts: number): void;
 }
+
+/** An instance of the module with where its operands may start and how a packed job runs (on threads or not). */
+interface GemmInstance {
+  readonly exports: GemmExports;
+  readonly memory: WebAssembly.Memory;
+  readonly base: number;
+  run(job: number): void;
+}
+
+const JOB_BYTES = 32; // csrc/int8-gemm.h gemm_job: n, m, k, row_scale, col_scale, bias, out, scratch
 
 const PAGE = 65536;
 const MAX_BYTES = 2 ** 31; // the C kernels index with int32 offsets
 
 /**
  * One of the WebAssembly int8 GEMM modules (built from csrc/ by scripts/build-wasm.mjs), driven
- * from JavaScript: the inputs are copied into the module's own memory (grown as needed, never
- * shrunk), the kernel runs, the output is copied out. The module is compiled on first use.
+ * from JavaScript: the inputs are copied into the module's memory (grown as needed, never
+ * shrunk), the kernel runs, the output is copied out. The module is compiled on first use. Where
+ * memory can be shared with workers (`kernelThreads`), the module's threads variant is used and
+ * each float product is split over the threads by output columns (the same numbers, bit for bit).
  *
  * @example
  * const simd = new WasmInt8Gemm('simd', INT8_GEMM_SIMD_WASM, 127);
@@ -30,13 +44,16 @@ export class WasmInt8Gemm implements Int8GemmKernel {
   readonly name: Int8KernelName;
   readonly activationLevels: 127 | 63;
   readonly #bytes: Uint8Array<ArrayBuffer>;
+  readonly #threaded: ThreadedModuleName | undefined;
   #supported: boolean | undefined;
-  #exports: GemmExports | undefined;
+  #instance: GemmInstance | undefined;
 
-  constructor(name: Int8KernelName, base64: string, activationLevels: 127 | 63) {
+  /** `threaded`: the name of the module's threads variant (kernel-threads.ts), used where memory can be shared. */
+  constructor(name: Int8KernelName, base64: string, activationLevels: 127 | 63, threaded?: ThreadedModuleName) {
     this.name = name;
     this.activationLevels = activationLevels;
     this.#bytes = decodeBase64(base64);
+    this.#threaded = threaded;
   }
 
   /** Whether this engine validates the module (its SIMD instructions). */
@@ -49,9 +66,9 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     const { rows, cols, depth } = shape;
     const out = new Int32Array(rows * cols);
     if (out.length === 0) return out;
-    const [kernel, at] = this.#place(a, b, shape, 0);
-    kernel.int8_gemm_i32(at.a, at.b, rows, cols, depth, at.out, at.scratch);
-    out.set(new Int32Array(kernel.memory.buffer, at.out, out.length));
+    const [{ exports, memory }, at] = this.#place(a, b, shape, 0);
+    exports.int8_gemm_i32(at.a, at.b, rows, cols, depth, at.out, at.scratch);
+    out.set(new Int32Array(memory.buffer, at.out, out.length));
     return out;
   }
 
@@ -69,8 +86,9 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     const out = new Float32Array(rows * cols);
     if (out.length === 0) return out;
     const floats = x === undefined ? 0 : 4 * rows * depth;
-    const [kernel, at] = this.#place(a, b, shape, 4 * (rows + 2 * cols) + floats);
-    let buffer = kernel.memory.buffer;
+    const [instance, at] = this.#place(a, b, shape, 4 * (rows + 2 * cols) + floats);
+    const { exports: kernel, memory } = instance;
+    let buffer = memory.buffer;
     const rowScale = at.extra;
     const colScale = rowScale + 4 * rows;
     const biasAt = colScale + 4 * cols;
@@ -83,20 +101,23 @@ export class WasmInt8Gemm implements Int8GemmKernel {
       if (bad >= 0) {
         throw new InvalidArgumentError({ caller, argument: 'x', expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${x[bad]} at flat index ${bad}`, hint: 'Replace or mask the non-finite values first.' });
       }
-      buffer = kernel.memory.buffer;
+      buffer = memory.buffer;
     }
     new Float32Array(buffer, colScale, cols).set(colScales);
     if (bias !== undefined) new Float32Array(buffer, biasAt, cols).set(bias);
-    kernel.int8_gemm(at.a, at.b, rows, cols, depth, rowScale, colScale, bias === undefined ? 0 : biasAt, at.out, at.scratch);
-    out.set(new Float32Array(kernel.memory.buffer, at.out, out.length));
+    kernel.int8_gemm_pack(at.a, at.b, rows, cols, depth, at.scratch);
+    new Int32Array(memory.buffer, at.job, JOB_BYTES / 4).set([rows, cols, depth, rowScale, colScale, bias === undefined ? 0 : biasAt, at.out, at.scratch]);
+    instance.run(at.job); // the column shares of the packed product, on every thread
+    out.set(new Float32Array(memory.buffer, at.out, out.length));
     return out;
   }
 
-  /** Lays out A, B, the output, `extra` bytes and the packing scratch from heap_base, 16-byte aligned; copies A and B in. */
+  /** Lays out the job words, A, B, the output, `extra` bytes and the packing scratch from the instance's base, 16-byte aligned; copies A and B in. */
   #place(a: Int8Array | undefined, b: Int8Array, { rows, cols, depth }: Int8GemmShape, extra: number) {
-    const kernel = this.#instance();
+    const instance = this.#load();
+    const { exports: kernel, memory } = instance;
     const align = (offset: number) => Math.ceil(offset / 16) * 16;
-    const at = { a: align(kernel.heap_base()), b: 0, out: 0, extra: 0, scratch: 0 };
+    const at = { job: instance.base, a: instance.base + JOB_BYTES, b: 0, out: 0, extra: 0, scratch: 0 };
     at.b = align(at.a + rows * depth);
     at.out = align(at.b + cols * depth);
     at.extra = align(at.out + 4 * rows * cols);
@@ -107,21 +128,29 @@ export class WasmInt8Gemm implements Int8GemmKernel {
       throw new ResourceLimitError({ caller: 'int8MatMul', what: `the buffers of an int8 [${rows}, ${depth}] x [${cols}, ${depth}]ᵀ product`, backend: `the ${this.name} kernel`, bytes: end, limit: MAX_BYTES, rule: 'the kernels address at most 2 GiB', hint: 'Split the rows into smaller batches.' });
     }
     const exact = at.scratch + kernel.scratch_bytes(rows, cols, depth);
-    const missing = exact - kernel.memory.buffer.byteLength;
+    const missing = exact - memory.buffer.byteLength;
     if (missing > 0) {
       try {
-        kernel.memory.grow(Math.ceil(missing / PAGE));
+        memory.grow(Math.ceil(missing / PAGE));
       } catch (cause) {
-        throw new ResourceLimitError({ caller: 'int8MatMul', what: `the buffers of an int8 [${rows}, ${depth}] x [${cols}, ${depth}]ᵀ product`, backend: `the ${this.name} kernel`, bytes: exact, limit: kernel.memory.buffer.byteLength, rule: `the engine refused to grow the module's memory: ${String(cause)}`, hint: 'Split the rows into smaller batches.' });
+        throw new ResourceLimitError({ caller: 'int8MatMul', what: `the buffers of an int8 [${rows}, ${depth}] x [${cols}, ${depth}]ᵀ product`, backend: `the ${this.name} kernel`, bytes: exact, limit: memory.buffer.byteLength, rule: `the engine refused to grow the module's memory: ${String(cause)}`, hint: 'Split the rows into smaller batches.' });
       }
     }
-    if (a !== undefined) new Int8Array(kernel.memory.buffer, at.a, a.length).set(a);
-    new Int8Array(kernel.memory.buffer, at.b, b.length).set(b);
-    return [kernel, at] as const;
+    if (a !== undefined) new Int8Array(memory.buffer, at.a, a.length).set(a);
+    new Int8Array(memory.buffer, at.b, b.length).set(b);
+    return [instance, at] as const;
   }
 
-  #instance(): GemmExports {
-    this.#exports ??= new WebAssembly.Instance(new WebAssembly.Module(this.#bytes)).exports as unknown as GemmExports;
-    return this.#exports;
+  /** The shared-memory instance where threads are possible, else the module's own. */
+  #load(): GemmInstance {
+    if (this.#instance !== undefined) return this.#instance;
+    const shared = this.#threaded === undefined ? undefined : sharedKernelInstance<GemmExports>(this.#threaded);
+    if (shared !== undefined) {
+      this.#instance = { exports: shared.exports, memory: shared.memory, base: shared.base, run: (job) => shared.run(job) };
+    } else {
+      const exports = new WebAssembly.Instance(new WebAssembly.Module(this.#bytes)).exports as unknown as GemmExports & { readonly memory: WebAssembly.Memory };
+      this.#instance = { exports, memory: exports.memory, base: Math.ceil(exports.heap_base() / 16) * 16, run: (job) => exports.run_part(job, 0, 1) };
+    }
+    return this.#instance;
   }
 }

@@ -1,0 +1,331 @@
+import { detectEnvironment, nodeBuiltin } from '@attnkit/backends';
+import { checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { decodeBase64 } from './decode-base64.js';
+import { CONTROL, KERNEL_WORKER_SOURCE, type KernelWorkerData } from './kernel-worker-source.js';
+import { FUSED_ATTENTION_THREADS_WASM } from './wasm/fused-attention.wasm.js';
+import { INT8_GEMM_RELAXED_SIMD_THREADS_WASM } from './wasm/int8-gemm-relaxed-simd.wasm.js';
+import { INT8_GEMM_SIMD_THREADS_WASM } from './wasm/int8-gemm-simd.wasm.js';
+
+/** The most threads the kernels use (stacks are reserved for this many in every module's memory). */
+export const MAX_KERNEL_THREADS = 16;
+const STACK = 65536; // bytes of stack per worker instance (the kernels use well under 1 KiB)
+const PAGE = 65536;
+const MAX_PAGES = 32768; // 2 GiB: the threads variants declare this maximum
+const START_TIMEOUT_MS = 10_000;
+const WAIT_TIMEOUT_MS = 120_000; // a part that never reports done: a worker died
+
+/** The kernel modules that run on threads, by name. */
+export type ThreadedModuleName = 'int8-gemm-simd' | 'int8-gemm-relaxed-simd' | 'fused-attention';
+const THREADED_SOURCES: Record<ThreadedModuleName, string> = {
+  'int8-gemm-simd': INT8_GEMM_SIMD_THREADS_WASM,
+  'int8-gemm-relaxed-simd': INT8_GEMM_RELAXED_SIMD_THREADS_WASM,
+  'fused-attention': FUSED_ATTENTION_THREADS_WASM,
+};
+
+/** What every threads-variant module exports (pointers are byte offsets in its memory). */
+interface RunPartExports {
+  run_part(job: number, part: number, parts: number): void;
+  heap_base(): number;
+}
+
+/**
+ * One kernel module instantiated on the main thread over a shared memory that the workers'
+ * instances share: drivers lay out their operands from `base` and call {@link run}.
+ */
+export interface SharedKernelInstance<E> {
+  readonly exports: E;
+  readonly memory: WebAssembly.Memory;
+  /** First byte free for operands (above the data, the main stack and the worker stacks), 16-aligned. */
+  readonly base: number;
+  /** How many parts a job is split into now (1 until the workers are ready, or with one thread). */
+  parts(): number;
+  /** Runs `run_part(job, part, parts)` for every part, the main thread's share here; returns when all are done. */
+  run(job: number): void;
+}
+
+/** What {@link kernelThreads} reports. */
+export interface KernelThreadsReport {
+  /** Threads a kernel call is split over right now (the calling thread included); 1 = single-threaded. */
+  readonly threads: number;
+  /** Threads asked for (`startKernelThreads`), or the default: the logical cores, at most 4. */
+  readonly requested: number;
+  /** `'ready'`: workers wait for jobs; `'starting'`: not yet (calls run single-threaded meanwhile); `'off'`: none. */
+  readonly state: 'off' | 'starting' | 'ready';
+  /** Why the kernels run single-threaded, when they do. */
+  readonly reason?: string;
+}
+
+/** Options of {@link startKernelThreads}. */
+export interface StartKernelThreadsOptions {
+  /** Threads to split each kernel call over, the calling one included: 1 to 16. Default: the logical cores, at most 4. */
+  readonly threads?: number;
+}
+
+interface Module {
+  readonly name: ThreadedModuleName;
+  readonly instance: SharedKernelInstance<RunPartExports>;
+  readonly module: WebAssembly.Module;
+  readonly heapBase: number;
+}
+
+interface Workers {
+  readonly control: Int32Array;
+  readonly handles: { terminate(): unknown }[];
+  readonly canWait: boolean;
+  state: 'starting' | 'ready' | 'failed';
+  reason?: string;
+}
+
+let modules: Map<ThreadedModuleName, Module> | undefined;
+let unavailable: string | undefined; // why there are no shared modules at all
+let requested: number | undefined;
+let workers: Workers | undefined;
+
+function logicalCores(): number {
+  if (detectEnvironment() === 'node') return nodeBuiltin('node:os').availableParallelism();
+  return (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
+}
+
+function defaultThreads(): number {
+  return Math.max(1, Math.min(4, logicalCores()));
+}
+
+/** Why this realm cannot run the kernels on threads, or undefined when it can. */
+function threadingUnavailable(): string | undefined {
+  if (typeof SharedArrayBuffer === 'undefined') return 'SharedArrayBuffer is unavailable here (a web page must be cross-origin isolated: Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp)';
+  if ((globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === false) return 'the page is not cross-origin isolated (Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp), so memory cannot be shared with workers';
+  if (detectEnvironment() !== 'node' && typeof Worker === 'undefined') return 'this realm has no Worker';
+  return undefined;
+}
+
+function loadModules(): Map<ThreadedModuleName, Module> | undefined {
+  if (modules !== undefined || unavailable !== undefined) return modules;
+  unavailable = threadingUnavailable();
+  if (unavailable !== undefined) return undefined;
+  const loaded = new Map<ThreadedModuleName, Module>();
+  try {
+    for (const [name, base64] of Object.entries(THREADED_SOURCES) as [ThreadedModuleName, string][]) {
+      const bytes = decodeBase64(base64);
+      if (!WebAssembly.validate(bytes)) continue; // e.g. relaxed SIMD on an engine without it
+      const module = new WebAssembly.Module(bytes);
+      const memory = new WebAssembly.Memory({ initial: 32, maximum: MAX_PAGES, shared: true }); // data + main stack + worker stacks: about 1 MiB
+      const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as RunPartExports;
+      const heapBase = exports.heap_base();
+      const base = Math.ceil((heapBase + (MAX_KERNEL_THREADS - 1) * STACK) / 16) * 16;
+      const missing = Math.ceil((base + PAGE) / PAGE) - memory.buffer.byteLength / PAGE;
+      if (missing > 0) memory.grow(missing);
+      const instance: SharedKernelInstance<RunPartExports> = { exports, memory, base, parts: () => currentParts(), run: (job) => runJob(name, exports, job) };
+      loaded.set(name, { name, instance, module, heapBase });
+    }
+  } catch (cause) {
+    unavailable = `the threads variants of the kernels do not instantiate here: ${String(cause)}`;
+    return undefined;
+  }
+  modules = loaded;
+  return modules;
+}
+
+/**
+ * The main thread's instance of a kernel module on shared memory, or undefined when this realm
+ * cannot share memory with workers (then the drivers use their own single-threaded instances).
+ * Starts the default workers on first use.
+ */
+export function sharedKernelInstance<E>(name: ThreadedModuleName): SharedKernelInstance<E & RunPartExports> | undefined {
+  const found = loadModules()?.get(name);
+  if (found === undefined) return undefined;
+  if (workers === undefined && requested === undefined) spawn(defaultThreads());
+  return found.instance as SharedKernelInstance<E & RunPartExports>;
+}
+
+function currentParts(): number {
+  if (workers === undefined) return 1;
+  if (workers.state === 'starting') {
+    const ready = Atomics.load(workers.control, CONTROL.ready);
+    if (Atomics.load(workers.control, CONTROL.startFailed) !== 0) fail(workers, 'a kernel worker failed to start (instantiating the modules threw)');
+    else if (ready === workers.handles.length) workers.state = 'ready';
+  }
+  return workers.state === 'ready' ? workers.handles.length + 1 : 1;
+}
+
+function fail(pool: Workers, reason: string): void {
+  pool.state = 'failed';
+  pool.reason = reason;
+  stopWorkers(pool);
+}
+
+function stopWorkers(pool: Workers): void {
+  Atomics.store(pool.control, CONTROL.stop, 1);
+  Atomics.add(pool.control, CONTROL.generation, 1);
+  Atomics.notify(pool.control, CONTROL.generation);
+  for (const handle of pool.handles) void handle.terminate();
+}
+
+function runJob(name: ThreadedModuleName, exports: RunPartExports, job: number): void {
+  const parts = currentParts();
+  if (parts === 1 || workers === undefined) {
+    exports.run_part(job, 0, 1);
+    return;
+  }
+  const control = workers.control;
+  const index = [...(modules as Map<ThreadedModuleName, Module>).keys()].indexOf(name);
+  Atomics.store(control, CONTROL.module, index);
+  Atomics.store(control, CONTROL.job, job);
+  Atomics.store(control, CONTROL.parts, parts);
+  Atomics.store(control, CONTROL.done, 0);
+  Atomics.add(control, CONTROL.generation, 1);
+  Atomics.notify(control, CONTROL.generation);
+  exports.run_part(job, 0, parts);
+  const started = performance.now();
+  for (let spins = 0; ; spins++) {
+    const done = Atomics.load(control, CONTROL.done);
+    if (done >= parts - 1) break;
+    if ((spins & 1023) === 1023) {
+      if (performance.now() - started > WAIT_TIMEOUT_MS) {
+        fail(workers, `a kernel worker did not finish its part within ${WAIT_TIMEOUT_MS / 1000} s`);
+        throw new Error(`attnkit kernels: a worker did not finish its part within ${WAIT_TIMEOUT_MS / 1000} s; the kernels run single-threaded from now on`);
+      }
+      if (workers.canWait) Atomics.wait(control, CONTROL.done, done, 1);
+    }
+  }
+  if (Atomics.load(control, CONTROL.failed) !== 0) {
+    fail(workers, 'a kernel worker trapped while running its part');
+    throw new Error('attnkit kernels: a worker trapped while running its part of a kernel call; the kernels run single-threaded from now on');
+  }
+}
+
+/** Whether this thread may block in Atomics.wait (Node and workers: yes; a browser's main thread: no). */
+function mainThreadCanWait(): boolean {
+  try {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 1, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function spawn(threads: number): void {
+  requested = threads;
+  const loaded = loadModules();
+  if (loaded === undefined || threads === 1) return;
+  const list = [...loaded.values()];
+  const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL.size));
+  const handles: Workers['handles'] = [];
+  const pool: Workers = { control, handles, canWait: mainThreadCanWait(), state: 'starting' };
+  try {
+    for (let index = 1; index < threads; index++) {
+      const data: KernelWorkerData = {
+        modules: list.map((m) => m.module),
+        memories: list.map((m) => m.instance.memory),
+        stacks: list.map((m) => m.heapBase + index * STACK),
+        control: control.buffer as SharedArrayBuffer,
+        index,
+      };
+      if (detectEnvironment() === 'node') {
+        const { Worker: NodeWorker } = nodeBuiltin('node:worker_threads');
+        const worker = new NodeWorker(KERNEL_WORKER_SOURCE, { eval: true, workerData: data });
+        worker.unref(); // idle kernel workers never keep a process alive
+        worker.on('error', () => fail(pool, 'a kernel worker exited with an error'));
+        handles.push(worker);
+      } else {
+        const url = URL.createObjectURL(new Blob([KERNEL_WORKER_SOURCE], { type: 'text/javascript' }));
+        const worker = new Worker(url, { name: `attnkit-kernels-${index}` });
+        URL.revokeObjectURL(url);
+        worker.onerror = () => fail(pool, 'a kernel worker failed (its script did not run)');
+        worker.postMessage(data);
+        handles.push(worker);
+      }
+    }
+  } catch (cause) {
+    handles.forEach((handle) => void handle.terminate());
+    workers = { control, handles: [], canWait: false, state: 'failed', reason: `kernel workers could not be started: ${String(cause)}` };
+    return;
+  }
+  workers = pool;
+  if (pool.canWait) {
+    // Node: the workers start on their own threads while this one blocks, so the first call is already parallel
+    const deadline = performance.now() + START_TIMEOUT_MS;
+    for (;;) {
+      const ready = Atomics.load(control, CONTROL.ready);
+      if (currentParts() > 1 || pool.state !== 'starting') break;
+      const left = deadline - performance.now();
+      if (left <= 0) {
+        fail(pool, `kernel workers did not start within ${START_TIMEOUT_MS / 1000} s`);
+        break;
+      }
+      Atomics.wait(control, CONTROL.ready, ready, left);
+    }
+  }
+}
+
+/**
+ * How the hand-written kernels (int8 products, fused attention) are threaded now. They split
+ * each call over workers that share the kernels' WebAssembly memory: the output columns of an
+ * int8 product, the heads of an attention. Threads need `SharedArrayBuffer` (Node; in a browser,
+ * a cross-origin-isolated page); without it every call runs on the calling thread.
+ *
+ * @example
+ * kernelThreads(); // { threads: 2, requested: 2, state: 'ready' } on a 2-core machine in Node
+ */
+export function kernelThreads(): KernelThreadsReport {
+  const loaded = loadModules();
+  const wanted = requested ?? defaultThreads();
+  if (loaded === undefined) return { threads: 1, requested: wanted, state: 'off', reason: unavailable as string };
+  if (wanted === 1) return { threads: 1, requested: 1, state: 'off', reason: 'one thread was asked for' };
+  if (workers === undefined) return { threads: 1, requested: wanted, state: 'off', reason: 'not started yet (the first kernel call or startKernelThreads starts them)' };
+  const threads = currentParts();
+  if (workers.state === 'failed') return { threads, requested: wanted, state: 'off', reason: workers.reason as string };
+  return threads > 1 ? { threads, requested: wanted, state: 'ready' } : { threads, requested: wanted, state: 'starting', reason: 'the workers are starting' };
+}
+
+/**
+ * Starts (or restarts with another count) the kernel workers and resolves once they wait for
+ * work, with the report. Optional: the first kernel call starts the default count by itself (in
+ * a browser those calls run single-threaded until the workers are up, which takes a turn of the
+ * event loop: await this after loading a model to have the first forward threaded). Where
+ * threads are unavailable it resolves with `threads: 1` and the reason; it never rejects for that.
+ *
+ * Shapes: none (a thread count). Throws `InvalidArgumentError` for a count that is not an integer
+ * from 1 to 16.
+ *
+ * @example
+ * await startKernelThreads();               // { threads: 4, requested: 4, state: 'ready' } on a 4+ core machine
+ * await startKernelThreads({ threads: 1 }); // stop the workers: every call on the calling thread
+ */
+export async function startKernelThreads(options: StartKernelThreadsOptions = {}): Promise<KernelThreadsReport> {
+  const caller = 'startKernelThreads';
+  checkObject(options, { caller, argument: 'options', expected: 'an object with an optional threads count' });
+  const { threads = defaultThreads() } = checkOptionKeys(options, ['threads'], caller);
+  if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 1 || threads > MAX_KERNEL_THREADS) {
+    throw new InvalidArgumentError({ caller, argument: 'threads', expected: `an integer from 1 to ${MAX_KERNEL_THREADS}`, received: describeValue(threads) });
+  }
+  if (workers !== undefined && workers.state !== 'failed' && requested === threads) return waitForWorkers();
+  stopKernelThreads();
+  spawn(threads);
+  return waitForWorkers();
+}
+
+async function waitForWorkers(): Promise<KernelThreadsReport> {
+  const deadline = performance.now() + START_TIMEOUT_MS;
+  while (workers !== undefined && workers.state === 'starting' && currentParts() === 1) {
+    if (performance.now() > deadline) {
+      fail(workers, `kernel workers did not start within ${START_TIMEOUT_MS / 1000} s`);
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return kernelThreads();
+}
+
+/**
+ * Stops the kernel workers: from now on every kernel call runs on the calling thread (results are
+ * the same, bit for bit: threads only split the work). `startKernelThreads` starts them again.
+ *
+ * @example
+ * stopKernelThreads();
+ * kernelThreads().threads; // 1
+ */
+export function stopKernelThreads(): void {
+  if (workers !== undefined && workers.state !== 'failed') stopWorkers(workers);
+  workers = undefined;
+  requested = 1;
+}
