@@ -5,6 +5,7 @@ export type { StateDictSource, TensorData, LoadStateDictOptions, LoadStateDictRe
 export { Linear, type LinearOptions } from './layers/linear.js';
 export { Int8Linear } from './layers/int8-linear.js';
 export { quantizeLinearLayers, type QuantizeLinearLayersOptions } from './layers/quantize-linear-layers.js';
+export { loadInt8LinearLayers, type LoadInt8LinearLayersOptions } from './layers/load-int8-linear-layers.js';
 export { Embedding, type EmbeddingOptions } from './layers/embedding.js';
 export { LayerNorm, type LayerNormOptions } from './layers/layer-norm.js';
 export { Dropout } from './layers/dropout.js';
@@ -16,7 +17,7 @@ export { gelu } from './ops/gelu.js';
 export { geluTanh } from './ops/gelu-tanh.js';
 export { layerNorm } from './ops/layer-norm.js';
 export { ACTIVATIONS, activationByName, type ActivationFunction } from './ops/activation-by-name.js';
-export { readSafetensors, MAX_HEADER_BYTES, type SafetensorsEntry, type SafetensorsFile } from './safetensors/read-safetensors.js';
+export { readSafetensors, MAX_HEADER_BYTES, type SafetensorsEntry, type SafetensorsFile, type ReadSafetensorsOptions } from './safetensors/read-safetensors.js';
 export { writeSafetensors } from './safetensors/write-safetensors.js';
 export { decodeHalf } from './safetensors/decode-float.js';
 export { SafetensorsError } from './safetensors/safetensors-error.js';

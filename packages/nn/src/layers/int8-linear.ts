@@ -11,12 +11,15 @@ import { Linear } from './linear.js';
  * (`Int8Weight`, int8 `[out, in]` + scales `[out]`) and each row of `x` quantized on the fly by
  * `@attnkit/kernels`' `int8MatMul` (wasm SIMD or relaxed SIMD; about 1% relative error on
  * LayerNorm-scale inputs). The bias stays float32 and is the module's only parameter (`bias`), so
- * a state dict holds no `weight`: load float weights into the float model, then quantize.
+ * a state dict holds no `weight`: load float weights into the float model, then quantize
+ * (`fromLinear`, `quantizeLinearLayers`), or build it from int8 values a checkpoint stores (the
+ * constructor takes them as they are; `loadInt8LinearLayers` does it for a model).
  * Inference only: `train()` and a forward in training mode throw `InvalidArgumentError`.
  *
  * @example
  * const int8 = Int8Linear.fromLinear(new Linear(384, 1536));
  * int8.forward(x); // [B, T, 384] -> [B, T, 1536]
+ * const stored = new Int8Linear({ values, scales, inFeatures: 384, outFeatures: 1536 }, bias); // int8 [1536, 384], scales [1536]
  */
 export class Int8Linear extends Module {
   readonly inFeatures: number;

@@ -37,6 +37,18 @@ describe('readSafetensors', () => {
     expect(Array.from(tensors.get('c')!.values)).toEqual([-5, 2147483647]);
   });
 
+  it('round-trips I8 tensors next to F32 ones: Int8Array with keepInt8, widened to int32 without', () => {
+    const weight = Int8Array.of(-127, -1, 0, 1, 5, 127); // [2, 3], odd byte counts before an F32 tensor
+    const bytes = writeSafetensors({ 'dense.weight': { shape: [2, 3], values: weight }, 'dense.weight_scale': { shape: [2, 1], values: Float32Array.of(0.5, 0.25) }, odd: { shape: [1], values: Int8Array.of(-128) } });
+    const kept = readSafetensors(bytes, { keepInt8: true }).tensors;
+    expect(kept.get('dense.weight')).toEqual({ dtype: 'I8', shape: [2, 3], values: weight });
+    expect(kept.get('odd')?.values).toEqual(Int8Array.of(-128));
+    expect(kept.get('dense.weight_scale')).toEqual({ dtype: 'F32', shape: [2, 1], values: Float32Array.of(0.5, 0.25) });
+    const widened = readSafetensors(bytes).tensors.get('dense.weight')!;
+    expect(widened.dtype).toBe('I8');
+    expect(widened.values).toEqual(Int32Array.of(-127, -1, 0, 1, 5, 127));
+  });
+
   const f32 = (shape: number[], offsets: number[]) => ({ dtype: 'F32', shape, data_offsets: offsets });
   it.each<[string, () => Uint8Array, SafetensorsError['reason'], string]>([
     ['fewer than 8 bytes', () => Uint8Array.of(1, 2, 3), 'truncated', 'safetensors: the file has 3 bytes; at least 8 are needed for the header size.'],
@@ -46,7 +58,7 @@ describe('readSafetensors', () => {
     ['a header that is a list', () => file([1, 2]), 'header', 'safetensors: the header must be a JSON object of tensor names.'],
     ['metadata with a number value (the reference reader refuses it; never dropped silently)', () => file({ __metadata__: { format: 'pt', epoch: 3 } }), 'header', "safetensors: '__metadata__' must be an object of strings; its entry \"epoch\" is number."],
     ['metadata that is a list', () => file({ __metadata__: ['pt'] }), 'header', "safetensors: '__metadata__' must be an object of strings."],
-    ['an unsupported dtype', () => file({ a: { dtype: 'F64', shape: [1], data_offsets: [0, 8] } }, new Uint8Array(8)), 'dtype', 'safetensors: tensor \'a\' has dtype "F64"; attnkit reads F32, F16, BF16, I32, I64.'],
+    ['an unsupported dtype', () => file({ a: { dtype: 'F64', shape: [1], data_offsets: [0, 8] } }, new Uint8Array(8)), 'dtype', 'safetensors: tensor \'a\' has dtype "F64"; attnkit reads F32, F16, BF16, I32, I64, I8.'],
     ['a negative dimension', () => file({ a: f32([-1], [0, 4]) }, new Uint8Array(4)), 'shape', "safetensors: tensor 'a' has shape [-1]; expected a list of non-negative integers."],
     ['offsets that lie about the size', () => file({ a: f32([3], [0, 8]) }, new Uint8Array(8)), 'shape', "safetensors: tensor 'a' (F32 [3]) needs 12 bytes but its offsets span 8."],
     ['a tensor past the end (truncated data)', () => file({ a: f32([4], [0, 16]) }, new Uint8Array(8)), 'offsets', "safetensors: tensor 'a' ends at byte 16 but the data section has 8 bytes."],
@@ -54,6 +66,9 @@ describe('readSafetensors', () => {
     ['a hole between tensors', () => file({ a: f32([1], [0, 4]), b: f32([1], [8, 12]) }, new Uint8Array(12)), 'offsets', 'safetensors: bytes 4..8 of the data section belong to no tensor (the format allows no holes).'],
     ['trailing bytes no tensor claims', () => file({ a: f32([1], [0, 4]) }, new Uint8Array(8)), 'offsets', 'safetensors: the data section has 8 bytes but the tensors cover 4.'],
     ['reversed offsets', () => file({ a: f32([0], [4, 0]) }, new Uint8Array(4)), 'offsets', "safetensors: tensor 'a' has data_offsets [4,0]; expected [begin, end] with 0 ≤ begin ≤ end."],
+    ['I8 offsets that lie about the size', () => file({ q: { dtype: 'I8', shape: [2, 3], data_offsets: [0, 5] } }, new Uint8Array(5)), 'shape', "safetensors: tensor 'q' (I8 [2, 3]) needs 6 bytes but its offsets span 5."],
+    ['a truncated I8 tensor', () => file({ q: { dtype: 'I8', shape: [8], data_offsets: [0, 8] } }, new Uint8Array(6)), 'offsets', "safetensors: tensor 'q' ends at byte 8 but the data section has 6 bytes."],
+    ['an I8 tensor with a hole after it', () => file({ q: { dtype: 'I8', shape: [3], data_offsets: [0, 3] }, s: f32([1], [4, 8]) }, new Uint8Array(8)), 'offsets', 'safetensors: bytes 3..4 of the data section belong to no tensor (the format allows no holes).'],
     ['an I64 beyond int32', () => { const d = new Uint8Array(8); new DataView(d.buffer).setBigInt64(0, 2n ** 40n, true); return file({ ids: { dtype: 'I64', shape: [1], data_offsets: [0, 8] } }, d); }, 'dtype', "safetensors: tensor 'ids' holds 1099511627776, which does not fit int32."],
   ])('rejects %s with a typed error', (_, make, reason, message) => {
     const error = thrown(() => readSafetensors(make()));

@@ -2,21 +2,33 @@ import { describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { SafetensorsError } from './safetensors-error.js';
 import { decodeHalf } from './decode-float.js';
 
-/** One tensor read from a safetensors file, widened to float32 (or int32 for integer dtypes). */
-export interface SafetensorsEntry {
+/**
+ * One tensor read from a safetensors file, widened to float32 (or int32 for integer dtypes). `V` is
+ * the type of its values: `Float32Array | Int32Array`, plus `Int8Array` when the file is read with
+ * `keepInt8: true` (then I8 tensors keep their bytes instead of being widened to int32).
+ */
+export interface SafetensorsEntry<V extends Float32Array | Int32Array | Int8Array = Float32Array | Int32Array> {
   /** The dtype stored in the file. */
-  readonly dtype: 'F32' | 'F16' | 'BF16' | 'I32' | 'I64';
+  readonly dtype: 'F32' | 'F16' | 'BF16' | 'I32' | 'I64' | 'I8';
   readonly shape: readonly number[];
-  readonly values: Float32Array | Int32Array;
+  readonly values: V;
 }
 
 /** What {@link readSafetensors} returns. */
-export interface SafetensorsFile {
-  readonly tensors: ReadonlyMap<string, SafetensorsEntry>;
+export interface SafetensorsFile<V extends Float32Array | Int32Array | Int8Array = Float32Array | Int32Array> {
+  readonly tensors: ReadonlyMap<string, SafetensorsEntry<V>>;
   readonly metadata: Readonly<Record<string, string>>;
 }
 
-const BYTES = { F32: 4, F16: 2, BF16: 2, I32: 4, I64: 8 } as const;
+/** Options of {@link readSafetensors}. */
+export interface ReadSafetensorsOptions {
+  /** Bound on the JSON header in bytes (default {@link MAX_HEADER_BYTES}). */
+  readonly maxHeaderBytes?: number;
+  /** Give I8 tensors as `Int8Array`, one byte a value (default false: widened to `Int32Array`, as every integer dtype). */
+  readonly keepInt8?: boolean;
+}
+
+const BYTES = { F32: 4, F16: 2, BF16: 2, I32: 4, I64: 8, I8: 1 } as const;
 /** Default bound on the JSON header (the reference implementation uses 100 MB). */
 export const MAX_HEADER_BYTES = 100_000_000;
 
@@ -25,13 +37,17 @@ export const MAX_HEADER_BYTES = 100_000_000;
  * Everything is checked before any tensor is decoded — header size bounded, dtypes known, byte
  * sizes matching shapes, offsets in range, ordered, non-overlapping and without holes — so a
  * truncated or lying file gives a {@link SafetensorsError}, never garbage, a hang or a huge
- * allocation. F16 and BF16 are widened to float32; I64 must fit in int32.
+ * allocation. F16 and BF16 are widened to float32; I64 must fit in int32; I8 is widened to int32,
+ * or kept as `Int8Array` with `keepInt8: true` (int8 weights, a quarter of their float32 size).
  *
  * @example
  * const { tensors } = readSafetensors(new Uint8Array(await file.arrayBuffer()));
  * tensors.get('out_proj.weight')?.shape; // [12, 12]
+ * readSafetensors(bytes, { keepInt8: true }).tensors.get('dense.weight')?.values; // Int8Array [out · in] for an I8 tensor
  */
-export function readSafetensors(input: ArrayBufferView | ArrayBuffer | SharedArrayBuffer, options: { readonly maxHeaderBytes?: number } = {}): SafetensorsFile {
+export function readSafetensors(input: ArrayBufferView | ArrayBuffer | SharedArrayBuffer, options?: ReadSafetensorsOptions & { readonly keepInt8?: false }): SafetensorsFile;
+export function readSafetensors(input: ArrayBufferView | ArrayBuffer | SharedArrayBuffer, options: ReadSafetensorsOptions & { readonly keepInt8: true }): SafetensorsFile<Float32Array | Int32Array | Int8Array>;
+export function readSafetensors(input: ArrayBufferView | ArrayBuffer | SharedArrayBuffer, options: ReadSafetensorsOptions = {}): SafetensorsFile<Float32Array | Int32Array | Int8Array> {
   // a plain Uint8Array view: a Node Buffer's slice() would alias (and misalign) the caller's memory;
   // a SharedArrayBuffer is copied out by slice() below like any other buffer
   // any view (Uint8Array, Node Buffer, DataView, another typed array) is read as its bytes
@@ -44,6 +60,7 @@ export function readSafetensors(input: ArrayBufferView | ArrayBuffer | SharedArr
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerSize = Number(view.getBigUint64(0, true));
   const limit = options.maxHeaderBytes ?? MAX_HEADER_BYTES;
+  const keepInt8 = options.keepInt8 === true;
   if (headerSize > limit) throw new SafetensorsError('header', `the header claims ${headerSize} bytes, more than the ${limit} allowed.`);
   if (8 + headerSize > bytes.length) {
     throw new SafetensorsError('truncated', `the header claims ${headerSize} bytes but only ${bytes.length - 8} follow the size field.`);
@@ -97,15 +114,15 @@ export function readSafetensors(input: ArrayBufferView | ArrayBuffer | SharedArr
     cursor = entry.end;
   }
   if (cursor !== dataLength) throw new SafetensorsError('offsets', `the data section has ${dataLength} bytes but the tensors cover ${cursor}.`);
-  const tensors = new Map<string, SafetensorsEntry>();
+  const tensors = new Map<string, SafetensorsEntry<Float32Array | Int32Array | Int8Array>>();
   for (const { name, dtype, shape, begin, end } of layout) {
     const raw = bytes.slice(dataStart + begin, dataStart + end); // copy: aligned, independent of the input
-    tensors.set(name, { dtype, shape, values: decode(raw, dtype, name) });
+    tensors.set(name, { dtype, shape, values: decode(raw, dtype, name, keepInt8) });
   }
   return { tensors, metadata };
 }
 
-function decode(raw: Uint8Array, dtype: SafetensorsEntry['dtype'], name: string): Float32Array | Int32Array {
+function decode(raw: Uint8Array, dtype: SafetensorsEntry['dtype'], name: string, keepInt8: boolean): Float32Array | Int32Array | Int8Array {
   switch (dtype) {
     case 'F32':
       return new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
@@ -114,6 +131,10 @@ function decode(raw: Uint8Array, dtype: SafetensorsEntry['dtype'], name: string)
       return decodeHalf(raw, dtype);
     case 'I32':
       return new Int32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
+    case 'I8': {
+      const values = new Int8Array(raw.buffer, raw.byteOffset, raw.byteLength);
+      return keepInt8 ? values : Int32Array.from(values);
+    }
     case 'I64': {
       const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
       const out = new Int32Array(raw.byteLength / 8);

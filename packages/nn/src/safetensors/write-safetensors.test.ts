@@ -12,6 +12,14 @@ describe('writeSafetensors', () => {
     expect(header['b']?.data_offsets).toEqual([4, 8]);
     expect(Array.from(new Float32Array(bytes.slice(8 + headerSize).buffer))).toEqual([1, 2]);
   });
+
+  it('writes an Int8Array as I8, one byte a value', () => {
+    const bytes = writeSafetensors({ q: { shape: [2, 2], values: Int8Array.of(127, -3, 0, -128) } });
+    const headerSize = Number(new DataView(bytes.buffer).getBigUint64(0, true));
+    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerSize))) as Record<string, { dtype: string; data_offsets: number[] }>;
+    expect(header['q']).toEqual({ dtype: 'I8', shape: [2, 2], data_offsets: [0, 4] });
+    expect(Array.from(new Int8Array(bytes.slice(8 + headerSize).buffer))).toEqual([127, -3, 0, -128]);
+  });
 });
 
 describe('writeSafetensors refuses what its reader would refuse', () => {
@@ -21,7 +29,9 @@ describe('writeSafetensors refuses what its reader would refuse', () => {
     ['an empty name', { '': { shape: [2], values } }, 'safetensors: writeSafetensors: a tensor cannot be named "" (the format reserves "__metadata__"; names are non-empty).'],
     ['a shape that does not match the values', { a: { shape: [5], values } }, 'safetensors: writeSafetensors: tensor "a" has shape [5] (5 values) but holds 2.'],
     ['a negative dimension', { a: { shape: [-2], values } }, 'safetensors: writeSafetensors: tensor "a" has shape [-2]; expected a list of non-negative integers.'],
-    ['float64 values', { a: { shape: [2], values: Float64Array.of(1, 2) } }, 'safetensors: writeSafetensors: tensor "a" must hold a Float32Array; received [object Float64Array].'],
+    ['float64 values', { a: { shape: [2], values: Float64Array.of(1, 2) } }, 'safetensors: writeSafetensors: tensor "a" must hold a Float32Array (F32) or an Int8Array (I8); received [object Float64Array].'],
+    ['uint8 values', { a: { shape: [2], values: Uint8Array.of(1, 2) } }, 'safetensors: writeSafetensors: tensor "a" must hold a Float32Array (F32) or an Int8Array (I8); received [object Uint8Array].'],
+    ['int8 values that do not match the shape', { q: { shape: [2, 2], values: Int8Array.of(1, 2, 3) } }, 'safetensors: writeSafetensors: tensor "q" has shape [2, 2] (4 values) but holds 3.'],
   ])('%s', (_, tensors, message) => {
     expect(() => writeSafetensors(tensors as never)).toThrow(SafetensorsError);
     expect(() => writeSafetensors(tensors as never)).toThrow(message);
