@@ -1,0 +1,45 @@
+// Test-only: the kernels give the same numbers, bit for bit, whatever the thread count (threads
+// only split the output columns of an int8 product and the heads of an attention).
+import { expect } from 'vitest';
+import { fusedAttentionKernel } from '../fused-attention-kernels.js';
+import { int8Kernel, int8Kernels } from '../int8-kernels.js';
+import { startKernelThreads } from '../kernel-threads.js';
+import { int8Case } from './int8-cases.js';
+import { fusedAttentionProblem, FUSED_ATTENTION_CASES } from './fused-attention-cases.js';
+import { seededNormals } from './fused-attention-cases.js';
+
+/** [N, M, K]: column pairs that do not split evenly over 2 or 3 threads, fewer pairs than threads, a MiniLM FFN slice. */
+const SHAPES: ReadonlyArray<readonly [number, number, number]> = [[5, 1, 31], [7, 3, 33], [13, 131, 77], [65, 67, 129], [130, 385, 384], [9, 2, 16]];
+
+/** Every output of every wasm kernel at each thread count, as plain arrays (float outputs as numbers). */
+async function outputs(threads: number): Promise<{ report: Awaited<ReturnType<typeof startKernelThreads>>; values: Map<string, number[]> }> {
+  const report = await startKernelThreads({ threads });
+  const values = new Map<string, number[]>();
+  for (const name of int8Kernels().supported.filter((n) => n !== 'js')) {
+    const kernel = int8Kernel(name, 'test');
+    SHAPES.forEach((dims, i) => {
+      const { a, b, rowScales, colScales, bias, shape } = int8Case(dims, kernel.activationLevels, 77 + i);
+      values.set(`${name} multiply [${dims.join(', ')}]`, Array.from(kernel.multiply(a, b, shape, rowScales, colScales, bias)));
+      const x = seededNormals(dims[0] * dims[2], 500 + i);
+      values.set(`${name} quantizedMultiply [${dims.join(', ')}]`, Array.from(kernel.quantizedMultiply(x, b, shape, colScales, undefined, 'test')));
+    });
+  }
+  const attention = fusedAttentionKernel('simd', 'test');
+  FUSED_ATTENTION_CASES.forEach((c, i) => values.set(`fused attention ${c.label}`, Array.from(attention.run(fusedAttentionProblem(c, 900 + i)))));
+  return { report, values };
+}
+
+/**
+ * Runs every wasm kernel single-threaded, then at each of `counts`, expecting those reports to
+ * say `threads: count` and every number to be identical. Returns how many outputs were compared.
+ */
+export async function expectSameNumbersOnThreads(counts: readonly number[]): Promise<number> {
+  const single = await outputs(1);
+  expect(single.report.threads).toBe(1);
+  for (const count of counts) {
+    const threaded = await outputs(count);
+    expect(threaded.report, `startKernelThreads({ threads: ${count} })`).toEqual({ threads: count, requested: count, state: 'ready' });
+    for (const [label, want] of single.values) expect(threaded.values.get(label), `${label} on ${count} threads`).toEqual(want);
+  }
+  return single.values.size;
+}
