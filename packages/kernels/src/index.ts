@@ -13,3 +13,4 @@ export { fusedAttentionReference } from './fused-attention-reference.js';
 export { fusedAttentionKernels, fusedAttentionKernel } from './fused-attention-kernels.js';
 export { FUSED_ATTENTION_KERNEL_NAMES, type FusedAttentionKernelName, type FusedAttentionKernel, type FusedAttentionProblem, type BroadcastRows } from './fused-attention-problem.js';
 export { InferenceOnlyError } from './inference-only-error.js';
+export { KERNEL_CONFORMANCE_CASES } from './conformance/kernel-conformance-cases.js';
