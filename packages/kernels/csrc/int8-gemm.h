@@ -64,12 +64,28 @@ static inline void tile(const elem_t *a, const elem_t *b, int32_t kp, v128_t *co
   int32_t *corr = (int32_t *)((uint8_t *)pb + round_up(mp * kp * (int32_t)sizeof(elem_t), 16)); \
   (void)np;
 
-/** Packs A [n, k] and B [m, k] into scratch (the first step of a product; see run_part). */
-__attribute__((export_name("int8_gemm_pack"))) void int8_gemm_pack(const int8_t *a, const int8_t *b, int32_t n, int32_t m, int32_t k, uint8_t *scratch) {
+// Packing: A's panel first in scratch, so it depends on n and k only (a packed A may serve several
+// products with different B: the query, key and value projections of one input).
+/** Packs A [n, k] into scratch (the first step of a product; see run_part). */
+__attribute__((export_name("int8_gemm_pack_a"))) void int8_gemm_pack_a(const int8_t *a, int32_t n, int32_t k, uint8_t *scratch) {
+  if (n <= 0) return;
+  int32_t m = 0;
+  PANELS
+  (void)pb, (void)corr, (void)mp;
+  pack_a(pa, a, n, np, k, kp);
+}
+
+/** Packs B [m, k] and its column corrections into scratch, after A's panel for n rows. */
+__attribute__((export_name("int8_gemm_pack_b"))) void int8_gemm_pack_b(const int8_t *b, int32_t n, int32_t m, int32_t k, uint8_t *scratch) {
   if (n <= 0 || m <= 0) return;
   PANELS
-  pack_a(pa, a, n, np, k, kp);
+  (void)pa;
   pack_b(pb, corr, b, m, mp, k, kp);
+}
+
+static void int8_gemm_pack(const int8_t *a, const int8_t *b, int32_t n, int32_t m, int32_t k, uint8_t *scratch) {
+  int8_gemm_pack_a(a, n, k, scratch);
+  int8_gemm_pack_b(b, n, m, k, scratch);
 }
 
 // Runs the tiles of output columns [j_begin, j_end) (multiples of NR) from packed panels; `emit`
@@ -138,7 +154,7 @@ typedef struct {
   int32_t n, m, k;
   const float *row_scale, *col_scale, *bias;
   float *out;
-  uint8_t *scratch; // packed by int8_gemm_pack
+  uint8_t *scratch; // packed by int8_gemm_pack_a and int8_gemm_pack_b
 } gemm_job;
 
 /** Part `part` of `parts` of a packed job: a contiguous share of the output column pairs. */

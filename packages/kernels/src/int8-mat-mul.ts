@@ -4,6 +4,21 @@ import { checkInt8Weight, type Int8Weight } from './int8-weight.js';
 import type { Int8KernelName } from './int8-kernel-name.js';
 import { int8Kernel } from './int8-kernels.js';
 import { InferenceOnlyError } from './inference-only-error.js';
+import { WasmInt8Gemm } from './wasm-int8-gemm.js';
+
+const dataKeys = new WeakMap<object, number>();
+let nextDataKey = 0;
+
+/**
+ * A number for the values of `x`: its data id (shared by reshapes of one tensor; a Variable's
+ * `assign` gives it a new one), numbered once. Never reused, so equal keys mean equal values.
+ */
+function dataKey(x: Tensor): number {
+  const id = x.dataId as object;
+  let key = dataKeys.get(id);
+  if (key === undefined) dataKeys.set(id, (key = nextDataKey++));
+  return key;
+}
 
 /** The longest K whose int32 sums cannot overflow at ±127 · ±127: ⌊(2³¹ − 1) / 127²⌋. */
 export const MAX_INT8_DEPTH = 133_144;
@@ -62,6 +77,9 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
   const shape = { rows, cols: outFeatures, depth: inFeatures };
   if (rows * outFeatures === 0) return zeros(outShape); // nothing to compute (and nothing read)
   const biasValues = bias === undefined ? undefined : (bias.dataSync() as Float32Array);
-  const out = kernel.quantizedMultiply(x.dataSync() as Float32Array, values, shape, scales, biasValues, caller); // [N, K] -> int8 [N, K] + [N] scales -> [N, M]
+  const read = () => x.dataSync() as Float32Array;
+  const out = kernel instanceof WasmInt8Gemm
+    ? kernel.quantizedMultiplyReusing(dataKey(x), read, values, shape, scales, biasValues, caller) // the same x as the last product (q, k, v of one input): quantized once
+    : kernel.quantizedMultiply(read(), values, shape, scales, biasValues, caller); // [N, K] -> int8 [N, K] + [N] scales -> [N, M]
   return tensor(out, outShape, 'float32');
 }

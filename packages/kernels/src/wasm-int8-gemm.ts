@@ -12,7 +12,8 @@ interface GemmExports {
   int8_gemm_i32(a: number, b: number, n: number, m: number, k: number, out: number, scratch: number): void;
   int8_gemm(a: number, b: number, n: number, m: number, k: number, rowScale: number, colScale: number, bias: number, out: number, scratch: number): void;
   quantize_rows(x: number, n: number, k: number, levels: number, out: number, scales: number): number;
-  int8_gemm_pack(a: number, b: number, n: number, m: number, k: number, scratch: number): void;
+  int8_gemm_pack_a(a: number, n: number, k: number, scratch: number): void;
+  int8_gemm_pack_b(b: number, n: number, m: number, k: number, scratch: number): void;
   run_part(job: number, part: number, parts: number): void;
 }
 
@@ -47,6 +48,8 @@ export class WasmInt8Gemm implements Int8GemmKernel {
   readonly #threaded: ThreadedModuleName | undefined;
   #supported: boolean | undefined;
   #instance: GemmInstance | undefined;
+  /** `key rows depth` of the activations whose quantized, packed rows are in memory now. */
+  #packedKey: string | undefined;
 
   /** `threaded`: the name of the module's threads variant (kernel-threads.ts), used where memory can be shared. */
   constructor(name: Int8KernelName, base64: string, activationLevels: 127 | 63, threaded?: ThreadedModuleName) {
@@ -66,78 +69,102 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     const { rows, cols, depth } = shape;
     const out = new Int32Array(rows * cols);
     if (out.length === 0) return out;
-    const [{ exports, memory }, at] = this.#place(a, b, shape, 0);
+    const [{ exports, memory }, at] = this.#place(shape);
+    this.#packedKey = undefined;
+    new Int8Array(memory.buffer, at.a, a.length).set(a);
+    new Int8Array(memory.buffer, at.b, b.length).set(b);
     exports.int8_gemm_i32(at.a, at.b, rows, cols, depth, at.out, at.scratch);
     out.set(new Int32Array(memory.buffer, at.out, out.length));
     return out;
   }
 
   multiply(a: Int8Array, b: Int8Array, shape: Int8GemmShape, rowScales: Float32Array, colScales: Float32Array, bias?: Float32Array): Float32Array {
-    return this.#multiply(a, undefined, b, shape, rowScales, colScales, bias, '');
+    return this.#multiply({ a, rowScales }, b, shape, colScales, bias, '');
   }
 
   quantizedMultiply(x: Float32Array, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string): Float32Array {
-    return this.#multiply(undefined, x, b, shape, undefined, colScales, bias, caller);
+    return this.#multiply({ read: () => x }, b, shape, colScales, bias, caller);
   }
 
-  /** The float product from int8 A and its scales, or from float x quantized here by the module's quantize_rows. */
-  #multiply(a: Int8Array | undefined, x: Float32Array | undefined, b: Int8Array, shape: Int8GemmShape, rowScales: Float32Array | undefined, colScales: Float32Array, bias: Float32Array | undefined, caller: string): Float32Array {
+  /**
+   * {@link quantizedMultiply} for activations known by a `key` (a tensor id): when the last
+   * product of this kernel quantized the same key with the same rows and depth, its quantized
+   * and packed rows are still in the module's memory and are used as they are; `read` is then
+   * not called. The query, key and value projections of one input quantize it once this way.
+   */
+  quantizedMultiplyReusing(key: number, read: () => Float32Array, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string): Float32Array {
+    return this.#multiply({ read, key }, b, shape, colScales, bias, caller);
+  }
+
+  /** The float product from int8 A and its scales, or from float x quantized here by the module's quantize_rows (or still there from the last call with the same key). */
+  #multiply(source: { a: Int8Array; rowScales: Float32Array } | { read: () => Float32Array; key?: number }, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string): Float32Array {
     const { rows, cols, depth } = shape;
     const out = new Float32Array(rows * cols);
     if (out.length === 0) return out;
-    const floats = x === undefined ? 0 : 4 * rows * depth;
-    const [instance, at] = this.#place(a, b, shape, 4 * (rows + 2 * cols) + floats);
+    const [instance, at] = this.#place(shape);
     const { exports: kernel, memory } = instance;
-    let buffer = memory.buffer;
-    const rowScale = at.extra;
-    const colScale = rowScale + 4 * rows;
-    const biasAt = colScale + 4 * cols;
-    const xAt = biasAt + 4 * cols;
-    if (x === undefined) {
-      new Float32Array(buffer, rowScale, rows).set(rowScales as Float32Array);
-    } else {
-      new Float32Array(buffer, xAt, x.length).set(x);
-      const bad = kernel.quantize_rows(xAt, rows, depth, this.activationLevels, at.a, rowScale); // [N, K] float32 -> int8 + [N] scales
-      if (bad >= 0) {
-        throw new InvalidArgumentError({ caller, argument: 'x', expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${x[bad]} at flat index ${bad}`, hint: 'Replace or mask the non-finite values first.' });
+    const key = 'key' in source && source.key !== undefined ? `${source.key} ${rows} ${depth}` : undefined;
+    const reused = key !== undefined && key === this.#packedKey;
+    this.#packedKey = undefined; // A's region is rewritten below unless reused
+    if (!reused) {
+      if ('a' in source) {
+        new Int8Array(memory.buffer, at.a, source.a.length).set(source.a);
+        new Float32Array(memory.buffer, at.rowScale, rows).set(source.rowScales);
+      } else {
+        const x = source.read();
+        new Float32Array(memory.buffer, at.x, x.length).set(x);
+        const bad = kernel.quantize_rows(at.x, rows, depth, this.activationLevels, at.a, at.rowScale); // [N, K] float32 -> int8 + [N] scales
+        if (bad >= 0) {
+          throw new InvalidArgumentError({ caller, argument: 'x', expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${x[bad]} at flat index ${bad}`, hint: 'Replace or mask the non-finite values first.' });
+        }
       }
-      buffer = memory.buffer;
+      kernel.int8_gemm_pack_a(at.a, rows, depth, at.scratch);
     }
-    new Float32Array(buffer, colScale, cols).set(colScales);
-    if (bias !== undefined) new Float32Array(buffer, biasAt, cols).set(bias);
-    kernel.int8_gemm_pack(at.a, at.b, rows, cols, depth, at.scratch);
-    new Int32Array(memory.buffer, at.job, JOB_BYTES / 4).set([rows, cols, depth, rowScale, colScale, bias === undefined ? 0 : biasAt, at.out, at.scratch]);
+    const buffer = memory.buffer;
+    new Int8Array(buffer, at.b, b.length).set(b);
+    new Float32Array(buffer, at.colScale, cols).set(colScales);
+    if (bias !== undefined) new Float32Array(buffer, at.bias, cols).set(bias);
+    kernel.int8_gemm_pack_b(at.b, rows, cols, depth, at.scratch);
+    new Int32Array(buffer, at.job, JOB_BYTES / 4).set([rows, cols, depth, at.rowScale, at.colScale, bias === undefined ? 0 : at.bias, at.out, at.scratch]);
     instance.run(at.job); // the column shares of the packed product, on every thread
     out.set(new Float32Array(memory.buffer, at.out, out.length));
+    this.#packedKey = key;
     return out;
   }
 
-  /** Lays out the job words, A, B, the output, `extra` bytes and the packing scratch from the instance's base, 16-byte aligned; copies A and B in. */
-  #place(a: Int8Array | undefined, b: Int8Array, { rows, cols, depth }: Int8GemmShape, extra: number) {
+  /**
+   * Lays out, 16-byte aligned from the instance's base: the job words, then what depends on N and
+   * K only (x as float, the row scales, A as int8, the packing scratch whose first panel is A),
+   * then B, the column scales, the bias and the output; grows the memory to fit.
+   */
+  #place({ rows, cols, depth }: Int8GemmShape) {
     const instance = this.#load();
     const { exports: kernel, memory } = instance;
     const align = (offset: number) => Math.ceil(offset / 16) * 16;
-    const at = { job: instance.base, a: instance.base + JOB_BYTES, b: 0, out: 0, extra: 0, scratch: 0 };
-    at.b = align(at.a + rows * depth);
-    at.out = align(at.b + cols * depth);
-    at.extra = align(at.out + 4 * rows * cols);
-    at.scratch = align(at.extra + extra);
-    const scratch = 2 * (Math.ceil(rows / 4) * 4 + Math.ceil(cols / 2) * 2) * (Math.ceil(depth / 16) * 16) + 4 * cols + 64; // an upper bound, in doubles: no int32 overflow
-    const end = at.scratch + scratch;
-    if (end > MAX_BYTES) {
-      throw new ResourceLimitError({ caller: 'int8MatMul', what: `the buffers of an int8 [${rows}, ${depth}] x [${cols}, ${depth}]ᵀ product`, backend: `the ${this.name} kernel`, bytes: end, limit: MAX_BYTES, rule: 'the kernels address at most 2 GiB', hint: 'Split the rows into smaller batches.' });
+    const at = { job: instance.base, x: 0, rowScale: 0, a: 0, scratch: 0, b: 0, colScale: 0, bias: 0, out: 0, end: 0 };
+    at.x = at.job + JOB_BYTES;
+    at.rowScale = align(at.x + 4 * rows * depth);
+    at.a = align(at.rowScale + 4 * rows);
+    at.scratch = align(at.a + rows * depth);
+    const scratch = 2 * (Math.ceil(rows / 4) * 4 + Math.ceil(cols / 2) * 2) * (Math.ceil(depth / 16) * 16) + 4 * cols + 64; // ≥ scratch_bytes, in doubles: no int32 overflow
+    at.b = align(at.scratch + scratch);
+    at.colScale = align(at.b + cols * depth);
+    at.bias = align(at.colScale + 4 * cols);
+    at.out = align(at.bias + 4 * cols);
+    at.end = at.out + 4 * rows * cols;
+    const what = `the buffers of an int8 [${rows}, ${depth}] x [${cols}, ${depth}]ᵀ product`;
+    if (at.end > MAX_BYTES) {
+      throw new ResourceLimitError({ caller: 'int8MatMul', what, backend: `the ${this.name} kernel`, bytes: at.end, limit: MAX_BYTES, rule: 'the kernels address at most 2 GiB', hint: 'Split the rows into smaller batches.' });
     }
-    const exact = at.scratch + kernel.scratch_bytes(rows, cols, depth);
-    const missing = exact - memory.buffer.byteLength;
+    if (kernel.scratch_bytes(rows, cols, depth) > scratch) throw new Error(`attnkit kernels: scratch estimate below scratch_bytes for [${rows}, ${cols}, ${depth}]`); // a bug, never an input error
+    const missing = at.end - memory.buffer.byteLength;
     if (missing > 0) {
       try {
         memory.grow(Math.ceil(missing / PAGE));
       } catch (cause) {
-        throw new ResourceLimitError({ caller: 'int8MatMul', what: `the buffers of an int8 [${rows}, ${depth}] x [${cols}, ${depth}]ᵀ product`, backend: `the ${this.name} kernel`, bytes: exact, limit: memory.buffer.byteLength, rule: `the engine refused to grow the module's memory: ${String(cause)}`, hint: 'Split the rows into smaller batches.' });
+        throw new ResourceLimitError({ caller: 'int8MatMul', what, backend: `the ${this.name} kernel`, bytes: at.end, limit: memory.buffer.byteLength, rule: `the engine refused to grow the module's memory: ${String(cause)}`, hint: 'Split the rows into smaller batches.' });
       }
     }
-    if (a !== undefined) new Int8Array(memory.buffer, at.a, a.length).set(a);
-    new Int8Array(memory.buffer, at.b, b.length).set(b);
     return [instance, at] as const;
   }
 
