@@ -27,3 +27,4 @@ export { cachedFetch, MODEL_CACHE_NAME } from './cached-fetch.js';
 export { BertForMaskedLM, BertLMPredictionHead, MASKED_LM_HEAD_KEYS, type MaskedLMForwardOptions } from './bert-for-masked-lm.js';
 export { loadBertForMaskedLM, type LoadBertForMaskedLMOptions } from './load-bert-for-masked-lm.js';
 export type { LayerCallOptions } from './encoder-forward.js';
+export { int8EncoderFiles, type Int8EncoderFilesOptions } from './int8-encoder-files.js';

@@ -53,5 +53,5 @@ export async function loadBertForMaskedLM(source: ModelSource, options: LoadBert
       if (!bert.isDisposed) bert.dispose();
       throw error;
     }
-  });
+  }, 'bert.'); // an int8 folder's Linear layers are the encoder's, under bert.
 }

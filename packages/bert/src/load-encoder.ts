@@ -1,12 +1,14 @@
 import { AttnkitError, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { callBackend, ensureBackend } from '@attnkit/backends';
-import { quantizeLinearLayers, readSafetensors, type Module, type StateDictSource, type TensorData } from '@attnkit/nn';
+import { loadInt8LinearLayers, quantizeLinearLayers, readSafetensors, type Int8Linear, type Module, type StateDictSource, type TensorData } from '@attnkit/nn';
 import { BertModel } from './bert-model.js';
 import { checkpointKeys } from './checkpoint-keys.js';
 import { DistilBertModel } from './distilbert/distilbert-model.js';
 import { ElectraModel } from './electra/electra-model.js';
 import type { Encoder } from './encoder.js';
 import { parseEncoderConfig, type EncoderConfig, type ModelType } from './encoder-config.js';
+import { parseInt8QuantizationConfig } from './int8-quantization-config.js';
+import { readInt8WeightTensors, type StoredTensor } from './int8-weight-tensors.js';
 import { nonFiniteTensors } from './non-finite-tensors.js';
 import { checkModelSource, modelFiles, type LoadProgress, type ModelSource } from './model-files.js';
 import { ModelLoadError } from './model-load-error.js';
@@ -38,6 +40,12 @@ export interface LoadEncoderOptions {
    * weights, which are no parameters. Inference only: a forward pass in train mode or under a gradient tape throws, and the trainers and savers of `@attnkit/train` refuse it. The int8 products run
    * on the CPU (wasm SIMD) whatever the backend: meant for the `wasm` and `cpu` backends (on webgl
    * or webgpu each product reads its input back). Default: float32.
+   *
+   * An int8 folder (`saveInt8Folder` of `@attnkit/train`: I8 weights with their scales, and a
+   * `compressed-tensors` `quantization_config` in config.json) is an int8 model whatever this
+   * option says: its `Int8Linear` layers are built from the stored int8 values and scales as they
+   * are — bit-identical to `quantize: 'int8'` on the float folder it was made from — and, without
+   * this option, `onNotice` is told so.
    */
   readonly quantize?: 'int8';
 }
@@ -75,7 +83,7 @@ export type BuildLoadedModel<M extends Module & { readonly initialisedKeys: read
  * names the loader in errors. `build` makes something else than the family's encoder from the
  * same checkpoint (a model with a head); heads are then its to use, not skipped.
  */
-export async function loadEncoderAs<M extends Module & { readonly initialisedKeys: readonly string[] } = Encoder>(source: ModelSource, options: LoadEncoderOptions, caller: string, accept?: readonly ModelType[], build?: BuildLoadedModel<M>): Promise<M> {
+export async function loadEncoderAs<M extends Module & { readonly initialisedKeys: readonly string[] } = Encoder>(source: ModelSource, options: LoadEncoderOptions, caller: string, accept?: readonly ModelType[], build?: BuildLoadedModel<M>, encoderPath = ''): Promise<M> {
   checkModelSource(source, caller);
   checkObject(options, { caller, argument: 'options', expected: 'an object of load options' });
   checkOptionKeys(options, OPTION_KEYS, caller); // a misspelled option is an error, never ignored
@@ -90,8 +98,11 @@ export async function loadEncoderAs<M extends Module & { readonly initialisedKey
   const configBytes = await read('config.json', { required: true });
   if (configBytes === undefined) fail('config.json', `config.json is missing in ${where}; a Hugging Face model folder has config.json and model.safetensors.`);
   let config: EncoderConfig | undefined;
+  let int8Config = false;
   try {
-    config = parseEncoderConfig(JSON.parse(new TextDecoder().decode(configBytes)), accept?.length === 1 && accept[0] === 'bert' ? 'parseBertConfig' : 'parseEncoderConfig');
+    const json = JSON.parse(new TextDecoder().decode(configBytes)) as unknown;
+    config = parseEncoderConfig(json, accept?.length === 1 && accept[0] === 'bert' ? 'parseBertConfig' : 'parseEncoderConfig');
+    int8Config = parseInt8QuantizationConfig((json as { quantization_config?: unknown }).quantization_config);
   } catch (error) {
     const detail = error instanceof SyntaxError ? `is not valid JSON (${error.message})` : `is not a supported encoder config: ${(error as Error).message}`;
     fail('config.json', `config.json in ${where} ${detail}`, error);
@@ -103,31 +114,55 @@ export async function loadEncoderAs<M extends Module & { readonly initialisedKey
     const legacy = (await read('pytorch_model.bin')) !== undefined;
     fail('model.safetensors', `model.safetensors is missing in ${where}${legacy ? ' (it has pytorch_model.bin: convert it with safetensors\' convert script or save_pretrained(safe_serialization=True))' : ''}.`);
   }
-  let file: ReturnType<typeof readSafetensors> | undefined;
+  let tensors: ReadonlyMap<string, StoredTensor> | undefined;
   try {
-    file = readSafetensors(weightBytes as Uint8Array);
+    tensors = readSafetensors(weightBytes as Uint8Array, { keepInt8: true }).tensors; // int8 weights stay one byte a value
   } catch (error) {
     fail('model.safetensors', `model.safetensors in ${where}: ${(error as Error).message}`, error);
   }
-  const tensors = (file as ReturnType<typeof readSafetensors>).tensors;
+  const stored = tensors as ReadonlyMap<string, StoredTensor>;
+  const int8 = readInt8WeightTensors(stored);
+  if (int8.problems.length > 0) fail('model.safetensors', `model.safetensors in ${where} has int8 tensors that do not fit the int8 layout (<linear>.weight I8 [out, in] with <linear>.weight_scale F32 [out, 1]): ${int8.problems.slice(0, 3).join('; ')}${int8.problems.length > 3 ? `; and ${int8.problems.length - 3} more` : ''}.`);
+  if (int8.weights.size > 0 && !int8Config) fail('config.json', `model.safetensors in ${where} holds int8 weights (${[...int8.weights.keys()][0]}, ...) but config.json has no compressed-tensors quantization_config saying so; an int8 folder is written with its config (saveInt8Folder).`);
+  if (int8.weights.size === 0 && int8Config) fail('model.safetensors', `config.json in ${where} describes an int8 model (quantization_config) but model.safetensors holds no int8 (I8) weight.`);
   if (options.checkFinite === true) {
-    const bad = nonFiniteTensors(tensors);
+    const bad = nonFiniteTensors(stored);
     if (bad.length > 0) fail('model.safetensors', `model.safetensors in ${where} has non-finite weights (checkFinite): ${bad.slice(0, 3).join('; ')}${bad.length > 3 ? `; and ${bad.length - 3} more tensors` : ''}.`);
   }
-  const { keys, skipped, duplicates } = checkpointKeys(tensors.keys(), c.modelType);
+  const { keys, skipped, duplicates } = checkpointKeys([...stored.keys()].filter((name) => !int8.scales.has(name)), c.modelType);
   if (duplicates.length > 0) {
-    const listed = duplicates.slice(0, 5).map(([key, stored]) => `${stored.join(' and ')} (both ${key})`).join('; ');
+    const listed = duplicates.slice(0, 5).map(([key, names]) => {
+      const dtypes = names.map((name) => stored.get(name)!.dtype);
+      return `${names.join(' and ')} (both ${key}${dtypes.includes('I8') && dtypes.some((d) => d !== 'I8') ? ': a float and an int8 copy' : ''})`;
+    }).join('; ');
     fail('model.safetensors', `model.safetensors in ${where} has several tensors for one weight: ${listed}${duplicates.length > 5 ? `, and ${duplicates.length - 5} more` : ''}. Keep one of each.`);
   }
   // The file's values as they are: each becomes a tensor only when its parameter is assigned, so the
   // weights never sit on the backend twice.
-  const checkpoint = new Map([...keys].map(([stored, key]) => [key, tensors.get(stored)!] as const));
+  const int8Heads = skipped.filter((name) => int8.weights.has(name));
+  if (int8Heads.length > 0) fail('model.safetensors', `model.safetensors in ${where} has int8 weights for heads the encoder does not have (${int8Heads.slice(0, 3).join(', ')}); attnkit keeps heads float32 (F32).`);
+  // An int8 weight enters the float model as a zero placeholder of its shape (one buffer per size,
+  // never filled) and its Linear is replaced right after the build by an Int8Linear holding the
+  // stored int8 values and scales; the int8 values are never widened to float.
+  const zeros = new Map<number, Float32Array>();
+  const placeholder = ({ inFeatures, outFeatures }: Int8Linear['weight']): TensorData => {
+    const size = inFeatures * outFeatures;
+    if (!zeros.has(size)) zeros.set(size, new Float32Array(size));
+    return { shape: [outFeatures, inFeatures], values: zeros.get(size)! };
+  };
+  const int8Layers = new Map<string, Int8Linear['weight']>();
+  const checkpoint = new Map([...keys].map(([name, key]) => {
+    const weight = int8.weights.get(name);
+    if (weight === undefined) return [key, stored.get(name) as TensorData] as const; // not I8: readInt8WeightTensors accounted for every I8 tensor
+    int8Layers.set(`${encoderPath}${key.slice(0, -'.weight'.length)}`, weight);
+    return [key, placeholder(weight)] as const;
+  }));
   if (skipped.length > 0 && build === undefined) options.onNotice?.(`${caller}: skipped ${skipped.length} tensors of heads the encoder does not have (${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', ...' : ''}); it does not use them.`);
   let model: M | undefined;
   await backend.settled();
   options.signal?.throwIfAborted();
   try {
-    const heads = new Map(skipped.map((name) => [name, tensors.get(name)!] as const));
+    const heads = new Map(skipped.map((name) => [name, stored.get(name) as TensorData] as const)); // no head is I8 (refused above)
     model = backend.run(() => (build === undefined ? FAMILIES[c.modelType](c, checkpoint) as unknown as M : build(c, checkpoint, heads)));
   } catch (error) {
     if (error instanceof ModelLoadError) throw error;
@@ -135,6 +170,19 @@ export async function loadEncoderAs<M extends Module & { readonly initialisedKey
     throw error;
   }
   const m = model as M;
+  if (int8Layers.size > 0) {
+    try {
+      backend.run(() => loadInt8LinearLayers(m, int8Layers));
+    } catch (error) {
+      m.dispose();
+      fail('model.safetensors', `model.safetensors in ${where} has int8 weights that do not fit the model (each names <linear>.weight): ${(error as Error).message}`, error);
+    }
+    if (options.quantize === undefined) {
+      const encoder = encoderPath === '' ? m : new Map(m.namedModules()).get(encoderPath.slice(0, -1)) as Module; // heads of a build stay as they are
+      backend.run(() => quantizeLinearLayers(encoder)); // an initialised pooler (a folder without one), as quantize: 'int8' would
+      options.onNotice?.(`${caller}: ${where} is an int8 folder (config.json's quantization_config); loaded as an int8 inference model, ${int8Layers.size} Int8Linear layers built from the stored int8 weights.`);
+    }
+  }
   if (options.quantize === 'int8') {
     try {
       backend.run(() => quantizeLinearLayers(m)); // on the load's backend: the int8 layers' float biases are made there
