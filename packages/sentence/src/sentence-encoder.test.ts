@@ -122,6 +122,22 @@ describe('loadSentenceEncoder with checkFinite', () => {
     expect(memory().numTensors).toBe(before);
     (await loadSentenceEncoder(dir)).dispose();
   });
+
+  it('refuses a Dense module stored int8 (an int8 folder quantizes the encoder only), naming the file and the tensor', async () => {
+    const { cpSync, mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { readSafetensors, writeSafetensors } = await import('@attnkit/nn');
+    const dir = mkdtempSync(join(tmpdir(), 'attnkit-dense-int8-'));
+    cpSync(`${fixtures}sentence/bert-dense`, dir, { recursive: true });
+    const { tensors } = readSafetensors(new Uint8Array(readFileSync(join(dir, '2_Dense', 'model.safetensors'))));
+    writeFileSync(join(dir, '2_Dense', 'model.safetensors'), writeSafetensors(Object.fromEntries([...tensors].map(([name, t]) => [name, { shape: [...t.shape], values: name === 'linear.weight' ? new Int8Array(t.values.length) : Float32Array.from(t.values) }]))));
+    const before = memory().numTensors;
+    const error = await loadSentenceEncoder(dir).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelLoadError);
+    expect((error as Error).message).toMatch(/^loadSentenceEncoder: 2_Dense\/model\.safetensors in .* holds int8 \(I8\) tensors \(linear\.weight\); Dense modules are read as float32 \(F32, F16 or BF16\) — an int8 folder quantizes the encoder only\.$/);
+    expect(memory().numTensors).toBe(before);
+  });
 });
 
 describe('SentenceEncoder.encode and loadSentenceEncoder options', () => {

@@ -53,7 +53,10 @@ export interface LoadSentenceEncoderOptions {
    * `quantize: 'int8'` (every Linear of the encoder, pooler included, becomes an `Int8Linear`). The
    * Dense modules stay float32: they run once per sentence, not per token, so there is no time to
    * save, and their error would go straight into the embedding. Inference only (training refuses
-   * it). Default: float32.
+   * it). Default: float32. An int8 folder (`saveInt8Folder` of `@attnkit/train`: the encoder's
+   * Linear weights stored int8, a quarter of their float32 bytes) loads as an int8 model with or
+   * without this option, its Int8Linear layers built from the stored int8 values (see
+   * `loadEncoder`).
    */
   readonly quantize?: 'int8';
 }
@@ -352,6 +355,8 @@ export async function loadSentenceEncoder(source: ModelSource, options: LoadSent
       } catch (error) {
         throw new ModelLoadError(file, `${file} in ${describeSource(source)}: ${(error as Error).message}`, error, 'loadSentenceEncoder');
       }
+      const int8 = [...weights].filter(([, t]) => t.dtype === 'I8').map(([name]) => name);
+      if (int8.length > 0) throw new ModelLoadError(file, `${file} in ${describeSource(source)} holds int8 (I8) tensors (${int8.slice(0, 2).join(', ')}); Dense modules are read as float32 (F32, F16 or BF16) — an int8 folder quantizes the encoder only.`, undefined, 'loadSentenceEncoder');
       const bad = options.checkFinite === true ? nonFiniteTensors(weights) : [];
       if (bad.length > 0) throw new ModelLoadError(file, `${file} in ${describeSource(source)} has non-finite weights (checkFinite): ${bad.slice(0, 3).join('; ')}${bad.length > 3 ? `; and ${bad.length - 3} more tensors` : ''}.`, undefined, 'loadSentenceEncoder');
       await backend.settled();

@@ -45,8 +45,8 @@ export const MAX_HEADER_BYTES = 100_000_000;
  * tensors.get('out_proj.weight')?.shape; // [12, 12]
  * readSafetensors(bytes, { keepInt8: true }).tensors.get('dense.weight')?.values; // Int8Array [out · in] for an I8 tensor
  */
-export function readSafetensors(input: ArrayBufferView | ArrayBuffer | SharedArrayBuffer, options?: ReadSafetensorsOptions & { readonly keepInt8?: false }): SafetensorsFile;
 export function readSafetensors(input: ArrayBufferView | ArrayBuffer | SharedArrayBuffer, options: ReadSafetensorsOptions & { readonly keepInt8: true }): SafetensorsFile<Float32Array | Int32Array | Int8Array>;
+export function readSafetensors(input: ArrayBufferView | ArrayBuffer | SharedArrayBuffer, options?: ReadSafetensorsOptions & { readonly keepInt8?: false }): SafetensorsFile; // last: what ReturnType<typeof readSafetensors> gives
 export function readSafetensors(input: ArrayBufferView | ArrayBuffer | SharedArrayBuffer, options: ReadSafetensorsOptions = {}): SafetensorsFile<Float32Array | Int32Array | Int8Array> {
   // a plain Uint8Array view: a Node Buffer's slice() would alias (and misalign) the caller's memory;
   // a SharedArrayBuffer is copied out by slice() below like any other buffer
