@@ -1,0 +1,131 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { memory, type Tensor2D } from '@tensorflow/tfjs-core';
+import { availableBackends, useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
+import { loadEncoder } from '@attnkit/bert';
+import { Int8Linear, Linear, readSafetensors } from '@attnkit/nn';
+import { loadSentenceEncoder, type SentenceEncoder } from '@attnkit/sentence';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trainSentenceEncoder } from '../trainer/train-sentence-encoder.js';
+import { paraphrasePairs, SENTENCE_FIXTURES, TINY_BERT } from '../trainer/synthetic-pairs.test-helper.js';
+import { CheckpointError } from './checkpoint-error.js';
+import { saveInt8Folder } from './save-int8-folder.js';
+import { saveSentenceFolder } from './save-sentence-folder.js';
+
+const TEXTS = ['Hello world', 'The quick brown fox jumps over the lazy dog.', 'a kitten is sitting on the mat', 'Größe der Straße', ''];
+const BACKENDS = (await availableBackends()).filter((b) => b === 'cpu' || b === 'wasm');
+const FAMILY_BERT = decodeURIComponent(new URL('../../../../tooling/reference/fixtures/families/bert/', import.meta.url).pathname);
+
+/** Every file under `folder`, as sorted paths relative to it. */
+async function files(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => relative(folder, join(e.parentPath, e.name))).sort();
+}
+
+async function embed(model: SentenceEncoder): Promise<Float32Array> {
+  const embeddings = (await model.encode(TEXTS)) as Tensor2D;
+  const values = (await embeddings.data()) as Float32Array;
+  embeddings.dispose();
+  return values;
+}
+
+/** Bytes of the Linear weights stored I8 in `folder`'s model.safetensors, and of the same tensors in `source`'s (F32). */
+async function linearWeightBytes(source: string, folder: string): Promise<{ float: number; int8: number; scales: number }> {
+  const int8 = readSafetensors(await readFile(join(folder, 'model.safetensors')), { keepInt8: true }).tensors;
+  const float = readSafetensors(await readFile(join(source, 'model.safetensors'))).tensors;
+  const names = [...int8].filter(([, t]) => t.dtype === 'I8').map(([name]) => name);
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  return { float: sum(names.map((n) => float.get(n)!.values.byteLength)), int8: sum(names.map((n) => int8.get(n)!.values.byteLength)), scales: sum(names.map((n) => int8.get(`${n}_scale`)!.values.byteLength)) };
+}
+
+let scratch: string;
+let sentenceFolders: string[];
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'attnkit-int8-'));
+  sentenceFolders = (await readdir(SENTENCE_FIXTURES)).sort();
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe.each(BACKENDS)('saveInt8Folder on %s', (backend) => {
+  it("saves every sentence-transformers fixture as an int8 folder with the same files that loads to the embeddings of quantize: 'int8', bit for bit, leaking nothing", async () => {
+    await useBackend(backend);
+    for (const name of sentenceFolders) {
+      const source = join(SENTENCE_FIXTURES, name);
+      const folder = join(scratch, `${backend}-${name}`);
+      await saveInt8Folder(source, folder);
+      expect(await files(folder), name).toEqual(await files(source));
+      for (const file of await files(source)) if (!/(^|\/)(config\.json|model\.safetensors)$/.test(file) || /_Dense\/|_Pooling\/|_Normalize\//.test(file)) expect(await readFile(join(folder, file)), `${name}/${file}`).toEqual(await readFile(join(source, file))); // copied as it is
+      const before = memory().numTensors;
+      const [quantized, loaded] = [await loadSentenceEncoder(source, { quantize: 'int8' }), await loadSentenceEncoder(folder)];
+      try {
+        expect(loaded.encoder.namedModules().some(([, m]) => m instanceof Linear), name).toBe(false);
+        expect(loaded.dense.every((d) => d.linear instanceof Linear), name).toBe(true);
+        expect(await embed(loaded), name).toEqual(await embed(quantized));
+      } finally {
+        quantized.dispose();
+        loaded.dispose();
+      }
+      expect(memory().numTensors, name).toBe(before);
+      const bytes = await linearWeightBytes(source, folder);
+      expect(bytes.int8 * 4, name).toBe(bytes.float);
+    }
+  });
+});
+
+describe('saveInt8Folder', () => {
+  beforeAll(async () => {
+    await useBackend('cpu');
+  });
+
+  it('saves a Hugging Face folder (the embedded tiny BERT): config, int8 weights, tokenizer files copied; a quarter of the Linear weight bytes', async () => {
+    const folder = join(scratch, 'tiny-int8');
+    const notices: string[] = [];
+    await saveInt8Folder(TINY_BERT, folder, { onNotice: (m) => notices.push(m) });
+    expect(await files(folder)).toEqual(['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json']);
+    expect(await readFile(join(folder, 'tokenizer.json'))).toEqual(await readFile(join(TINY_BERT, 'tokenizer.json')));
+    const config = JSON.parse(await readFile(join(folder, 'config.json'), 'utf8')) as Record<string, unknown>;
+    const original = JSON.parse(await readFile(join(TINY_BERT, 'config.json'), 'utf8')) as Record<string, unknown>;
+    expect(config).toEqual({ ...original, quantization_config: expect.objectContaining({ quant_method: 'compressed-tensors', format: 'int-quantized' }) });
+    const bytes = await linearWeightBytes(TINY_BERT, folder);
+    expect(bytes).toEqual({ float: 4 * bytes.int8, int8: bytes.int8, scales: expect.any(Number) });
+    expect(bytes.int8).toBe(2 * (4 * 64 * 64 + 2 * 64 * 256) + 64 * 64); // 2 layers × (q, k, v, o + two feed-forward) + pooler, one byte a weight
+    const [quantized, loaded] = [await loadEncoder(TINY_BERT, { quantize: 'int8' }), await loadEncoder(folder)];
+    const inputs = { inputIds: [[101, 7592, 2088, 102]] };
+    const [a, b] = [quantized.forward(inputs), loaded.forward(inputs)];
+    expect(await b.lastHiddenState.data()).toEqual(await a.lastHiddenState.data());
+    [a, b].forEach((o) => { o.lastHiddenState.dispose(); o.poolerOutput?.dispose(); });
+    quantized.dispose();
+    loaded.dispose();
+  });
+
+  it('refuses an int8 model in the training and saving paths (int8 weights have no gradient and are no parameters)', async () => {
+    const folder = join(scratch, 'train-int8');
+    await saveInt8Folder(join(SENTENCE_FIXTURES, 'bert-cls'), folder);
+    const model = await loadSentenceEncoder(folder);
+    try {
+      const training = await trainSentenceEncoder(model, paraphrasePairs(8), { epochs: 1, batchSize: 4 }).then(() => undefined, (e: unknown) => e);
+      expect(training).toBeInstanceOf(InvalidArgumentError);
+      expect((training as Error).message).toMatch(/^trainSentenceEncoder: 'model' must be a float model \(Int8Linear layers are inference only: int8 weights have no gradient\); received an int8 model \(\d+ Int8Linear layers: /);
+      const saving = await saveSentenceFolder(model, join(scratch, 'never'), { source: folder }).then(() => undefined, (e: unknown) => e);
+      expect(saving).toBeInstanceOf(InvalidArgumentError);
+      expect(model.encoder.namedModules().filter(([, m]) => m instanceof Int8Linear).length).toBeGreaterThan(0);
+    } finally {
+      model.dispose();
+    }
+  });
+
+  it('refuses a non-empty target without overwrite, bad options, and a source that is already int8', async () => {
+    const folder = join(scratch, 'twice');
+    await saveInt8Folder(FAMILY_BERT, folder);
+    await expect(saveInt8Folder(FAMILY_BERT, folder)).rejects.toThrow(CheckpointError);
+    await saveInt8Folder(FAMILY_BERT, folder, { overwrite: true });
+    await expect(saveInt8Folder(folder, join(scratch, 'thrice'))).rejects.toThrow(/^int8EncoderFiles: 'source' must be a float32 encoder folder; received .*, which is already quantized/);
+    await expect(saveInt8Folder(FAMILY_BERT, '')).rejects.toThrow("saveInt8Folder: 'folder' must be a folder path (a non-empty string); received");
+    await expect(saveInt8Folder(FAMILY_BERT, folder, { overwrite: 'yes' } as never)).rejects.toThrow(InvalidArgumentError);
+    await expect(saveInt8Folder(FAMILY_BERT, folder, { force: true } as never)).rejects.toThrow(InvalidArgumentError);
+  });
+});
