@@ -16,6 +16,7 @@ export { defaultTolerance, DEFAULT_RELATIVE_TOLERANCE } from './default-toleranc
 export { namedOutputs, type TensorOutputs } from './named-outputs.js';
 export { REQUIRED_KERNELS, missingKernels } from './required-kernels.js';
 export { GELU_KERNEL } from './adapters/wasm-gelu-fill.js';
+export { ERF_F32, erfF32, geluF32 } from './adapters/simd-kernels/erf-f32.js';
 export { LAYER_NORM_KERNEL } from './adapters/wasm-layer-norm-fill.js';
 export { MASKED_SOFTMAX_KERNEL } from './adapters/wasm-masked-softmax-fill.js';
 export { UnknownBackendError } from './errors/unknown-backend-error.js';

@@ -14,6 +14,7 @@
 // or written when n or m is 0.
 #include <stdint.h>
 #include <wasm_simd128.h>
+#include "gelu.h"
 
 #define MR 4  // rows of A per tile
 #define NR 2  // rows of B (output columns) per tile
@@ -109,6 +110,7 @@ static void int8_gemm_pack(const int8_t *a, const int8_t *b, int32_t n, int32_t 
     v128_t v = wasm_f32x4_convert_i32x4(wasm_i32x4_add(s, wasm_i32x4_splat(corr[col])));               \
     v = wasm_f32x4_mul(wasm_f32x4_mul(v, rs), wasm_f32x4_splat(col_scale[col]));                       \
     if (bias) v = wasm_f32x4_add(v, wasm_f32x4_splat(bias[col]));                                      \
+    if (activation == 1) v = gelu_f32x4(v);                                                            \
     float lanes[4];                                                                                    \
     wasm_v128_store(lanes, v);                                                                         \
     for (int32_t r = 0; r < rows; r++) out[(i + r) * m + (col)] = lanes[r];                            \
@@ -121,8 +123,9 @@ static void int8_gemm_pack(const int8_t *a, const int8_t *b, int32_t n, int32_t 
     EMIT_F32(s, col)                                                                                   \
   }
 
-// out[n, m] columns [j_begin, j_end) = (float)acc · rowScale[i] · colScale[j] (+ bias[j]) from packed panels.
-static void gemm_columns(int32_t n, int32_t m, int32_t k, const float *row_scale, const float *col_scale, const float *bias, float *out, uint8_t *scratch, int32_t j_begin, int32_t j_end) {
+// out[n, m] columns [j_begin, j_end) = act((float)acc · rowScale[i] · colScale[j] (+ bias[j])) from
+// packed panels; act: 0 none, 1 exact GELU (gelu.h).
+static void gemm_columns(int32_t n, int32_t m, int32_t k, const float *row_scale, const float *col_scale, const float *bias, int32_t activation, float *out, uint8_t *scratch, int32_t j_begin, int32_t j_end) {
   PANELS
   GEMM_COLUMNS(EMIT_WITH_ROWS, j_begin, j_end)
 }
@@ -146,13 +149,14 @@ __attribute__((export_name("int8_gemm_i32"))) void int8_gemm_i32(const int8_t *a
 __attribute__((export_name("int8_gemm"))) void int8_gemm(const int8_t *a, const int8_t *b, int32_t n, int32_t m, int32_t k, const float *row_scale, const float *col_scale, const float *bias, float *out, uint8_t *scratch) {
   if (n <= 0 || m <= 0) return;
   int8_gemm_pack(a, b, n, m, k, scratch);
-  gemm_columns(n, m, k, row_scale, col_scale, bias, out, scratch, 0, round_up(m, NR));
+  gemm_columns(n, m, k, row_scale, col_scale, bias, 0, out, scratch, 0, round_up(m, NR));
 }
 
 // A packed product as a job for several threads (the words src/wasm-int8-gemm.ts writes).
 typedef struct {
   int32_t n, m, k;
   const float *row_scale, *col_scale, *bias;
+  int32_t activation; // 0 none, 1 exact GELU
   float *out;
   uint8_t *scratch; // packed by int8_gemm_pack_a and int8_gemm_pack_b
 } gemm_job;
@@ -162,7 +166,7 @@ __attribute__((export_name("run_part"))) void run_part(const gemm_job *job, int3
   if (job->n <= 0 || job->m <= 0 || parts <= 0) return;
   int32_t pairs = round_up(job->m, NR) / NR;
   int32_t begin = NR * (int32_t)((int64_t)pairs * part / parts), end = NR * (int32_t)((int64_t)pairs * (part + 1) / parts);
-  gemm_columns(job->n, job->m, job->k, job->row_scale, job->col_scale, job->bias, job->out, job->scratch, begin, end);
+  gemm_columns(job->n, job->m, job->k, job->row_scale, job->col_scale, job->bias, job->activation, job->out, job->scratch, begin, end);
 }
 
 // Symmetric per-row quantization of x [n, k] float32 into out [n, k] int8 and scales [n]:

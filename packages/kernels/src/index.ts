@@ -4,7 +4,7 @@ export { checkInt8Weight, type Int8Weight } from './int8-weight.js';
 export { quantizeRows, type QuantizedRows } from './quantize-rows.js';
 export { int8Kernels, int8Kernel, type Int8KernelReport } from './int8-kernels.js';
 export { INT8_KERNEL_NAMES, type Int8KernelName } from './int8-kernel-name.js';
-export type { Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
+export type { Int8GemmKernel, Int8GemmShape, Int8Activation } from './int8-gemm-kernel.js';
 export { int8MatMulReference } from './int8-mat-mul-reference.js';
 export { dequantizeAccumulators } from './dequantize-accumulators.js';
 export { KernelUnavailableError } from './kernel-unavailable-error.js';
@@ -14,3 +14,4 @@ export { fusedAttentionKernels, fusedAttentionKernel } from './fused-attention-k
 export { FUSED_ATTENTION_KERNEL_NAMES, type FusedAttentionKernelName, type FusedAttentionKernel, type FusedAttentionProblem, type BroadcastRows } from './fused-attention-problem.js';
 export { InferenceOnlyError } from './inference-only-error.js';
 export { KERNEL_CONFORMANCE_CASES } from './conformance/kernel-conformance-cases.js';
+export { kernelThreads, startKernelThreads, stopKernelThreads, MAX_KERNEL_THREADS, type KernelThreadsReport, type StartKernelThreadsOptions } from './kernel-threads.js';

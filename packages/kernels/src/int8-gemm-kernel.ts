@@ -1,5 +1,8 @@
 import type { Int8KernelName } from './int8-kernel-name.js';
 
+/** An activation applied to an int8 product's float output inside the kernel: `'gelu'` is exact (erf) GELU, `geluF32` of `@attnkit/backends` bit for bit. */
+export type Int8Activation = 'gelu';
+
 /** The sizes of `A·Bᵀ`: A `[rows, depth]` (N, K), B `[cols, depth]` (M, K), the result `[rows, cols]` (N, M). */
 export interface Int8GemmShape {
   readonly rows: number;
@@ -25,13 +28,13 @@ export interface Int8GemmKernel {
   accumulate(a: Int8Array, b: Int8Array, shape: Int8GemmShape): Int32Array;
   /**
    * `out[i, j] = f32(acc[i, j]) · rowScales[i] · colScales[j] + bias[j]`, in float32, left to
-   * right (see `dequantizeAccumulators`): `[N, M]`.
+   * right (see `dequantizeAccumulators`), then `activation` if given: `[N, M]`.
    */
-  multiply(a: Int8Array, b: Int8Array, shape: Int8GemmShape, rowScales: Float32Array, colScales: Float32Array, bias?: Float32Array): Float32Array;
+  multiply(a: Int8Array, b: Int8Array, shape: Int8GemmShape, rowScales: Float32Array, colScales: Float32Array, bias?: Float32Array, activation?: Int8Activation): Float32Array;
   /**
    * The whole int8 product from float activations: quantizes the rows of `x [N, K]` to
    * `activationLevels` (as `quantizeRows`, bit for bit), then {@link multiply}: `[N, M]`. Throws
    * `InvalidArgumentError` for `caller`'s argument `'x'` on a NaN or ±Infinity.
    */
-  quantizedMultiply(x: Float32Array, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string): Float32Array;
+  quantizedMultiply(x: Float32Array, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation?: Int8Activation): Float32Array;
 }

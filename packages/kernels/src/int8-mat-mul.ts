@@ -1,7 +1,8 @@
 import { engine, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
-import { checkOptionKeys, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { checkInt8Weight, type Int8Weight } from './int8-weight.js';
 import type { Int8KernelName } from './int8-kernel-name.js';
+import type { Int8Activation } from './int8-gemm-kernel.js';
 import { int8Kernel } from './int8-kernels.js';
 import { InferenceOnlyError } from './inference-only-error.js';
 import { WasmInt8Gemm } from './wasm-int8-gemm.js';
@@ -31,14 +32,22 @@ export interface Int8MatMulOptions {
    * activations to 7 bits ([-63, 63]), the others to 8 bits ([-127, 127]).
    */
   readonly kernel?: Int8KernelName;
+  /**
+   * Applied to the float output inside the kernel, after the bias: `'gelu'`, exact (erf) GELU
+   * (Hugging Face's `'gelu'`), the same float32 numbers as `geluF32` of `@attnkit/backends` and
+   * the wasm backend's GELU kernel. One pass over the output instead of two.
+   */
+  readonly activation?: Int8Activation;
 }
+
+const ACTIVATION_NAMES: readonly Int8Activation[] = ['gelu'];
 
 /**
  * An int8 matrix product with float32 in and out: `y ≈ x · W + bias` for the float weight
  * `W [K, M]` that `weight` quantizes. Each row of `x` is quantized on the fly
  * (symmetric, per row: 8-bit, or 7-bit on the `'relaxed-simd'` kernel), the int8 kernel
  * accumulates exactly in int32, and the result is dequantized with rowScale · colScale and the
- * bias added in float32, inside the kernel.
+ * bias added in float32 (then the activation, if any), inside the kernel.
  *
  * Runs on the CPU whatever the backend: `x` is read with `dataSync()` and the result uploaded as
  * a new tensor. On cpu and wasm that is a copy; on webgl/webgpu it is a blocking GPU read-back
@@ -52,6 +61,7 @@ export interface Int8MatMulOptions {
  * const weight = quantizeWeightPerChannel(w);        // w: [384, 1536]
  * const y = int8MatMul(x, weight, bias);              // x: [B, T, 384] -> y: [B, T, 1536]
  * int8MatMul(x, weight, bias, { kernel: 'js' });      // the same numbers as 'simd', in plain JS
+ * int8MatMul(x, weight, bias, { activation: 'gelu' }); // GELU(x · W + bias), fused
  */
 export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options: Int8MatMulOptions = {}): Tensor {
   const caller = 'int8MatMul';
@@ -71,7 +81,11 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
       throw new InvalidArgumentError({ caller, argument: 'bias', expected: `a float32 tensor [M] with M = ${outFeatures} (weight is ${weightShape})`, received: formatShape(bias.shape) });
     }
   }
-  const kernel = int8Kernel(checkOptionKeys(options, ['kernel'], caller).kernel, caller);
+  const { kernel: kernelName, activation } = checkOptionKeys(options, ['kernel', 'activation'], caller);
+  if (activation !== undefined && !ACTIVATION_NAMES.includes(activation)) {
+    throw new InvalidArgumentError({ caller, argument: 'activation', expected: `one of ${ACTIVATION_NAMES.map((a) => `'${a}'`).join(', ')} (or absent)`, received: describeValue(activation) });
+  }
+  const kernel = int8Kernel(kernelName, caller);
   const rows = x.shape.slice(0, -1).reduce((n, d) => n * d, 1); // N, the product of the leading dimensions
   const outShape = [...x.shape.slice(0, -1), outFeatures]; // [..., K] -> [..., M]
   const shape = { rows, cols: outFeatures, depth: inFeatures };
@@ -79,7 +93,7 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
   const biasValues = bias === undefined ? undefined : (bias.dataSync() as Float32Array);
   const read = () => x.dataSync() as Float32Array;
   const out = kernel instanceof WasmInt8Gemm
-    ? kernel.quantizedMultiplyReusing(dataKey(x), read, values, shape, scales, biasValues, caller) // the same x as the last product (q, k, v of one input): quantized once
-    : kernel.quantizedMultiply(read(), values, shape, scales, biasValues, caller); // [N, K] -> int8 [N, K] + [N] scales -> [N, M]
+    ? kernel.quantizedMultiplyReusing(dataKey(x), read, values, shape, scales, biasValues, caller, activation) // the same x as the last product (q, k, v of one input): quantized once
+    : kernel.quantizedMultiply(read(), values, shape, scales, biasValues, caller, activation); // [N, K] -> int8 [N, K] + [N] scales -> [N, M]
   return tensor(out, outShape, 'float32');
 }

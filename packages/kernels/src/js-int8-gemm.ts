@@ -1,5 +1,6 @@
+import { geluF32 } from '@attnkit/backends';
 import { dequantizeAccumulators } from './dequantize-accumulators.js';
-import type { Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
+import type { Int8Activation, Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
 import { quantizeRows } from './quantize-rows.js';
 
 /** `A·Bᵀ` in int32 JavaScript arithmetic, four output columns at a time (each A row read once per four columns). */
@@ -29,6 +30,12 @@ function accumulate(a: Int8Array, b: Int8Array, { rows, cols, depth }: Int8GemmS
   return out;
 }
 
+/** `activation` in place (float32 arithmetic as the wasm kernels' epilogue). */
+function activate(out: Float32Array, activation: Int8Activation | undefined): Float32Array {
+  if (activation === 'gelu') for (let i = 0; i < out.length; i++) out[i] = geluF32(out[i] as number);
+  return out;
+}
+
 /**
  * The int8 GEMM in plain JavaScript: the fallback where WebAssembly SIMD is missing. The same
  * integers and float32 results as the `'simd'` kernel, at a fraction of its speed.
@@ -40,9 +47,9 @@ export const jsInt8Gemm: Int8GemmKernel = {
   name: 'js',
   activationLevels: 127,
   accumulate,
-  multiply: (a, b, shape, rowScales, colScales, bias) => dequantizeAccumulators(accumulate(a, b, shape), rowScales, colScales, bias),
-  quantizedMultiply(x, b, shape, colScales, bias, caller) {
+  multiply: (a, b, shape, rowScales, colScales, bias, activation) => activate(dequantizeAccumulators(accumulate(a, b, shape), rowScales, colScales, bias), activation),
+  quantizedMultiply(x, b, shape, colScales, bias, caller, activation) {
     const { values, scales } = quantizeRows(x, shape.rows, shape.depth, 127, caller, 'x');
-    return dequantizeAccumulators(accumulate(values, b, shape), scales, colScales, bias);
+    return activate(dequantizeAccumulators(accumulate(values, b, shape), scales, colScales, bias), activation);
   },
 };

@@ -1,7 +1,7 @@
 import { ResourceLimitError } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { decodeBase64 } from './decode-base64.js';
-import type { Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
+import type { Int8Activation, Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
 import type { Int8KernelName } from './int8-kernel-name.js';
 import { sharedKernelInstance, type ThreadedModuleName } from './kernel-threads.js';
 
@@ -25,7 +25,8 @@ interface GemmInstance {
   run(job: number): void;
 }
 
-const JOB_BYTES = 32; // csrc/int8-gemm.h gemm_job: n, m, k, row_scale, col_scale, bias, out, scratch
+const JOB_BYTES = 48; // csrc/int8-gemm.h gemm_job: n, m, k, row_scale, col_scale, bias, activation, out, scratch (9 words, rounded up)
+const ACTIVATIONS: Record<Int8Activation, number> = { gelu: 1 }; // gemm_job.activation
 
 const PAGE = 65536;
 const MAX_BYTES = 2 ** 31; // the C kernels index with int32 offsets
@@ -78,12 +79,12 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     return out;
   }
 
-  multiply(a: Int8Array, b: Int8Array, shape: Int8GemmShape, rowScales: Float32Array, colScales: Float32Array, bias?: Float32Array): Float32Array {
-    return this.#multiply({ a, rowScales }, b, shape, colScales, bias, '');
+  multiply(a: Int8Array, b: Int8Array, shape: Int8GemmShape, rowScales: Float32Array, colScales: Float32Array, bias?: Float32Array, activation?: Int8Activation): Float32Array {
+    return this.#multiply({ a, rowScales }, b, shape, colScales, bias, '', activation);
   }
 
-  quantizedMultiply(x: Float32Array, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string): Float32Array {
-    return this.#multiply({ read: () => x }, b, shape, colScales, bias, caller);
+  quantizedMultiply(x: Float32Array, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation?: Int8Activation): Float32Array {
+    return this.#multiply({ read: () => x }, b, shape, colScales, bias, caller, activation);
   }
 
   /**
@@ -92,12 +93,12 @@ export class WasmInt8Gemm implements Int8GemmKernel {
    * and packed rows are still in the module's memory and are used as they are; `read` is then
    * not called. The query, key and value projections of one input quantize it once this way.
    */
-  quantizedMultiplyReusing(key: number, read: () => Float32Array, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string): Float32Array {
-    return this.#multiply({ read, key }, b, shape, colScales, bias, caller);
+  quantizedMultiplyReusing(key: number, read: () => Float32Array, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation?: Int8Activation): Float32Array {
+    return this.#multiply({ read, key }, b, shape, colScales, bias, caller, activation);
   }
 
   /** The float product from int8 A and its scales, or from float x quantized here by the module's quantize_rows (or still there from the last call with the same key). */
-  #multiply(source: { a: Int8Array; rowScales: Float32Array } | { read: () => Float32Array; key?: number }, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string): Float32Array {
+  #multiply(source: { a: Int8Array; rowScales: Float32Array } | { read: () => Float32Array; key?: number }, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation: Int8Activation | undefined): Float32Array {
     const { rows, cols, depth } = shape;
     const out = new Float32Array(rows * cols);
     if (out.length === 0) return out;
@@ -125,7 +126,7 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     new Float32Array(buffer, at.colScale, cols).set(colScales);
     if (bias !== undefined) new Float32Array(buffer, at.bias, cols).set(bias);
     kernel.int8_gemm_pack_b(at.b, rows, cols, depth, at.scratch);
-    new Int32Array(buffer, at.job, JOB_BYTES / 4).set([rows, cols, depth, at.rowScale, at.colScale, bias === undefined ? 0 : at.bias, at.out, at.scratch]);
+    new Int32Array(buffer, at.job, JOB_BYTES / 4).set([rows, cols, depth, at.rowScale, at.colScale, bias === undefined ? 0 : at.bias, activation === undefined ? 0 : ACTIVATIONS[activation], at.out, at.scratch]);
     instance.run(at.job); // the column shares of the packed product, on every thread
     out.set(new Float32Array(memory.buffer, at.out, out.length));
     this.#packedKey = key;

@@ -20,6 +20,7 @@ async function outputs(threads: number): Promise<{ report: Awaited<ReturnType<ty
     SHAPES.forEach((dims, i) => {
       const { a, b, rowScales, colScales, bias, shape } = int8Case(dims, kernel.activationLevels, 77 + i);
       values.set(`${name} multiply [${dims.join(', ')}]`, Array.from(kernel.multiply(a, b, shape, rowScales, colScales, bias)));
+      values.set(`${name} multiply + gelu [${dims.join(', ')}]`, Array.from(kernel.multiply(a, b, shape, rowScales, colScales, bias, 'gelu')));
       const x = seededNormals(dims[0] * dims[2], 500 + i);
       values.set(`${name} quantizedMultiply [${dims.join(', ')}]`, Array.from(kernel.quantizedMultiply(x, b, shape, colScales, undefined, 'test')));
     });

@@ -1,3 +1,5 @@
+import { ERF_F32 } from './erf-f32.js';
+
 /**
  * The WebAssembly text of attnkit's SIMD kernels for tfjs-backend-wasm, generated so four vectors
  * (16 floats) are in flight per loop iteration: Horner chains are latency-bound, and interleaving
@@ -39,16 +41,7 @@ ${MASKED_SOFTMAX}
 }
 
 const VECTORS = 4;
-const C0 = 1.128379225730896; // 2/√π in float32
-/** A(t), lowest degree first. */
-const A = [-0.37612637877464294, 0.11283755302429199, -0.026861809194087982, 0.005204884335398674, -0.0008165474864654243, 8.39369313325733e-5];
-/** B(u), lowest degree first. */
-const B = [
-  0.00040695167263038456, -0.0017775046871975064, 0.0035376723390072584, -0.004184968303889036, 0.003199236234650016, -0.0015922862803563476,
-  0.00048555328976362944, -7.593821646878496e-5, 3.350436600157991e-6,
-];
-/** Q(u), lowest degree first. */
-const Q = [1, 0.9847162961959839, 0.5821244716644287, 0.1752055436372757, 0.02811521291732788];
+const { c0: C0, a: A, b: B, q: Q } = ERF_F32;
 const NAMES = ['v', 'x', 'a', 's', 't', 'u', 'p', 'r', 'q'];
 const LOCALS = NAMES.flatMap((name) => Array.from({ length: VECTORS }, (_, k) => `(local $${name}${k} v128)`)).join(' ');
 
@@ -82,7 +75,7 @@ ${lanes(1, () => '(v128.load32_splat (local.get $in))', wrap, unwrap, (_, y) => 
 function lanes(count: number, load: (k: number) => string, wrap: Wrap, unwrap: Unwrap, store: (k: number, y: string) => string): string {
   const each = (f: (k: number) => string): string => Array.from({ length: count }, (_, k) => f(k)).join('\n');
   const set = (name: string, value: (k: number) => string): string => each((k) => `(local.set $${name}${k} ${value(k)})`);
-  const horner = (name: string, coefficients: number[], variable: string): string =>
+  const horner = (name: string, coefficients: readonly number[], variable: string): string =>
     [
       set(name, () => splat(coefficients.at(-1)!)),
       ...coefficients

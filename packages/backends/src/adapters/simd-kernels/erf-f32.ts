@@ -1,0 +1,62 @@
+/**
+ * The float32 erf of attnkit's wasm kernels: the coefficients (float32 values fitted to float64 erf
+ * by `tooling/reference/fit_erf.py`, max error 1.6e-7 on [-6, 6]) and the same arithmetic in
+ * JavaScript, each operation rounded to float32 in the kernels' order, so a JavaScript fallback
+ * gives their numbers bit for bit. With a = |x|: a < 1 → `x · (c0 + t · A(t))`, t = x²;
+ * a ≥ 1 → `sign(x) · (1 − B(u) / Q(u))`, u = min(a, 4) − 2.5; capped at 1; NaN, ±0, ±∞ → NaN, ±0, ±1.
+ *
+ * @example
+ * ERF_F32.a.length; // 6 (A of degree 5, lowest degree first)
+ */
+export const ERF_F32 = {
+  /** 2/√π in float32. */
+  c0: 1.128379225730896,
+  /** A(t), lowest degree first. */
+  a: [-0.37612637877464294, 0.11283755302429199, -0.026861809194087982, 0.005204884335398674, -0.0008165474864654243, 8.39369313325733e-5],
+  /** B(u), lowest degree first. */
+  b: [
+    0.00040695167263038456, -0.0017775046871975064, 0.0035376723390072584, -0.004184968303889036, 0.003199236234650016, -0.0015922862803563476,
+    0.00048555328976362944, -7.593821646878496e-5, 3.350436600157991e-6,
+  ],
+  /** Q(u), lowest degree first. */
+  q: [1, 0.9847162961959839, 0.5821244716644287, 0.1752055436372757, 0.02811521291732788],
+} as const;
+
+const f = Math.fround;
+
+/** Horner in float32, highest coefficient first as the kernels do. */
+function horner(coefficients: readonly number[], v: number): number {
+  let p = f(coefficients.at(-1) as number);
+  for (let i = coefficients.length - 2; i >= 0; i--) p = f(f(p * v) + f(coefficients[i] as number));
+  return p;
+}
+
+/**
+ * erf(x) in float32 exactly as the wasm kernels compute it (see {@link ERF_F32}).
+ *
+ * @example
+ * erfF32(0.5); // 0.5204999 (float32)
+ */
+export function erfF32(x: number): number {
+  x = f(x);
+  if (Number.isNaN(x)) return x;
+  const a = Math.abs(x);
+  const s = Math.min(a, 1);
+  const t = f(s * s);
+  const u = f(Math.min(a, 4) - 2.5);
+  const small = f(s * f(f(ERF_F32.c0) + f(t * horner(ERF_F32.a, t))));
+  const large = f(1 - f(horner(ERF_F32.b, u) / horner(ERF_F32.q, u)));
+  const magnitude = Math.min(a < 1 ? small : large, 1);
+  return x < 0 || Object.is(x, -0) ? -magnitude : magnitude;
+}
+
+/**
+ * Exact (erf) GELU in float32 as attnkit's wasm kernels compute it: `x · (0.5 + 0.5 · erf(x · √½))`.
+ *
+ * @example
+ * geluF32(1); // 0.8413447 (float32)
+ */
+export function geluF32(x: number): number {
+  x = f(x);
+  return f(x * f(0.5 + f(0.5 * erfF32(f(x * f(Math.SQRT1_2))))));
+}
