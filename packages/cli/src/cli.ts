@@ -10,6 +10,7 @@ import { JOIN_HELP, parseJoinArgs, runJoin } from './embed/join-command.js';
 import { progressBar } from './progress-bar.js';
 import { ENCODE_HELP, parseEncodeArgs, runEncode } from './encode-command.js';
 import { REPORT_HELP, parseReportArgs, runReport } from './report-command.js';
+import { QUANTIZE_HELP, formatQuantizeSummary, parseQuantizeArgs, runQuantize } from './quantize-command.js';
 import { SIMILARITY_HELP, formatSimilarity, parseSimilarityArgs, runSimilarity } from './similarity-command.js';
 
 env().set('PROD', true); // no "install tfjs-node" banner (attnkit targets cpu and wasm in Node), no debug checks
@@ -87,6 +88,13 @@ async function train(argv: string[]): Promise<void> {
   if (summary.status === 'interrupted') process.exitCode = 130;
 }
 
+async function quantize(argv: string[]): Promise<void> {
+  const request = parseQuantizeArgs(argv);
+  const summary = await runQuantize(request, (message) => console.error(message));
+  console.error(formatQuantizeSummary(summary));
+  if (request.json) console.log(JSON.stringify(summary));
+}
+
 async function bench(argv: string[]): Promise<void> {
   const request = parseBenchArgs(argv);
   const results = await runBench(request);
@@ -107,6 +115,7 @@ const COMMANDS: Record<string, { readonly help: CommandHelp; readonly run: (argv
   join: { help: JOIN_HELP, run: joinShards },
   bench: { help: BENCH_HELP, run: bench },
   train: { help: TRAIN_HELP, run: train },
+  quantize: { help: QUANTIZE_HELP, run: quantize },
   report: { help: REPORT_HELP, run: report },
 };
 

@@ -16,7 +16,7 @@ export const DEMO_USAGE = 'attnkit [--backend cpu|wasm] [--model DIR] [--text ".
 
 /** `attnkit --help`: the demo (the command without a name) and the list of commands. */
 export const DEMO_HELP: CommandHelp = {
-  usage: `${DEMO_USAGE}\n       attnkit <encode|similarity|embed|join|train|bench|report> [options]   (attnkit <command> --help for each)`,
+  usage: `${DEMO_USAGE}\n       attnkit <encode|similarity|embed|join|train|quantize|bench|report> [options]   (attnkit <command> --help for each)`,
   summary: 'Without a command: encodes sentences with a BERT-family model and prints the tokens, the cosine-similarity matrix of the sentence embeddings (pooled as the model folder says), the backend and its capabilities, load / first / warm forward times and the agreement between backends.',
   options: [
     { flag: '--backend cpu|wasm', description: 'the tfjs backend (webgl and webgpu need a browser: npm run demo:web)', default: 'wasm' },
@@ -40,6 +40,7 @@ export const DEMO_HELP: CommandHelp = {
       '  embed        a corpus file of any size to .npy or JSONL: worker threads, resume, shards (attnkit embed --help)',
       '  join         the shard outputs of attnkit embed --shard into one (attnkit join --help)',
       '  train        fine-tune a model on pairs of texts, resumable (attnkit train --help)',
+      '  quantize     write the int8 folder of a model: Linear weights a quarter of their size (attnkit quantize --help)',
       '  bench        a quick speed check: load, first and warm encode times, texts/s (attnkit bench --help)',
       '  report       backends, capabilities and the kernel conformance table (attnkit report --help)',
     ].join('\n'),

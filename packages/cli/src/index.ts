@@ -14,3 +14,4 @@ export { parseJoinArgs, runJoin, JOIN_HELP } from './embed/join-command.js';
 export { parseBenchArgs, runBench, formatBench, BENCH_HELP, type BenchRequest, type BenchResult } from './bench-command.js';
 export { progressBar, formatDuration, type ProgressState } from './progress-bar.js';
 export { parseTrainArgs, runTrain, readPairs, TRAIN_HELP, type TrainRequest, type TrainSummary } from './train-command.js';
+export { parseQuantizeArgs, runQuantize, formatQuantizeSummary, QUANTIZE_HELP, type QuantizeRequest, type QuantizeSummary } from './quantize-command.js';
