@@ -16,7 +16,9 @@ import { saveSentenceFolder } from './save-sentence-folder.js';
 
 const TEXTS = ['Hello world', 'The quick brown fox jumps over the lazy dog.', 'a kitten is sitting on the mat', 'Größe der Straße', ''];
 const BACKENDS = (await availableBackends()).filter((b) => b === 'cpu' || b === 'wasm');
-const FAMILY_BERT = decodeURIComponent(new URL('../../../../tooling/reference/fixtures/families/bert/', import.meta.url).pathname);
+const REFERENCE = decodeURIComponent(new URL('../../../../tooling/reference/fixtures/', import.meta.url).pathname);
+const FAMILY_BERT = join(REFERENCE, 'families', 'bert');
+const INT8 = join(REFERENCE, 'attnkit-int8');
 
 /** Every file under `folder`, as sorted paths relative to it. */
 async function files(folder: string): Promise<string[]> {
@@ -128,4 +130,29 @@ describe('saveInt8Folder', () => {
     await expect(saveInt8Folder(FAMILY_BERT, folder, { overwrite: 'yes' } as never)).rejects.toThrow(InvalidArgumentError);
     await expect(saveInt8Folder(FAMILY_BERT, folder, { force: true } as never)).rejects.toThrow(InvalidArgumentError);
   });
+});
+
+describe('int8 folders saved by attnkit, read by Python safetensors and run by transformers on the dequantized weights (tooling/reference/check_int8_folder.py)', async () => {
+  const reference = (await readFile(join(REFERENCE, 'attnkit-int8.json'), 'utf8').then(JSON.parse, () => ({}))) as Record<string, { int8_tensors: Array<{ name: string; dtype: string; shape: number[]; scale_shape: number[] }>; max_rounding_error_in_scales: number; input_ids: number[][]; last_hidden_state: number[][][] }>;
+  it.skipIf(process.env['ATTNKIT_WRITE_INT8_FIXTURES'] === '1')('has the reference of both saved folders', () => expect(Object.keys(reference).sort()).toEqual(['bert-dense', 'bert-plain']));
+  it.each(Object.keys(reference))('%s: Python reads each Linear weight as torch.int8 [out, in] with a float32 [out, 1] scale, within half a step of the float weight; attnkit\'s int8 model stays within cosine 0.999 of transformers on the dequantized weights', async (name) => {
+    await useBackend('cpu');
+    const { int8_tensors: tensors, max_rounding_error_in_scales: rounding, input_ids: inputIds, last_hidden_state: want } = reference[name]!;
+    const stored = readSafetensors(await readFile(join(INT8, name, 'model.safetensors')), { keepInt8: true }).tensors;
+    expect(tensors.map((t) => [t.name, t.dtype, t.shape, t.scale_shape])).toEqual([...stored].filter(([, t]) => t.dtype === 'I8').map(([n, t]) => [n, 'torch.int8', t.shape, [t.shape[0], 1]]).sort());
+    expect(rounding).toBeLessThanOrEqual(0.5 + 1e-6); // |w - q·s| ≤ s/2: round to nearest
+    const model = await loadEncoder(join(INT8, name));
+    const { lastHiddenState } = model.forward({ inputIds });
+    const got = (await lastHiddenState.array()) as number[][][];
+    lastHiddenState.dispose();
+    model.dispose();
+    const cosine = (a: number[], b: number[]) => a.reduce((s, v, i) => s + v * b[i]!, 0) / Math.sqrt(a.reduce((s, v) => s + v * v, 0) * b.reduce((s, v) => s + v * v, 0));
+    for (const [b, row] of want.entries()) for (const [t, token] of row.entries()) expect(cosine(got[b]![t]!, token), `${name} [${b}, ${t}]`).toBeGreaterThanOrEqual(0.999);
+  });
+});
+
+/** Regenerates tooling/reference/fixtures/attnkit-int8/ (then run the Python check): ATTNKIT_WRITE_INT8_FIXTURES=1. */
+it.runIf(process.env['ATTNKIT_WRITE_INT8_FIXTURES'] === '1')('writes the attnkit-int8 fixtures: a sentence-transformers folder and a plain BERT folder, saved int8', async () => {
+  await useBackend('cpu');
+  for (const [name, source] of [['bert-dense', join(SENTENCE_FIXTURES, 'bert-dense')], ['bert-plain', FAMILY_BERT]] as const) await saveInt8Folder(source, join(INT8, name), { overwrite: true });
 });
