@@ -1,7 +1,7 @@
 import { add, slice, squeeze, tanh, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { checkObject, InvalidArgumentError } from '@attnkit/errors';
 import { mergeHeads, splitHeads } from '@attnkit/attention';
-import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
+import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, linearThenActivation, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
 import type { BertConfig } from './bert-config.js';
 import type { Encoder, EncoderInputs, EncoderOutputs } from './encoder.js';
 import type { EncoderConfig, ModelType } from './encoder-config.js';
@@ -162,7 +162,7 @@ export class BertLayer extends Module {
     return tidy(() => {
       const { context, weights } = this.attention.self.forward(hidden, mask, bias, options); // [B, T, E]
       const attended = this.attention.output.forward(context, hidden); // LN(dense(context) + hidden)
-      const intermediate = this.activation(this.intermediate.dense.forward(attended)); // [B, T, I]
+      const intermediate = linearThenActivation(this.intermediate.dense, attended, this.activation); // [B, T, I]; int8 + GELU: fused in the kernel
       return { hidden: this.output.forward(intermediate, attended), weights }; // LN(dense(intermediate) + attended)
     });
   }

@@ -17,6 +17,7 @@ export { gelu } from './ops/gelu.js';
 export { geluTanh } from './ops/gelu-tanh.js';
 export { layerNorm } from './ops/layer-norm.js';
 export { ACTIVATIONS, activationByName, type ActivationFunction } from './ops/activation-by-name.js';
+export { linearThenActivation } from './layers/linear-then-activation.js';
 export { readSafetensors, MAX_HEADER_BYTES, type SafetensorsEntry, type SafetensorsFile, type ReadSafetensorsOptions } from './safetensors/read-safetensors.js';
 export { writeSafetensors } from './safetensors/write-safetensors.js';
 export { decodeHalf } from './safetensors/decode-float.js';

@@ -1,6 +1,6 @@
 import { add, slice, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { mergeHeads, splitHeads } from '@attnkit/attention';
-import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
+import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, linearThenActivation, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
 import { children } from '../bert-model.js';
 import { checkModelType } from '../check-model-type.js';
 import type { Encoder, EncoderInputs, EncoderOutputs } from '../encoder.js';
@@ -83,7 +83,7 @@ export class TransformerBlock extends Module {
       const heads = (projection: Linear) => splitHeads(projection.forward(hidden), this.#numHeads); // [B, T, E] -> [B, H, T, D]
       const { output, weights } = attendHeads(heads(q), heads(k), heads(v), { mask, dropout: this.#attentionDropout, training: this.training }, options); // [B, H, T, D]
       const attended = this.saLayerNorm.forward(add(out.forward(mergeHeads(output)), hidden)); // LN(out_lin(context) + x)
-      const fed = this.ffn.dropout.forward(this.ffn.lin2.forward(this.activation(this.ffn.lin1.forward(attended)))); // [B, T, E]
+      const fed = this.ffn.dropout.forward(this.ffn.lin2.forward(linearThenActivation(this.ffn.lin1, attended, this.activation))); // [B, T, E]
       return { hidden: this.outputLayerNorm.forward(add(fed, attended)), weights }; // LN(ffn + attended)
     });
   }

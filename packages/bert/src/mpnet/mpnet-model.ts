@@ -1,6 +1,6 @@
 import { add, reshape, slice, squeeze, tanh, tensor1d, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
 import { mergeHeads, splitHeads } from '@attnkit/attention';
-import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
+import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, linearThenActivation, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
 import { BertResidualOutput, children } from '../bert-model.js';
 import { checkModelType } from '../check-model-type.js';
 import type { Encoder, EncoderInputs, EncoderOutputs } from '../encoder.js';
@@ -84,7 +84,7 @@ export class MPNetLayer extends Module {
     return tidy(() => {
       const { context, weights } = this.attention.attn.forward(hidden, mask, bias, options); // [B, T, E]
       const attended = this.attention.LayerNorm.forward(add(this.attention.dropout.forward(context), hidden)); // LN(attn + x)
-      const intermediate = this.activation(this.intermediate.dense.forward(attended)); // [B, T, I]
+      const intermediate = linearThenActivation(this.intermediate.dense, attended, this.activation); // [B, T, I]
       return { hidden: this.output.forward(intermediate, attended), weights }; // LN(dense(intermediate) + attended)
     });
   }

@@ -1,6 +1,6 @@
 import type { Tensor, Variable } from '@tensorflow/tfjs-core';
-import { describeValue, InvalidArgumentError, isTensorLike } from '@attnkit/errors';
-import { checkInt8Weight, int8MatMul, quantizeWeightPerChannel, type Int8MatMulOptions, type Int8Weight } from '@attnkit/kernels';
+import { checkObject, checkOptionKeys, describeValue, InvalidArgumentError, isTensorLike } from '@attnkit/errors';
+import { checkInt8Weight, int8MatMul, quantizeWeightPerChannel, type Int8Activation, type Int8MatMulOptions, type Int8Weight } from '@attnkit/kernels';
 import { Module } from '../module/module.js';
 import { checkWidth } from './check-width.js';
 import { Linear } from './linear.js';
@@ -54,12 +54,19 @@ export class Int8Linear extends Module {
     return super.train(mode);
   }
 
-  /** `x [..., in]` → `[..., out]`. */
-  forward(x: Tensor): Tensor {
+  /**
+   * `x [..., in]` → `[..., out]`. With `{ activation: 'gelu' }`, exact GELU of the output is
+   * applied inside the int8 kernel (one pass; the numbers of the wasm backend's GELU kernel).
+   *
+   * @example
+   * int8.forward(x, { activation: 'gelu' }); // = GELU(int8.forward(x)), fused
+   */
+  forward(x: Tensor, options: { readonly activation?: Int8Activation } = {}): Tensor {
     const caller = 'Int8Linear.forward';
     this.assertLive(caller);
     if (this.training) throw Int8Linear.#inferenceOnly(caller); // a parent's train() reaches here without calling ours
-    return int8MatMul(checkWidth(x, caller, 'x', this.inFeatures, 'inFeatures'), this.weight, this.bias, this.options);
+    const { activation } = checkOptionKeys(checkObject(options, { caller, argument: 'options', expected: 'an object with an optional activation' }), ['activation'], caller);
+    return int8MatMul(checkWidth(x, caller, 'x', this.inFeatures, 'inFeatures'), this.weight, this.bias, activation === undefined ? this.options : { ...this.options, activation });
   }
 
   static #inferenceOnly(caller: string): InvalidArgumentError {
