@@ -165,7 +165,7 @@ export const untrustedCases: CatalogueCase[] = [
     const written = writeSafetensors(Object.fromEntries(['__proto__', 'constructor', 'toString'].map((n) => [n, { shape: [2], values }]))); // own keys, as a parsed file has them
     return [...readSafetensors(written).tensors.keys()];
   }, (v) => JSON.stringify(v) === '["__proto__","constructor","toString"]' && polluted()),
-  rejects(U, 'safetensors tensor with dtype "constructor"', 'SafetensorsError', 'safetensors: tensor \'a\' has dtype "constructor"; attnkit reads F32, F16, BF16, I32, I64.', () => {
+  rejects(U, 'safetensors tensor with dtype "constructor"', 'SafetensorsError', 'safetensors: tensor \'a\' has dtype "constructor"; attnkit reads F32, F16, BF16, I32, I64, I8.', () => {
     const json = new TextEncoder().encode('{"a":{"dtype":"constructor","shape":[1],"data_offsets":[0,4]}}');
     const bytes = new Uint8Array(8 + json.length + 4);
     new DataView(bytes.buffer).setBigUint64(0, BigInt(json.length), true);
