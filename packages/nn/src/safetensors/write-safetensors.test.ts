@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SafetensorsError } from './safetensors-error.js';
+import { readSafetensors } from './read-safetensors.js';
 import { writeSafetensors } from './write-safetensors.js';
 
 describe('writeSafetensors', () => {
@@ -11,6 +12,16 @@ describe('writeSafetensors', () => {
     expect(Object.keys(header)).toEqual(['a', 'b']);
     expect(header['b']?.data_offsets).toEqual([4, 8]);
     expect(Array.from(new Float32Array(bytes.slice(8 + headerSize).buffer))).toEqual([1, 2]);
+  });
+
+  it('narrows a Float32Array to F16 or BF16 when asked, which readSafetensors widens back exactly', () => {
+    const values = Float32Array.of(1, -2, 0.0999755859375, 2 ** -24);
+    const bytes = writeSafetensors({ h: { shape: [4], values, dtype: 'F16' }, b: { shape: [2], values: Float32Array.of(1, 3.140625), dtype: 'BF16' }, f: { shape: [1], values: Float32Array.of(0.1) } });
+    const { tensors } = readSafetensors(bytes);
+    expect(tensors.get('h')).toEqual({ dtype: 'F16', shape: [4], values });
+    expect(tensors.get('b')).toEqual({ dtype: 'BF16', shape: [2], values: Float32Array.of(1, 3.140625) });
+    expect(tensors.get('f')?.dtype).toBe('F32');
+    expect(bytes.length - Number(new DataView(bytes.buffer).getBigUint64(0, true)) - 8).toBe(8 + 4 + 4); // 2 bytes an F16 or BF16 value
   });
 
   it('writes an Int8Array as I8, one byte a value', () => {
@@ -31,6 +42,9 @@ describe('writeSafetensors refuses what its reader would refuse', () => {
     ['a negative dimension', { a: { shape: [-2], values } }, 'safetensors: writeSafetensors: tensor "a" has shape [-2]; expected a list of non-negative integers.'],
     ['float64 values', { a: { shape: [2], values: Float64Array.of(1, 2) } }, 'safetensors: writeSafetensors: tensor "a" must hold a Float32Array (F32) or an Int8Array (I8); received [object Float64Array].'],
     ['uint8 values', { a: { shape: [2], values: Uint8Array.of(1, 2) } }, 'safetensors: writeSafetensors: tensor "a" must hold a Float32Array (F32) or an Int8Array (I8); received [object Uint8Array].'],
+    ['int8 values said to be F16', { q: { shape: [2], values: Int8Array.of(1, 2), dtype: 'F16' } }, 'safetensors: writeSafetensors: tensor "q" has dtype "F16"; an Int8Array is stored as "I8", a Float32Array as "F32", "F16" or "BF16".'],
+    ['float values said to be I8', { q: { shape: [2], values, dtype: 'I8' } }, 'safetensors: writeSafetensors: tensor "q" has dtype "I8"; an Int8Array is stored as "I8", a Float32Array as "F32", "F16" or "BF16".'],
+    ['an unknown dtype', { q: { shape: [2], values, dtype: 'F64' } }, 'safetensors: writeSafetensors: tensor "q" has dtype "F64"; an Int8Array is stored as "I8", a Float32Array as "F32", "F16" or "BF16".'],
     ['int8 values that do not match the shape', { q: { shape: [2, 2], values: Int8Array.of(1, 2, 3) } }, 'safetensors: writeSafetensors: tensor "q" has shape [2, 2] (4 values) but holds 3.'],
   ])('%s', (_, tensors, message) => {
     expect(() => writeSafetensors(tensors as never)).toThrow(SafetensorsError);
