@@ -50,11 +50,15 @@ describe.each(BACKENDS)('int8EncoderFiles on %s', (backend) => {
 });
 
 describe('int8EncoderFiles', () => {
-  it('stores each Linear weight as I8 [out, in] (a quarter of its F32 bytes) with an F32 [out, 1] scale, and everything else as it was', async () => {
+  it('stores each Linear weight as I8 [out, in] (a quarter of its F32 bytes) with an F32 [out, 1] scale, and everything else as it was (F16 stays F16)', async () => {
     await useBackend('cpu');
-    for (const folder of FOLDERS) {
-      const float = readSafetensors(readFileSync(join(fixture(folder), 'model.safetensors'))).tensors;
-      const files = await int8EncoderFiles(fixture(folder));
+    const TINY = decodeURIComponent(new URL('../assets/attnkit-tiny-bert/', import.meta.url).pathname); // stored F16
+    for (const folder of [...FOLDERS, TINY]) {
+      const path = folder === TINY ? TINY : fixture(folder);
+      const source = readFileSync(join(path, 'model.safetensors'));
+      const float = readSafetensors(source).tensors;
+      const files = await int8EncoderFiles(path);
+      expect(files.get('model.safetensors')!.length, folder).toBeLessThan(source.length);
       const int8 = readSafetensors(files.get('model.safetensors')!, { keepInt8: true }).tensors;
       const quantized = [...int8].filter(([, t]) => t.dtype === 'I8').map(([name]) => name);
       expect(quantized.length, folder).toBeGreaterThan(0);
@@ -67,7 +71,7 @@ describe('int8EncoderFiles', () => {
         int8Bytes += int8.get(name)!.values.byteLength;
       }
       expect(int8Bytes * 4, folder).toBe(floatBytes);
-      for (const [name, tensor] of float) if (!quantized.includes(name) && !name.endsWith('position_ids')) expect(int8.get(name), name).toEqual(tensor);
+      for (const [name, tensor] of float) if (!quantized.includes(name) && !name.endsWith('position_ids')) expect(int8.get(name), name).toEqual(tensor); // dtype included
       const config = JSON.parse(new TextDecoder().decode(files.get('config.json'))) as { quantization_config: { quant_method: string; ignore: string[] } };
       expect(config.quantization_config.quant_method).toBe('compressed-tensors');
       if (folder === 'bert-mlm') expect(config.quantization_config.ignore).toEqual(['cls.predictions.transform.dense']);

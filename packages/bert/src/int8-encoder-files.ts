@@ -10,7 +10,7 @@ import { modelFiles, type ModelSource } from './model-files.js';
 export interface Int8EncoderFilesOptions {
   /** The (initialised) backend the float model is loaded on to quantize it (default: the active one; `cpu` or `wasm`). */
   readonly backend?: string;
-  /** Told about what is left out or widened (buffers such as `embeddings.position_ids`; F16, BF16 or integer tensors that stay unquantized, stored as F32). */
+  /** Told about what is left out or widened (buffers such as `embeddings.position_ids`; integer tensors that are no buffers, stored as F32). */
   readonly onNotice?: (message: string) => void;
 }
 
@@ -22,9 +22,9 @@ const json = (value: unknown): Uint8Array => new TextEncoder().encode(`${JSON.st
  * and `<linear>.weight_scale` F32 `[out, 1]` — the int8 weights `loadEncoder(source, { quantize:
  * 'int8' })` makes, taken from that very model, so loading the int8 folder gives the same layers
  * bit for bit — and config.json with a `compressed-tensors` `quantization_config`
- * ({@link int8QuantizationConfig}). Everything else keeps its stored name and stays float32:
- * embeddings, LayerNorm, biases, heads (`cls.*`, listed in `ignore`). The Linear weights take a
- * quarter of their float32 bytes. Buffers (`embeddings.position_ids`) are left out, as every
+ * ({@link int8QuantizationConfig}). Everything else keeps its stored name and dtype (F32, F16 or
+ * BF16): embeddings, LayerNorm, biases, heads (`cls.*`, listed in `ignore`). The Linear weights
+ * take a quarter of their float32 bytes (half of F16's). Buffers (`embeddings.position_ids`) are left out, as every
  * attnkit loader ignores them. A folder that is already int8 is an `InvalidArgumentError`.
  *
  * @example
@@ -49,7 +49,7 @@ export async function int8EncoderFiles(source: ModelSource, options: Int8Encoder
     throw new InvalidArgumentError({ caller, argument: 'source', expected: 'a float32 encoder folder', received: `${where}, which is already quantized (${config['quantization_config'] === undefined ? 'I8 tensors' : 'config.json has a quantization_config'})`, hint: 'Load it with loadEncoder: it is an int8 model as it is.' });
   }
   const { keys, skipped, buffers } = checkpointKeys(tensors.keys(), modelType);
-  const out = Object.create(null) as Record<string, { readonly shape: readonly number[]; readonly values: Float32Array | Int8Array }>; // a tensor named "__proto__" stays a name
+  const out = Object.create(null) as Record<string, { readonly shape: readonly number[]; readonly values: Float32Array | Int8Array; readonly dtype?: 'F32' | 'F16' | 'BF16' }>; // a tensor named "__proto__" stays a name
   const widened: string[] = [];
   for (const [name, entry] of tensors) {
     if (buffers.includes(name)) continue;
@@ -58,11 +58,14 @@ export async function int8EncoderFiles(source: ModelSource, options: Int8Encoder
       Object.assign(out, int8WeightTensors(name, weight));
       continue;
     }
-    if (entry.dtype !== 'F32') widened.push(name);
-    out[name] = { shape: entry.shape, values: entry.values instanceof Float32Array ? entry.values : Float32Array.from(entry.values) };
+    if (entry.values instanceof Float32Array) out[name] = { shape: entry.shape, values: entry.values, dtype: entry.dtype as 'F32' | 'F16' | 'BF16' }; // F16 / BF16 narrowed back exactly
+    else {
+      widened.push(name);
+      out[name] = { shape: entry.shape, values: Float32Array.from(entry.values) };
+    }
   }
   if (buffers.length > 0) onNotice?.(`${caller}: left out ${buffers.join(', ')} (buffers, not weights; attnkit and transformers recompute them).`);
-  if (widened.length > 0) onNotice?.(`${caller}: ${widened.length} ${[...new Set(widened.map((name) => tensors.get(name)!.dtype))].join(' / ')} tensors that stay unquantized (${widened.slice(0, 3).join(', ')}${widened.length > 3 ? ', ...' : ''}) are stored as F32.`);
+  if (widened.length > 0) onNotice?.(`${caller}: ${widened.length} integer tensors that are no buffers (${widened.slice(0, 3).join(', ')}${widened.length > 3 ? ', ...' : ''}) are stored as F32, as attnkit loads them.`);
   const ignore = skipped.filter((name) => name.endsWith('.weight') && tensors.get(name)!.shape.length === 2).map((name) => name.slice(0, -'.weight'.length)); // head Linears (and tied decoders) left float
   return new Map([
     ['config.json', json({ ...config, quantization_config: int8QuantizationConfig(ignore) })],
