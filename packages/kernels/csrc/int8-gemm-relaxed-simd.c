@@ -24,37 +24,43 @@ static void pack_a(int8_t *dst, const int8_t *src, int32_t n, int32_t np, int32_
 static void pack_b(int8_t *dst, int32_t *corr, const int8_t *src, int32_t m, int32_t mp, int32_t k, int32_t kp);
 #include "int8-gemm.h"
 
-// [n, k] int8 in [-64, 63] (clamped) -> [np, kp] bytes in [0, 127], the padding 0
+// [n, k] int8 in [-64, 63] (clamped) -> [np, kp] bytes in [0, 127], the padding 0, interleaved by blocks of MR rows
 static void pack_a(int8_t *dst, const int8_t *src, int32_t n, int32_t np, int32_t k, int32_t kp) {
   const v128_t lo = wasm_i8x16_splat(-64), hi = wasm_i8x16_splat(63), offset = wasm_i8x16_splat(64);
   for (int32_t r = 0; r < np; r++) {
-    int8_t *d = dst + r * kp;
-    int32_t c = 0;
-    if (r < n) {
-      const int8_t *s = src + r * k;
-      for (; c + 16 <= k; c += 16) {
-        v128_t v = wasm_i8x16_min(wasm_i8x16_max(wasm_v128_load(s + c), lo), hi);
-        wasm_v128_store(d + c, wasm_i8x16_add(v, offset));
+    const int8_t *s = src + r * k;
+    for (int32_t p = 0; p < kp; p += KSTEP) {
+      int8_t *d = dst + panel_index(r, p, kp, MR);
+      if (r < n && p + KSTEP <= k) {
+        v128_t v = wasm_i8x16_min(wasm_i8x16_max(wasm_v128_load(s + p), lo), hi);
+        wasm_v128_store(d, wasm_i8x16_add(v, offset));
+      } else {
+        for (int32_t e = 0; e < KSTEP; e++) d[e] = r < n && p + e < k ? (int8_t)((s[p + e] < -64 ? -64 : s[p + e] > 63 ? 63 : s[p + e]) + 64) : 0;
       }
-      for (; c < k; c++) d[c] = (int8_t)((s[c] < -64 ? -64 : s[c] > 63 ? 63 : s[c]) + 64);
     }
-    for (; c < kp; c++) d[c] = 0;
   }
 }
 
-// [m, k] int8 -> [mp, kp] int8 (zero padding); corr[j] = -64 · Σₖ B[j, k]
+// [m, k] int8 -> [mp, kp] int8 (zero padding), interleaved by blocks of NR rows; corr[j] = -64 · Σₖ B[j, k]
 static void pack_b(int8_t *dst, int32_t *corr, const int8_t *src, int32_t m, int32_t mp, int32_t k, int32_t kp) {
   for (int32_t r = 0; r < mp; r++) {
-    int8_t *d = dst + r * kp;
-    int32_t c = 0, sum = 0;
-    if (r < m) {
-      const int8_t *s = src + r * k;
-      for (; c < k; c++) {
-        d[c] = s[c];
-        sum += s[c];
+    const int8_t *s = src + r * k;
+    v128_t sums = wasm_i32x4_splat(0);
+    int32_t sum = 0;
+    for (int32_t p = 0; p < kp; p += KSTEP) {
+      int8_t *d = dst + panel_index(r, p, kp, NR);
+      if (r < m && p + KSTEP <= k) {
+        v128_t v = wasm_v128_load(s + p);
+        wasm_v128_store(d, v);
+        sums = wasm_i32x4_add(sums, wasm_i32x4_extadd_pairwise_i16x8(wasm_i16x8_extadd_pairwise_i8x16(v)));
+      } else {
+        for (int32_t e = 0; e < KSTEP; e++) {
+          d[e] = r < m && p + e < k ? s[p + e] : 0;
+          sum += d[e];
+        }
       }
     }
-    for (; c < kp; c++) d[c] = 0;
+    sum += wasm_i32x4_extract_lane(sums, 0) + wasm_i32x4_extract_lane(sums, 1) + wasm_i32x4_extract_lane(sums, 2) + wasm_i32x4_extract_lane(sums, 3);
     corr[r] = -64 * sum;
   }
 }

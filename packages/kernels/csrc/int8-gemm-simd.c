@@ -11,25 +11,22 @@ static void pack_a(int16_t *dst, const int8_t *src, int32_t n, int32_t np, int32
 static void pack_b(int16_t *dst, int32_t *corr, const int8_t *src, int32_t m, int32_t mp, int32_t k, int32_t kp);
 #include "int8-gemm.h"
 
-// [rows, k] int8 -> zero-padded [rows_padded, kp] int16
-static void widen(int16_t *dst, const int8_t *src, int32_t rows, int32_t rows_padded, int32_t k, int32_t kp) {
+// [rows, k] int8 -> zero-padded [rows_padded, kp] int16, interleaved by blocks of `block` rows
+static void widen(int16_t *dst, const int8_t *src, int32_t rows, int32_t rows_padded, int32_t k, int32_t kp, int32_t block) {
   for (int32_t r = 0; r < rows_padded; r++) {
-    int16_t *d = dst + r * kp;
-    int32_t c = 0;
-    if (r < rows) {
-      const int8_t *s = src + r * k;
-      for (; c + 16 <= k; c += 16) {
-        v128_t v = wasm_v128_load(s + c);
-        wasm_v128_store(d + c, wasm_i16x8_extend_low_i8x16(v));
-        wasm_v128_store(d + c + 8, wasm_i16x8_extend_high_i8x16(v));
+    const int8_t *s = src + r * k;
+    for (int32_t p = 0; p < kp; p += KSTEP) {
+      int16_t *d = dst + panel_index(r, p, kp, block);
+      if (r < rows && p + KSTEP <= k) {
+        wasm_v128_store(d, wasm_i16x8_load8x8(s + p));
+      } else {
+        for (int32_t e = 0; e < KSTEP; e++) d[e] = r < rows && p + e < k ? s[p + e] : 0;
       }
-      for (; c < k; c++) d[c] = s[c];
     }
-    for (; c < kp; c++) d[c] = 0;
   }
 }
-static void pack_a(int16_t *dst, const int8_t *src, int32_t n, int32_t np, int32_t k, int32_t kp) { widen(dst, src, n, np, k, kp); }
+static void pack_a(int16_t *dst, const int8_t *src, int32_t n, int32_t np, int32_t k, int32_t kp) { widen(dst, src, n, np, k, kp, MR); }
 static void pack_b(int16_t *dst, int32_t *corr, const int8_t *src, int32_t m, int32_t mp, int32_t k, int32_t kp) {
-  widen(dst, src, m, mp, k, kp);
+  widen(dst, src, m, mp, k, kp, NR);
   for (int32_t j = 0; j < mp; j++) corr[j] = 0;
 }

@@ -5,7 +5,9 @@
 // The including file defines the variant:
 //   KSTEP             values of K per step (8 for i16 lanes, 16 for i8 lanes)
 //   elem_t            the packed element type (int16_t or int8_t/uint8_t)
-//   pack_a, pack_b    copy A / B into zero-padded [rows, Kp] panels in scratch
+//   pack_a, pack_b    copy A / B into zero-padded panels in scratch, interleaved by tile: a block
+//                     of MR rows of A (NR rows of B) is stored [Kp / KSTEP][MR][KSTEP], so one
+//                     step of a tile reads MR (NR) consecutive vectors from one pointer
 //   DOT(acc, a, b)    acc += the dot products of one step, 4 int32 lanes
 //   correction(j)     int32 to add to column j's accumulators (0, or the 7-bit offset's term)
 //
@@ -17,8 +19,10 @@
 #include "gelu.h"
 
 #define MR 4  // rows of A per tile
+#ifndef NR
 #define NR 2  // rows of B (output columns) per tile
-#define MC 64 // output columns per cache block: the B panel stays in L2 while A tiles stream
+#endif
+#define MC (32 * NR) // output columns per cache block (a multiple of NR): the B panel stays in L2 while A tiles stream
 
 extern unsigned char __heap_base;
 
@@ -41,20 +45,26 @@ static inline v128_t reduce4(v128_t a, v128_t b, v128_t c, v128_t d) {
   return wasm_i32x4_add(wasm_i32x4_shuffle(ab, cd, 0, 1, 4, 5), wasm_i32x4_shuffle(ab, cd, 2, 3, 6, 7));
 }
 
-// One MR x NR tile over the whole (padded) K: returns, per output column, the 4 rows' sums.
-static inline void tile(const elem_t *a, const elem_t *b, int32_t kp, v128_t *col0, v128_t *col1) {
-  const elem_t *a0 = a, *a1 = a + kp, *a2 = a + 2 * kp, *a3 = a + 3 * kp;
-  const elem_t *b0 = b, *b1 = b + kp;
-  v128_t c00 = wasm_i32x4_const_splat(0), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
-  for (int32_t p = 0; p < kp; p += KSTEP) {
-    v128_t w0 = wasm_v128_load(b0 + p), w1 = wasm_v128_load(b1 + p), x;
-    x = wasm_v128_load(a0 + p); DOT(c00, x, w0); DOT(c01, x, w1);
-    x = wasm_v128_load(a1 + p); DOT(c10, x, w0); DOT(c11, x, w1);
-    x = wasm_v128_load(a2 + p); DOT(c20, x, w0); DOT(c21, x, w1);
-    x = wasm_v128_load(a3 + p); DOT(c30, x, w0); DOT(c31, x, w1);
+// Offset of element (row r, depth p) in a panel interleaved by blocks of `block` rows.
+static inline int32_t panel_index(int32_t r, int32_t p, int32_t kp, int32_t block) {
+  return (r / block) * block * kp + (p / KSTEP) * block * KSTEP + (r % block) * KSTEP + p % KSTEP;
+}
+
+// One MR x NR tile over the whole (padded) K, from interleaved panels: sums[j] holds column j's
+// MR = 4 rows' sums.
+static inline void tile(const elem_t *a, const elem_t *b, int32_t kp, v128_t sums[NR]) {
+  v128_t c[MR][NR];
+  for (int32_t r = 0; r < MR; r++)
+    for (int32_t j = 0; j < NR; j++) c[r][j] = wasm_i32x4_const_splat(0);
+  for (int32_t p = 0; p < kp; p += KSTEP, a += MR * KSTEP, b += NR * KSTEP) {
+    v128_t w[NR];
+    for (int32_t j = 0; j < NR; j++) w[j] = wasm_v128_load(b + j * KSTEP);
+    for (int32_t r = 0; r < MR; r++) {
+      v128_t x = wasm_v128_load(a + r * KSTEP);
+      for (int32_t j = 0; j < NR; j++) DOT(c[r][j], x, w[j]);
+    }
   }
-  *col0 = reduce4(c00, c10, c20, c30);
-  *col1 = reduce4(c01, c11, c21, c31);
+  for (int32_t j = 0; j < NR; j++) sums[j] = reduce4(c[0][j], c[1][j], c[2][j], c[3][j]);
 }
 
 // The packed panels in scratch: A [np, kp], B [mp, kp] and the per-column corrections.
@@ -97,10 +107,9 @@ static void int8_gemm_pack(const int8_t *a, const int8_t *b, int32_t n, int32_t 
     for (int32_t i = 0; i < np; i += MR) {                                                       \
       int32_t rows = n - i < MR ? n - i : MR;                                                    \
       for (int32_t j = j0; j < j1; j += NR) {                                                    \
-        v128_t s0, s1;                                                                           \
-        tile(pa + i * kp, pb + j * kp, kp, &s0, &s1);                                            \
-        EMIT(s0, j);                                                                             \
-        if (j + 1 < m) EMIT(s1, j + 1);                                                          \
+        v128_t sums[NR];                                                                         \
+        tile(pa + i * kp, pb + j * kp, kp, sums);                                                \
+        for (int32_t c = 0; c < NR && j + c < m; c++) EMIT(sums[c], j + c);                      \
       }                                                                                          \
     }                                                                                            \
   }
