@@ -22,7 +22,7 @@ const json = (value: unknown): Uint8Array => new TextEncoder().encode(`${JSON.st
  * and `<linear>.weight_scale` F32 `[out, 1]` — the int8 weights `loadEncoder(source, { quantize:
  * 'int8' })` makes, taken from that very model, so loading the int8 folder gives the same layers
  * bit for bit — and config.json with a `compressed-tensors` `quantization_config`
- * ({@link int8QuantizationConfig}). Everything else keeps its stored name and dtype (F32, F16 or
+ * (int8 weights per output channel, dynamic int8 activations per token). Everything else keeps its stored name and dtype (F32, F16 or
  * BF16): embeddings, LayerNorm, biases, heads (`cls.*`, listed in `ignore`). The Linear weights
  * take a quarter of their float32 bytes (half of F16's). Buffers (`embeddings.position_ids`) are left out, as every
  * attnkit loader ignores them. A folder that is already int8 is an `InvalidArgumentError`.
