@@ -1,4 +1,4 @@
-import { engine, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
+import { engine, getBackend, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { checkInt8Weight, type Int8Weight } from './int8-weight.js';
 import type { Int8KernelName } from './int8-kernel-name.js';
@@ -6,6 +6,7 @@ import type { Int8Activation } from './int8-gemm-kernel.js';
 import { int8Kernel } from './int8-kernels.js';
 import { InferenceOnlyError } from './inference-only-error.js';
 import { WasmInt8Gemm } from './wasm-int8-gemm.js';
+import { backendValues } from './backend-values.js';
 
 const dataKeys = new WeakMap<object, number>();
 let nextDataKey = 0;
@@ -91,9 +92,11 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
   const shape = { rows, cols: outFeatures, depth: inFeatures };
   if (rows * outFeatures === 0) return zeros(outShape); // nothing to compute (and nothing read)
   const biasValues = bias === undefined ? undefined : (bias.dataSync() as Float32Array);
-  const read = () => x.dataSync() as Float32Array;
+  const read = () => backendValues(x, Float32Array); // on tfjs-wasm a view of its heap, copied once into the kernel's memory
+  // tfjs-wasm copies an upload into its own heap at once, so the kernel's output view can go as is; cpu keeps what it is given
+  const inPlace = getBackend() === 'wasm';
   const out = kernel instanceof WasmInt8Gemm
-    ? kernel.quantizedMultiplyReusing(dataKey(x), read, values, shape, scales, biasValues, caller, activation) // the same x as the last product (q, k, v of one input): quantized once
-    : kernel.quantizedMultiply(read(), values, shape, scales, biasValues, caller, activation); // [N, K] -> int8 [N, K] + [N] scales -> [N, M]
+    ? kernel.quantizedMultiplyReusing({ key: dataKey(x), read, weight: values, shape, colScales: scales, bias: biasValues, caller, activation, inPlace }) // the same x as the last product (q, k, v of one input): quantized once
+    : kernel.quantizedMultiply(x.dataSync() as Float32Array, values, shape, scales, biasValues, caller, activation); // [N, K] -> int8 [N, K] + [N] scales -> [N, M]
   return tensor(out, outShape, 'float32');
 }

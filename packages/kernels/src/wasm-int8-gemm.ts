@@ -88,20 +88,22 @@ export class WasmInt8Gemm implements Int8GemmKernel {
   }
 
   /**
-   * {@link quantizedMultiply} for activations known by a `key` (a tensor id): when the last
+   * {@link quantizedMultiply} for activations known by a `key` (a tensor's values): when the last
    * product of this kernel quantized the same key with the same rows and depth, its quantized
    * and packed rows are still in the module's memory and are used as they are; `read` is then
    * not called. The query, key and value projections of one input quantize it once this way.
+   * `inPlace`: return a view of the module's memory (valid until the next call; for a consumer
+   * that copies at once, such as a tfjs-wasm upload) instead of a copy.
    */
-  quantizedMultiplyReusing(key: number, read: () => Float32Array, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation?: Int8Activation): Float32Array {
-    return this.#multiply({ read, key }, b, shape, colScales, bias, caller, activation);
+  quantizedMultiplyReusing(request: { key: number; read: () => Float32Array; weight: Int8Array; shape: Int8GemmShape; colScales: Float32Array; bias: Float32Array | undefined; caller: string; activation: Int8Activation | undefined; inPlace: boolean }): Float32Array {
+    const { key, read, weight, shape, colScales, bias, caller, activation, inPlace } = request;
+    return this.#multiply({ read, key }, weight, shape, colScales, bias, caller, activation, inPlace);
   }
 
   /** The float product from int8 A and its scales, or from float x quantized here by the module's quantize_rows (or still there from the last call with the same key). */
-  #multiply(source: { a: Int8Array; rowScales: Float32Array } | { read: () => Float32Array; key?: number }, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation: Int8Activation | undefined): Float32Array {
+  #multiply(source: { a: Int8Array; rowScales: Float32Array } | { read: () => Float32Array; key?: number }, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation: Int8Activation | undefined, inPlace = false): Float32Array {
     const { rows, cols, depth } = shape;
-    const out = new Float32Array(rows * cols);
-    if (out.length === 0) return out;
+    if (rows * cols === 0) return new Float32Array(0);
     const [instance, at] = this.#place(shape);
     const { exports: kernel, memory } = instance;
     const key = 'key' in source && source.key !== undefined ? `${source.key} ${rows} ${depth}` : undefined;
@@ -128,9 +130,9 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     kernel.int8_gemm_pack_b(at.b, rows, cols, depth, at.scratch);
     new Int32Array(buffer, at.job, JOB_BYTES / 4).set([rows, cols, depth, at.rowScale, at.colScale, bias === undefined ? 0 : at.bias, activation === undefined ? 0 : ACTIVATIONS[activation], at.out, at.scratch]);
     instance.run(at.job); // the column shares of the packed product, on every thread
-    out.set(new Float32Array(memory.buffer, at.out, out.length));
     this.#packedKey = key;
-    return out;
+    const view = new Float32Array(memory.buffer, at.out, rows * cols);
+    return inPlace ? view : view.slice();
   }
 
   /**
