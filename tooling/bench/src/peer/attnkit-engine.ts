@@ -1,4 +1,5 @@
 import { describeBackend, useBackend } from '@attnkit/backends';
+import { kernelThreads, startKernelThreads } from '@attnkit/kernels';
 import type { ModelSource } from '@attnkit/bert';
 import { loadSentenceEncoder } from '@attnkit/sentence';
 import type { Embedder, EngineSpec } from './engine.js';
@@ -13,6 +14,7 @@ import type { Embedder, EngineSpec } from './engine.js';
 export async function createAttnkit(spec: EngineSpec, source: ModelSource, wasmPaths?: string): Promise<Embedder> {
   const backend = spec.backend === 'webgl' ? 'webgl' : 'wasm';
   await useBackend(backend, backend === 'wasm' ? { numThreads: spec.threads, ...(wasmPaths ? { wasmPaths } : {}) } : {});
+  if (backend === 'wasm') await startKernelThreads({ threads: spec.threads }); // attnkit's own kernels (int8, fused attention) on as many threads as tfjs-wasm
   const model = await loadSentenceEncoder(source, spec.precision === 'int8' ? { quantize: 'int8' } : {});
   return {
     async embed(texts) {
@@ -26,7 +28,7 @@ export async function createAttnkit(spec: EngineSpec, source: ModelSource, wasmP
     },
     async threadsUsed() {
       const caps = await describeBackend();
-      return caps.wasm ? String(caps.wasm.threadCount) : backend;
+      return caps.wasm ? `${caps.wasm.threadCount} (kernels ${kernelThreads().threads})` : backend;
     },
     async dispose() {
       model.dispose();
