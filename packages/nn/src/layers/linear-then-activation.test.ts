@@ -31,4 +31,11 @@ describe('linearThenActivation', () => {
       expect(Array.from(linearThenActivation(int8, x, activation).dataSync())).toEqual(Array.from(activation(int8.forward(x)).dataSync()));
     }
   });
+
+  it('refuses what is not a Linear and an activation that is not a function, with typed errors', async () => {
+    await useBackend('cpu');
+    const x = randomNormal([2, 8], 0, 1, 'float32', 5);
+    expect(() => linearThenActivation({} as Linear, x, ACTIVATIONS['gelu']!)).toThrow(/'linear' must be a Linear or an Int8Linear/);
+    expect(() => linearThenActivation(new Linear(8, 2), x, 'gelu' as never)).toThrow(/'activation' must be an activation function/);
+  });
 });

@@ -28,4 +28,9 @@ describe('erfF32 and geluF32: the wasm kernels\' float32 arithmetic in JavaScrip
     const worst = POINTS.filter(Number.isFinite).reduce((m, p) => Math.max(m, Math.abs(erfF32(p) - erf64(p))), 0);
     expect(worst).toBeLessThan(2e-7);
   });
+
+  it.each([undefined, null, '1', {}, [1]])('refuses %s with a typed error naming a number', (x) => {
+    expect(() => erfF32(x as number)).toThrow(/erfF32: 'x' must be a number/);
+    expect(() => geluF32(x as number)).toThrow(/geluF32: 'x' must be a number/);
+  });
 });

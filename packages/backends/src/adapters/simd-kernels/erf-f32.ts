@@ -1,3 +1,5 @@
+import { describeValue, InvalidArgumentError } from '@attnkit/errors';
+
 /**
  * The float32 erf of attnkit's wasm kernels: the coefficients (float32 values fitted to float64 erf
  * by `tooling/reference/fit_erf.py`, max error 1.6e-7 on [-6, 6]) and the same arithmetic in
@@ -24,6 +26,11 @@ export const ERF_F32 = {
 
 const f = Math.fround;
 
+function checkNumber(x: unknown, caller: string): number {
+  if (typeof x !== 'number') throw new InvalidArgumentError({ caller, argument: 'x', expected: 'a number (NaN and ±Infinity included)', received: describeValue(x) });
+  return x;
+}
+
 /** Horner in float32, highest coefficient first as the kernels do. */
 function horner(coefficients: readonly number[], v: number): number {
   let p = f(coefficients.at(-1) as number);
@@ -32,13 +39,14 @@ function horner(coefficients: readonly number[], v: number): number {
 }
 
 /**
- * erf(x) in float32 exactly as the wasm kernels compute it (see {@link ERF_F32}).
+ * erf(x) in float32 exactly as the wasm kernels compute it (see {@link ERF_F32}). A non-number
+ * is an `InvalidArgumentError`.
  *
  * @example
  * erfF32(0.5); // 0.5204999 (float32)
  */
 export function erfF32(x: number): number {
-  x = f(x);
+  x = f(checkNumber(x, 'erfF32'));
   if (Number.isNaN(x)) return x;
   const a = Math.abs(x);
   const s = Math.min(a, 1);
@@ -57,6 +65,6 @@ export function erfF32(x: number): number {
  * geluF32(1); // 0.8413447 (float32)
  */
 export function geluF32(x: number): number {
-  x = f(x);
+  x = f(checkNumber(x, 'geluF32'));
   return f(x * f(0.5 + f(0.5 * erfF32(f(x * f(Math.SQRT1_2))))));
 }
