@@ -1,6 +1,7 @@
 import { AttnkitError, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { callBackend, ensureBackend } from '@attnkit/backends';
 import { loadInt8LinearLayers, quantizeLinearLayers, readSafetensors, type Int8Linear, type Module, type StateDictSource, type TensorData } from '@attnkit/nn';
+import { kernelThreadsReady } from '@attnkit/kernels';
 import { BertModel } from './bert-model.js';
 import { checkpointKeys } from './checkpoint-keys.js';
 import { DistilBertModel } from './distilbert/distilbert-model.js';
@@ -192,6 +193,8 @@ export async function loadEncoderAs<M extends Module & { readonly initialisedKey
     }
   }
   if (build === undefined && m.initialisedKeys.length > 0) options.onNotice?.(`${caller}: ${where} has no pooler (a checkpoint saved without one); ${m.initialisedKeys.join(' and ')} are initialised randomly, as transformers does: poolerOutput is not meaningful until trained.`);
+  // the hand-written kernels' workers (int8 products, fused attention on wasm) up before the first forward: a browser starts them a task later otherwise
+  if (backend.name === 'wasm' || int8Layers.size > 0 || options.quantize === 'int8') await kernelThreadsReady();
   return m;
 }
 

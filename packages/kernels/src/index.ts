@@ -14,4 +14,4 @@ export { fusedAttentionKernels, fusedAttentionKernel } from './fused-attention-k
 export { FUSED_ATTENTION_KERNEL_NAMES, type FusedAttentionKernelName, type FusedAttentionKernel, type FusedAttentionProblem, type BroadcastRows } from './fused-attention-problem.js';
 export { InferenceOnlyError } from './inference-only-error.js';
 export { KERNEL_CONFORMANCE_CASES } from './conformance/kernel-conformance-cases.js';
-export { kernelThreads, startKernelThreads, stopKernelThreads, MAX_KERNEL_THREADS, type KernelThreadsReport, type StartKernelThreadsOptions } from './kernel-threads.js';
+export { kernelThreads, kernelThreadsReady, startKernelThreads, stopKernelThreads, MAX_KERNEL_THREADS, type KernelThreadsReport, type StartKernelThreadsOptions } from './kernel-threads.js';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '@attnkit/errors';
-import { kernelThreads, startKernelThreads, stopKernelThreads } from './kernel-threads.js';
+import { kernelThreads, kernelThreadsReady, startKernelThreads, stopKernelThreads } from './kernel-threads.js';
 import { expectSameNumbersOnThreads } from './testing/thread-cases.js';
 
 describe('kernel threads in Node', () => {
@@ -16,10 +16,12 @@ describe('kernel threads in Node', () => {
     expect(await expectSameNumbersOnThreads([2, 3])).toBeGreaterThan(20);
   });
 
-  it('stop, leaving every call on the calling thread, and start again', async () => {
+  it('stop, leaving every call on the calling thread (kernelThreadsReady keeps that choice), and start again', async () => {
     stopKernelThreads();
     expect(kernelThreads()).toMatchObject({ threads: 1, state: 'off', reason: 'one thread was asked for' });
+    expect(await kernelThreadsReady()).toMatchObject({ threads: 1, state: 'off' });
     expect(await startKernelThreads({ threads: 2 })).toMatchObject({ threads: 2, state: 'ready' });
+    expect(await kernelThreadsReady()).toMatchObject({ threads: 2, state: 'ready' });
   });
 
   it.each([0, 17, 1.5, Number.NaN, '2', null])('refuses threads = %s with a typed error naming the range', async (threads) => {

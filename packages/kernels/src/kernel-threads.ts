@@ -304,6 +304,19 @@ export async function startKernelThreads(options: StartKernelThreadsOptions = {}
   return waitForWorkers();
 }
 
+/**
+ * Starts the default kernel workers unless a thread count was already chosen (or stopped), and
+ * resolves once they wait for work: what model loaders await so that a browser's first forward is
+ * threaded. Never rejects for missing threading (the report says why).
+ *
+ * @example
+ * await kernelThreadsReady(); // { threads: 2, requested: 2, state: 'ready' } on a 2-core machine
+ */
+export async function kernelThreadsReady(): Promise<KernelThreadsReport> {
+  if (loadModules() !== undefined && workers === undefined && requested === undefined) spawn(defaultThreads());
+  return waitForWorkers();
+}
+
 async function waitForWorkers(): Promise<KernelThreadsReport> {
   const deadline = performance.now() + START_TIMEOUT_MS;
   while (workers !== undefined && workers.state === 'starting' && currentParts() === 1) {
