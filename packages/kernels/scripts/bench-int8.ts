@@ -1,5 +1,5 @@
 // Times the int8 GEMM kernels against tfjs-wasm fp32 matMul on BERT MiniLM shapes, 1 and 2
-// threads, and prints a markdown table (GOP/s = 2·N·M·K / time; medians of interleaved runs).
+// threads (the int8 kernels on the same number of threads), and prints a markdown table (GOP/s = 2·N·M·K / time; medians of interleaved runs).
 //   packages/cli/node_modules/.bin/tsx --conditions=@attnkit/source packages/kernels/scripts/bench-int8.ts
 // tfjs-wasm's thread count is fixed when the backend starts, so each thread count runs in its own
 // process (this script re-runs itself); Node 20 gets --experimental-wasm-relaxed-simd there.
@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { env, matMul, randomNormal, type Tensor } from '@tensorflow/tfjs-core';
 import { describeBackend, useBackend } from '@attnkit/backends';
-import { int8Kernel, int8Kernels, int8MatMul, quantizeRows, quantizeWeightPerChannel, type Int8KernelName } from '../src/index.js';
+import { int8Kernel, int8Kernels, int8MatMul, quantizeRows, quantizeWeightPerChannel, startKernelThreads, type Int8KernelName } from '../src/index.js';
 
 env().set('PROD', true);
 const SHAPES = [[1024, 384, 1536], [1024, 1536, 384], [1024, 384, 384]] as const; // [N, K, M]: FFN in, FFN out, attention projection
@@ -26,6 +26,7 @@ interface Row { shape: string; threads: number; engine: string; ms: number; gops
 async function measure(): Promise<Row[]> {
   await useBackend('wasm', { numThreads: threads });
   const achieved = (await describeBackend()).wasm?.threadCount ?? 1;
+  await startKernelThreads({ threads: achieved }); // the int8 kernels on as many threads as tfjs-wasm
   const kernels = int8Kernels().supported.filter((name) => name !== 'js');
   const rows: Row[] = [];
   for (const [n, k, m] of SHAPES) {
