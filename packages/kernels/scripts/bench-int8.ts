@@ -31,6 +31,7 @@ async function measure(): Promise<Row[]> {
   const rows: Row[] = [];
   for (const [n, k, m] of SHAPES) {
     const x = randomNormal([n, k], 0, 1, 'float32', 1);
+    const x2 = randomNormal([n, k], 0, 1, 'float32', 3); // alternated with x: int8MatMul quantizes its input on every call (it reuses the last input's rows)
     const w = randomNormal([k, m], 0, 0.05, 'float32', 2); // [K, M], tfjs layout: matMul(x, w) needs no transpose
     const weight = quantizeWeightPerChannel(w);
     const xs = x.dataSync() as Float32Array;
@@ -45,17 +46,23 @@ async function measure(): Promise<Row[]> {
       const kernel = int8Kernel(name, 'bench');
       const q = quantizeRows(xs, n, k, kernel.activationLevels, 'bench', 'x');
       engines[`int8 ${name} kernel`] = () => kernel.multiply(q.values, weight.values, { rows: n, cols: m, depth: k }, q.scales, weight.scales);
-      engines[`int8 ${name} int8MatMul (quantizes x)`] = () => (int8MatMul(x, weight, undefined, { kernel: name }) as Tensor).dispose();
+      let flip = false;
+      engines[`int8 ${name} int8MatMul (quantizes x)`] = () => (int8MatMul((flip = !flip) ? x : x2, weight, undefined, { kernel: name }) as Tensor).dispose();
     }
     const times: Record<string, number[]> = Object.fromEntries(Object.keys(engines).map((e) => [e, []]));
     for (const fn of Object.values(engines)) fn(); // warm-up: compile, grow memory
-    for (let r = 0; r < RUNS; r++) for (const [engine, fn] of Object.entries(engines)) times[engine]!.push(time(fn)); // interleaved
+    // tfjs-wasm's matMul on its own first: right after one, its pthreads spin on the cores for a while
+    // and would slow the kernels' threads (the kernels' engines are interleaved among themselves)
+    const [tfjsName, tfjsRun] = Object.entries(engines)[0]!;
+    for (let r = 0; r < RUNS; r++) times[tfjsName]!.push(time(tfjsRun));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (let r = 0; r < RUNS; r++) for (const [engine, fn] of Object.entries(engines).slice(1)) times[engine]!.push(time(fn)); // interleaved
     const tfjs = median(Object.values(times)[0]!);
     for (const [engine, ts] of Object.entries(times)) {
       const ms = median(ts);
       rows.push({ shape: `[${n}, ${k}]·[${k}, ${m}]`, threads: achieved, engine, ms, gops: (2 * n * m * k) / ms / 1e6, vsTfjs: tfjs / ms });
     }
-    [x, w].forEach((t) => t.dispose());
+    [x, x2, w].forEach((t) => t.dispose());
   }
   return rows;
 }
