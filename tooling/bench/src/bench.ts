@@ -9,7 +9,7 @@ import * as ortNode from 'onnxruntime-node';
 import * as ortWeb from 'onnxruntime-web';
 import { describeBackend, maxDifference, useBackend } from '@attnkit/backends';
 import { loadBert, loadTokenizer, type BertModel } from '@attnkit/bert';
-import { int8Kernels } from '@attnkit/kernels';
+import { int8Kernels, kernelThreads } from '@attnkit/kernels';
 import { POOL, SentenceEncoder, readSentenceFolder } from '@attnkit/sentence';
 import { warmTimes } from './timing.js';
 
@@ -275,7 +275,7 @@ async function main(): Promise<void> {
       }
       wasm.model.dispose();
       const int8 = await timeAttnkit(c.folder, 'wasm', batch, length, false, 'int8');
-      add(`attnkit int8 (quantize: 'int8', ${int8Kernels().preferred} kernel, one thread; the rest tfjs-wasm)`, int8, true);
+      add(`attnkit int8 (quantize: 'int8', ${int8Kernels().preferred} kernel on ${kernelThreads().threads} threads; the rest tfjs-wasm)`, int8, true);
       int8.model.dispose();
       if (c.name === 'MiniLM-L6-shaped') {
         const masked = await timeAttnkit(c.folder, 'wasm', batch, length, true);
