@@ -1,7 +1,7 @@
 import { add, slice, squeeze, tanh, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { checkObject, InvalidArgumentError } from '@attnkit/errors';
 import { mergeHeads, splitHeads } from '@attnkit/attention';
-import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, linearThenActivation, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
+import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, linearResidualLayerNorm, linearThenActivation, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
 import type { BertConfig } from './bert-config.js';
 import type { Encoder, EncoderInputs, EncoderOutputs } from './encoder.js';
 import type { EncoderConfig, ModelType } from './encoder-config.js';
@@ -129,7 +129,7 @@ export class BertResidualOutput extends Module {
 
   forward(x: Tensor, residual: Tensor): Tensor {
     this.assertLive('BertResidualOutput.forward');
-    return tidy(() => this.layerNorm.forward(add(this.dropout.forward(this.dense.forward(x)), residual)));
+    return linearResidualLayerNorm(this.dense, x, residual, this.layerNorm, this.dropout); // LN(dropout(dense(x)) + residual); int8: in the kernel
   }
 }
 

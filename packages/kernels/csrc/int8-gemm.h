@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <wasm_simd128.h>
 #include "gelu.h"
+#include "residual-layer-norm.h"
 
 #define MR 4  // rows of A per tile
 #ifndef NR
@@ -168,11 +169,22 @@ typedef struct {
   int32_t activation; // 0 none, 1 exact GELU
   float *out;
   uint8_t *scratch; // packed by int8_gemm_pack_a and int8_gemm_pack_b
+  int32_t phase;    // 0: the product; 1: out = LayerNorm(out + residual) · gamma + beta (residual-layer-norm.h)
+  const float *residual, *gamma, *beta;
+  float eps;
 } gemm_job;
 
-/** Part `part` of `parts` of a packed job: a contiguous share of the output column pairs. */
+/**
+ * Part `part` of `parts` of a packed job: phase 0, a contiguous share of the output column pairs;
+ * phase 1 (after every part of phase 0), a contiguous share of the rows for the residual LayerNorm.
+ */
 __attribute__((export_name("run_part"))) void run_part(const gemm_job *job, int32_t part, int32_t parts) {
   if (job->n <= 0 || job->m <= 0 || parts <= 0) return;
+  if (job->phase == 1) {
+    int32_t begin = (int32_t)((int64_t)job->n * part / parts), end = (int32_t)((int64_t)job->n * (part + 1) / parts);
+    residual_layer_norm_rows(job->out, job->residual, job->gamma, job->beta, begin, end, job->m, job->eps);
+    return;
+  }
   int32_t pairs = round_up(job->m, NR) / NR;
   int32_t begin = NR * (int32_t)((int64_t)pairs * part / parts), end = NR * (int32_t)((int64_t)pairs * (part + 1) / parts);
   gemm_columns(job->n, job->m, job->k, job->row_scale, job->col_scale, job->bias, job->activation, job->out, job->scratch, begin, end);

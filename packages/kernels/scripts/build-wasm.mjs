@@ -24,8 +24,8 @@ const PLACEHOLDER = 'i16x8.q15mulr_sat_s';
 const RELAXED_DOT = 'i16x8.dot_i8x16_i7x16_s'; // wabt 1.0.32's name for i16x8.relaxed_dot_i8x16_i7x16_s (0xfd 0x112)
 
 const modules = [
-  { name: 'int8-gemm-simd', constant: 'INT8_GEMM_SIMD', sources: ['int8-gemm-simd.c', 'int8-gemm.h', 'gelu.h'], relaxed: false },
-  { name: 'int8-gemm-relaxed-simd', constant: 'INT8_GEMM_RELAXED_SIMD', sources: ['int8-gemm-relaxed-simd.c', 'int8-gemm.h', 'gelu.h'], relaxed: true },
+  { name: 'int8-gemm-simd', constant: 'INT8_GEMM_SIMD', sources: ['int8-gemm-simd.c', 'int8-gemm.h', 'gelu.h', 'residual-layer-norm.h'], relaxed: false },
+  { name: 'int8-gemm-relaxed-simd', constant: 'INT8_GEMM_RELAXED_SIMD', sources: ['int8-gemm-relaxed-simd.c', 'int8-gemm.h', 'gelu.h', 'residual-layer-norm.h'], relaxed: true },
   { name: 'fused-attention', constant: 'FUSED_ATTENTION', sources: ['fused-attention.c'], relaxed: false },
 ];
 

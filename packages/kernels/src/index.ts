@@ -15,3 +15,4 @@ export { FUSED_ATTENTION_KERNEL_NAMES, type FusedAttentionKernelName, type Fused
 export { InferenceOnlyError } from './inference-only-error.js';
 export { KERNEL_CONFORMANCE_CASES } from './conformance/kernel-conformance-cases.js';
 export { kernelThreads, kernelThreadsReady, startKernelThreads, stopKernelThreads, MAX_KERNEL_THREADS, type KernelThreadsReport, type StartKernelThreadsOptions } from './kernel-threads.js';
+export { residualLayerNormF32, type ResidualLayerNormValues } from './residual-layer-norm-f32.js';

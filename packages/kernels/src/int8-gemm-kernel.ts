@@ -1,4 +1,5 @@
 import type { Int8KernelName } from './int8-kernel-name.js';
+import type { ResidualLayerNormValues } from './residual-layer-norm-f32.js';
 
 /** An activation applied to an int8 product's float output inside the kernel: `'gelu'` is exact (erf) GELU, `geluF32` of `@attnkit/backends` bit for bit. */
 export type Int8Activation = 'gelu';
@@ -34,7 +35,9 @@ export interface Int8GemmKernel {
   /**
    * The whole int8 product from float activations: quantizes the rows of `x [N, K]` to
    * `activationLevels` (as `quantizeRows`, bit for bit), then {@link multiply}: `[N, M]`. Throws
-   * `InvalidArgumentError` for `caller`'s argument `'x'` on a NaN or ±Infinity.
+   * `InvalidArgumentError` for `caller`'s argument `'x'` on a NaN or ±Infinity. With
+   * `residualLayerNorm`, each output row then becomes `LayerNorm(row + residual row) · gamma + beta`
+   * (see `residualLayerNormF32`, the same numbers).
    */
-  quantizedMultiply(x: Float32Array, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation?: Int8Activation): Float32Array;
+  quantizedMultiply(x: Float32Array, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation?: Int8Activation, residualLayerNorm?: ResidualLayerNormValues): Float32Array;
 }

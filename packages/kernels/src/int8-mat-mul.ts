@@ -1,5 +1,5 @@
 import { engine, getBackend, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
-import { checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { checkObject, checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { checkInt8Weight, type Int8Weight } from './int8-weight.js';
 import type { Int8KernelName } from './int8-kernel-name.js';
 import type { Int8Activation } from './int8-gemm-kernel.js';
@@ -7,6 +7,7 @@ import { int8Kernel } from './int8-kernels.js';
 import { InferenceOnlyError } from './inference-only-error.js';
 import { WasmInt8Gemm } from './wasm-int8-gemm.js';
 import { backendValues } from './backend-values.js';
+import type { ResidualLayerNormValues } from './residual-layer-norm-f32.js';
 
 const dataKeys = new WeakMap<object, number>();
 let nextDataKey = 0;
@@ -20,6 +21,31 @@ function dataKey(x: Tensor): number {
   let key = dataKeys.get(id);
   if (key === undefined) dataKeys.set(id, (key = nextDataKey++));
   return key;
+}
+
+type ResidualLayerNormOption = NonNullable<Int8MatMulOptions['residualLayerNorm']>;
+
+/** The residual LayerNorm's values for a kernel (the residual read last: on tfjs-wasm a view, copied by the kernel before anything allocates). */
+function norm(option: ResidualLayerNormOption | undefined, read: (t: Tensor) => Float32Array): ResidualLayerNormValues | undefined {
+  if (option === undefined) return undefined;
+  return { gamma: option.gamma.dataSync() as Float32Array, beta: option.beta.dataSync() as Float32Array, epsilon: option.epsilon, residual: read(option.residual) };
+}
+
+function checkResidualLayerNorm(option: ResidualLayerNormOption, outShape: readonly number[], caller: string): void {
+  checkObject(option, { caller, argument: 'residualLayerNorm', expected: 'an object { residual, gamma, beta, epsilon }' });
+  checkOptionKeys(option, ['residual', 'gamma', 'beta', 'epsilon'], caller);
+  checkTensor(option.residual, { caller, argument: 'residualLayerNorm.residual', dtype: 'float32', shape: '[..., M]' });
+  if (option.residual.shape.length !== outShape.length || option.residual.shape.some((d, i) => d !== outShape[i])) {
+    throw new InvalidArgumentError({ caller, argument: 'residualLayerNorm.residual', expected: `a float32 tensor of the output's shape ${formatShape(outShape)}`, received: formatShape(option.residual.shape) });
+  }
+  const width = outShape[outShape.length - 1] as number;
+  for (const name of ['gamma', 'beta'] as const) {
+    checkTensor(option[name], { caller, argument: `residualLayerNorm.${name}`, dtype: 'float32', rank: 1, shape: '[M]' });
+    if (option[name].shape[0] !== width) throw new InvalidArgumentError({ caller, argument: `residualLayerNorm.${name}`, expected: `a float32 tensor [M] with M = ${width}`, received: formatShape(option[name].shape) });
+  }
+  if (typeof option.epsilon !== 'number' || !Number.isFinite(option.epsilon) || option.epsilon < 0) {
+    throw new InvalidArgumentError({ caller, argument: 'residualLayerNorm.epsilon', expected: 'a finite number ≥ 0 (LayerNorm\'s eps)', received: describeValue(option.epsilon) });
+  }
 }
 
 /** The longest K whose int32 sums cannot overflow at ±127 · ±127: ⌊(2³¹ − 1) / 127²⌋. */
@@ -39,6 +65,13 @@ export interface Int8MatMulOptions {
    * the wasm backend's GELU kernel. One pass over the output instead of two.
    */
   readonly activation?: Int8Activation;
+  /**
+   * Then, per output row: `LayerNorm(row + residual row) · gamma + beta` (BERT's `LN(dense(x) + x)`
+   * after an attention or feed-forward block), inside the kernel, threaded by rows: the numbers of
+   * tfjs' add followed by the wasm backend's LayerNorm kernel, bit for bit (`residualLayerNormF32`).
+   * `residual [..., M]` (the output's shape), `gamma`, `beta` `[M]` float32, `epsilon` finite ≥ 0.
+   */
+  readonly residualLayerNorm?: { readonly residual: Tensor; readonly gamma: Tensor; readonly beta: Tensor; readonly epsilon: number };
 }
 
 const ACTIVATION_NAMES: readonly Int8Activation[] = ['gelu'];
@@ -82,13 +115,14 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
       throw new InvalidArgumentError({ caller, argument: 'bias', expected: `a float32 tensor [M] with M = ${outFeatures} (weight is ${weightShape})`, received: formatShape(bias.shape) });
     }
   }
-  const { kernel: kernelName, activation } = checkOptionKeys(options, ['kernel', 'activation'], caller);
+  const { kernel: kernelName, activation, residualLayerNorm } = checkOptionKeys(options, ['kernel', 'activation', 'residualLayerNorm'], caller);
   if (activation !== undefined && !ACTIVATION_NAMES.includes(activation)) {
     throw new InvalidArgumentError({ caller, argument: 'activation', expected: `one of ${ACTIVATION_NAMES.map((a) => `'${a}'`).join(', ')} (or absent)`, received: describeValue(activation) });
   }
   const kernel = int8Kernel(kernelName, caller);
   const rows = x.shape.slice(0, -1).reduce((n, d) => n * d, 1); // N, the product of the leading dimensions
   const outShape = [...x.shape.slice(0, -1), outFeatures]; // [..., K] -> [..., M]
+  if (residualLayerNorm !== undefined) checkResidualLayerNorm(residualLayerNorm, outShape, caller);
   const shape = { rows, cols: outFeatures, depth: inFeatures };
   if (rows * outFeatures === 0) return zeros(outShape); // nothing to compute (and nothing read)
   const biasValues = bias === undefined ? undefined : (bias.dataSync() as Float32Array);
@@ -96,7 +130,7 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
   // tfjs-wasm copies an upload into its own heap at once, so the kernel's output view can go as is; cpu keeps what it is given
   const inPlace = getBackend() === 'wasm';
   const out = kernel instanceof WasmInt8Gemm
-    ? kernel.quantizedMultiplyReusing({ key: dataKey(x), read, weight: values, shape, colScales: scales, bias: biasValues, caller, activation, inPlace }) // the same x as the last product (q, k, v of one input): quantized once
-    : kernel.quantizedMultiply(x.dataSync() as Float32Array, values, shape, scales, biasValues, caller, activation); // [N, K] -> int8 [N, K] + [N] scales -> [N, M]
+    ? kernel.quantizedMultiplyReusing({ key: dataKey(x), read, weight: values, shape, colScales: scales, bias: biasValues, caller, activation, inPlace, residualLayerNorm: norm(residualLayerNorm, (t) => backendValues(t, Float32Array)) }) // the same x as the last product (q, k, v of one input): quantized once
+    : kernel.quantizedMultiply(x.dataSync() as Float32Array, values, shape, scales, biasValues, caller, activation, norm(residualLayerNorm, (t) => t.dataSync() as Float32Array)); // [N, K] -> int8 [N, K] + [N] scales -> [N, M]
   return tensor(out, outShape, 'float32');
 }

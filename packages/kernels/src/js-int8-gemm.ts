@@ -2,6 +2,7 @@ import { geluF32 } from '@attnkit/backends';
 import { dequantizeAccumulators } from './dequantize-accumulators.js';
 import type { Int8Activation, Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
 import { quantizeRows } from './quantize-rows.js';
+import { residualLayerNormF32 } from './residual-layer-norm-f32.js';
 
 /** `A·Bᵀ` in int32 JavaScript arithmetic, four output columns at a time (each A row read once per four columns). */
 function accumulate(a: Int8Array, b: Int8Array, { rows, cols, depth }: Int8GemmShape): Int32Array {
@@ -48,8 +49,9 @@ export const jsInt8Gemm: Int8GemmKernel = {
   activationLevels: 127,
   accumulate,
   multiply: (a, b, shape, rowScales, colScales, bias, activation) => activate(dequantizeAccumulators(accumulate(a, b, shape), rowScales, colScales, bias), activation),
-  quantizedMultiply(x, b, shape, colScales, bias, caller, activation) {
+  quantizedMultiply(x, b, shape, colScales, bias, caller, activation, residualLayerNorm) {
     const { values, scales } = quantizeRows(x, shape.rows, shape.depth, 127, caller, 'x');
-    return activate(dequantizeAccumulators(accumulate(values, b, shape), scales, colScales, bias), activation);
+    const out = activate(dequantizeAccumulators(accumulate(values, b, shape), scales, colScales, bias), activation);
+    return residualLayerNorm === undefined ? out : residualLayerNormF32(out, residualLayerNorm, shape.rows, shape.cols);
   },
 };

@@ -2,6 +2,7 @@ import { ResourceLimitError } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { decodeBase64 } from './decode-base64.js';
 import type { Int8Activation, Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
+import type { ResidualLayerNormValues } from './residual-layer-norm-f32.js';
 import type { Int8KernelName } from './int8-kernel-name.js';
 import { sharedKernelInstance, type ThreadedModuleName } from './kernel-threads.js';
 
@@ -25,7 +26,7 @@ interface GemmInstance {
   run(job: number): void;
 }
 
-const JOB_BYTES = 48; // csrc/int8-gemm.h gemm_job: n, m, k, row_scale, col_scale, bias, activation, out, scratch (9 words, rounded up)
+const JOB_BYTES = 64; // csrc/int8-gemm.h gemm_job: n, m, k, row_scale, col_scale, bias, activation, out, scratch, phase, residual, gamma, beta, eps (14 words, rounded up)
 const ACTIVATIONS: Record<Int8Activation, number> = { gelu: 1 }; // gemm_job.activation
 
 const PAGE = 65536;
@@ -83,8 +84,8 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     return this.#multiply({ a, rowScales }, b, shape, colScales, bias, '', activation);
   }
 
-  quantizedMultiply(x: Float32Array, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation?: Int8Activation): Float32Array {
-    return this.#multiply({ read: () => x }, b, shape, colScales, bias, caller, activation);
+  quantizedMultiply(x: Float32Array, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation?: Int8Activation, residualLayerNorm?: ResidualLayerNormValues): Float32Array {
+    return this.#multiply({ read: () => x }, b, shape, colScales, bias, caller, activation, false, residualLayerNorm);
   }
 
   /**
@@ -95,16 +96,16 @@ export class WasmInt8Gemm implements Int8GemmKernel {
    * `inPlace`: return a view of the module's memory (valid until the next call; for a consumer
    * that copies at once, such as a tfjs-wasm upload) instead of a copy.
    */
-  quantizedMultiplyReusing(request: { key: number; read: () => Float32Array; weight: Int8Array; shape: Int8GemmShape; colScales: Float32Array; bias: Float32Array | undefined; caller: string; activation: Int8Activation | undefined; inPlace: boolean }): Float32Array {
-    const { key, read, weight, shape, colScales, bias, caller, activation, inPlace } = request;
-    return this.#multiply({ read, key }, weight, shape, colScales, bias, caller, activation, inPlace);
+  quantizedMultiplyReusing(request: { key: number; read: () => Float32Array; weight: Int8Array; shape: Int8GemmShape; colScales: Float32Array; bias: Float32Array | undefined; caller: string; activation: Int8Activation | undefined; inPlace: boolean; residualLayerNorm: ResidualLayerNormValues | undefined }): Float32Array {
+    const { key, read, weight, shape, colScales, bias, caller, activation, inPlace, residualLayerNorm } = request;
+    return this.#multiply({ read, key }, weight, shape, colScales, bias, caller, activation, inPlace, residualLayerNorm);
   }
 
   /** The float product from int8 A and its scales, or from float x quantized here by the module's quantize_rows (or still there from the last call with the same key). */
-  #multiply(source: { a: Int8Array; rowScales: Float32Array } | { read: () => Float32Array; key?: number }, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation: Int8Activation | undefined, inPlace = false): Float32Array {
+  #multiply(source: { a: Int8Array; rowScales: Float32Array } | { read: () => Float32Array; key?: number }, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation: Int8Activation | undefined, inPlace = false, residualLayerNorm?: ResidualLayerNormValues): Float32Array {
     const { rows, cols, depth } = shape;
     if (rows * cols === 0) return new Float32Array(0);
-    const [instance, at] = this.#place(shape);
+    const [instance, at] = this.#place(shape, residualLayerNorm !== undefined);
     const { exports: kernel, memory } = instance;
     const key = 'key' in source && source.key !== undefined ? `${source.key} ${rows} ${depth}` : undefined;
     const reused = key !== undefined && key === this.#packedKey;
@@ -128,8 +129,19 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     new Float32Array(buffer, at.colScale, cols).set(colScales);
     if (bias !== undefined) new Float32Array(buffer, at.bias, cols).set(bias);
     kernel.int8_gemm_pack_b(at.b, rows, cols, depth, at.scratch);
-    new Int32Array(buffer, at.job, JOB_BYTES / 4).set([rows, cols, depth, at.rowScale, at.colScale, bias === undefined ? 0 : at.bias, activation === undefined ? 0 : ACTIVATIONS[activation], at.out, at.scratch]);
+    const words = new Int32Array(buffer, at.job, JOB_BYTES / 4);
+    words.set([rows, cols, depth, at.rowScale, at.colScale, bias === undefined ? 0 : at.bias, activation === undefined ? 0 : ACTIVATIONS[activation], at.out, at.scratch, 0, at.residual, at.gamma, at.beta, 0]);
+    if (residualLayerNorm !== undefined) {
+      new Float32Array(buffer, at.residual, rows * cols).set(residualLayerNorm.residual);
+      new Float32Array(buffer, at.gamma, cols).set(residualLayerNorm.gamma);
+      new Float32Array(buffer, at.beta, cols).set(residualLayerNorm.beta);
+      new Float32Array(buffer, at.job + 52, 1)[0] = residualLayerNorm.epsilon; // gemm_job.eps
+    }
     instance.run(at.job); // the column shares of the packed product, on every thread
+    if (residualLayerNorm !== undefined) {
+      words[9] = 1; // gemm_job.phase: the rows' residual LayerNorm, once every column is done
+      instance.run(at.job);
+    }
     this.#packedKey = key;
     const view = new Float32Array(memory.buffer, at.out, rows * cols);
     return inPlace ? view : view.slice();
@@ -140,11 +152,11 @@ export class WasmInt8Gemm implements Int8GemmKernel {
    * K only (x as float, the row scales, A as int8, the packing scratch whose first panel is A),
    * then B, the column scales, the bias and the output; grows the memory to fit.
    */
-  #place({ rows, cols, depth }: Int8GemmShape) {
+  #place({ rows, cols, depth }: Int8GemmShape, residualLayerNorm = false) {
     const instance = this.#load();
     const { exports: kernel, memory } = instance;
     const align = (offset: number) => Math.ceil(offset / 16) * 16;
-    const at = { job: instance.base, x: 0, rowScale: 0, a: 0, scratch: 0, b: 0, colScale: 0, bias: 0, out: 0, end: 0 };
+    const at = { job: instance.base, x: 0, rowScale: 0, a: 0, scratch: 0, b: 0, colScale: 0, bias: 0, out: 0, residual: 0, gamma: 0, beta: 0, end: 0 };
     at.x = at.job + JOB_BYTES;
     at.rowScale = align(at.x + 4 * rows * depth);
     at.a = align(at.rowScale + 4 * rows);
@@ -155,6 +167,12 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     at.bias = align(at.colScale + 4 * cols);
     at.out = align(at.bias + 4 * cols);
     at.end = at.out + 4 * rows * cols;
+    if (residualLayerNorm) {
+      at.residual = align(at.end);
+      at.gamma = align(at.residual + 4 * rows * cols);
+      at.beta = align(at.gamma + 4 * cols);
+      at.end = at.beta + 4 * cols;
+    }
     const what = `the buffers of an int8 [${rows}, ${depth}] x [${cols}, ${depth}]ᵀ product`;
     if (at.end > MAX_BYTES) {
       throw new ResourceLimitError({ caller: 'int8MatMul', what, backend: `the ${this.name} kernel`, bytes: at.end, limit: MAX_BYTES, rule: 'the kernels address at most 2 GiB', hint: 'Split the rows into smaller batches.' });

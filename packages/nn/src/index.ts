@@ -18,6 +18,7 @@ export { geluTanh } from './ops/gelu-tanh.js';
 export { layerNorm } from './ops/layer-norm.js';
 export { ACTIVATIONS, activationByName, type ActivationFunction } from './ops/activation-by-name.js';
 export { linearThenActivation } from './layers/linear-then-activation.js';
+export { linearResidualLayerNorm } from './layers/linear-residual-layer-norm.js';
 export { readSafetensors, MAX_HEADER_BYTES, type SafetensorsEntry, type SafetensorsFile, type ReadSafetensorsOptions } from './safetensors/read-safetensors.js';
 export { writeSafetensors } from './safetensors/write-safetensors.js';
 export { decodeHalf } from './safetensors/decode-float.js';

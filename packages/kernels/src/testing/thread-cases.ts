@@ -23,6 +23,8 @@ async function outputs(threads: number): Promise<{ report: Awaited<ReturnType<ty
       values.set(`${name} multiply + gelu [${dims.join(', ')}]`, Array.from(kernel.multiply(a, b, shape, rowScales, colScales, bias, 'gelu')));
       const x = seededNormals(dims[0] * dims[2], 500 + i);
       values.set(`${name} quantizedMultiply [${dims.join(', ')}]`, Array.from(kernel.quantizedMultiply(x, b, shape, colScales, undefined, 'test')));
+      const residualLayerNorm = { residual: seededNormals(dims[0] * dims[1], 700 + i), gamma: seededNormals(dims[1], 800 + i), beta: seededNormals(dims[1], 850 + i), epsilon: 1e-5 };
+      values.set(`${name} quantizedMultiply + residual LayerNorm [${dims.join(', ')}]`, Array.from(kernel.quantizedMultiply(x, b, shape, colScales, bias, 'test', undefined, residualLayerNorm)));
     });
   }
   const attention = fusedAttentionKernel('simd', 'test');

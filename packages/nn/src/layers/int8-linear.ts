@@ -1,6 +1,6 @@
 import type { Tensor, Variable } from '@tensorflow/tfjs-core';
 import { checkObject, checkOptionKeys, describeValue, InvalidArgumentError, isTensorLike } from '@attnkit/errors';
-import { checkInt8Weight, int8MatMul, quantizeWeightPerChannel, type Int8Activation, type Int8MatMulOptions, type Int8Weight } from '@attnkit/kernels';
+import { checkInt8Weight, int8MatMul, quantizeWeightPerChannel, type Int8MatMulOptions, type Int8Weight } from '@attnkit/kernels';
 import { Module } from '../module/module.js';
 import { checkWidth } from './check-width.js';
 import { Linear } from './linear.js';
@@ -56,17 +56,20 @@ export class Int8Linear extends Module {
 
   /**
    * `x [..., in]` → `[..., out]`. With `{ activation: 'gelu' }`, exact GELU of the output is
-   * applied inside the int8 kernel (one pass; the numbers of the wasm backend's GELU kernel).
+   * applied inside the int8 kernel (one pass; the numbers of the wasm backend's GELU kernel); with
+   * `{ residualLayerNorm: { residual, gamma, beta, epsilon } }`, each output row then becomes
+   * `LayerNorm(row + residual) · gamma + beta` there (see `int8MatMul`).
    *
    * @example
    * int8.forward(x, { activation: 'gelu' }); // = GELU(int8.forward(x)), fused
    */
-  forward(x: Tensor, options: { readonly activation?: Int8Activation } = {}): Tensor {
+  forward(x: Tensor, options: Pick<Int8MatMulOptions, 'activation' | 'residualLayerNorm'> = {}): Tensor {
     const caller = 'Int8Linear.forward';
     this.assertLive(caller);
     if (this.training) throw Int8Linear.#inferenceOnly(caller); // a parent's train() reaches here without calling ours
-    const { activation } = checkOptionKeys(checkObject(options, { caller, argument: 'options', expected: 'an object with an optional activation' }), ['activation'], caller);
-    return int8MatMul(checkWidth(x, caller, 'x', this.inFeatures, 'inFeatures'), this.weight, this.bias, activation === undefined ? this.options : { ...this.options, activation });
+    const { activation, residualLayerNorm } = checkOptionKeys(checkObject(options, { caller, argument: 'options', expected: 'an object with an optional activation and residualLayerNorm' }), ['activation', 'residualLayerNorm'], caller);
+    const fused = { ...(activation === undefined ? {} : { activation }), ...(residualLayerNorm === undefined ? {} : { residualLayerNorm }) };
+    return int8MatMul(checkWidth(x, caller, 'x', this.inFeatures, 'inFeatures'), this.weight, this.bias, { ...this.options, ...fused });
   }
 
   static #inferenceOnly(caller: string): InvalidArgumentError {

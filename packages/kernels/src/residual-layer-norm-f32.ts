@@ -1,0 +1,55 @@
+import { describeValue, InvalidArgumentError } from '@attnkit/errors';
+
+/** The values of a residual LayerNorm epilogue: `out = LayerNorm(out + residual) · gamma + beta` per row of M. */
+export interface ResidualLayerNormValues {
+  /** `[N, M]`, added to the product before the normalisation. */
+  readonly residual: Float32Array;
+  /** `[M]`. */
+  readonly gamma: Float32Array;
+  /** `[M]`. */
+  readonly beta: Float32Array;
+  /** Added to the biased variance (PyTorch's `eps`): finite, ≥ 0. */
+  readonly epsilon: number;
+}
+
+const f = Math.fround;
+
+/**
+ * `out[i] = LayerNorm(out[i] + residual[i]) · gamma + beta` for each row of `width` floats, in
+ * place, in float32 arithmetic exactly as the wasm kernels' epilogue (csrc/residual-layer-norm.h)
+ * and the wasm backend's LayerNorm kernel do it: the mean over 4-lane partial sums plus a scalar
+ * tail, then the biased variance in a second pass. Shapes: `out`, `residual` `[rows, width]`,
+ * `gamma`, `beta` `[width]`.
+ *
+ * @example
+ * residualLayerNormF32(out, { residual, gamma, beta, epsilon: 1e-12 }, rows, 384);
+ */
+export function residualLayerNormF32(out: Float32Array, values: ResidualLayerNormValues, rows: number, width: number): Float32Array {
+  const { residual, gamma, beta, epsilon } = values;
+  if (typeof epsilon !== 'number' || !(epsilon >= 0) || !Number.isFinite(epsilon)) throw new InvalidArgumentError({ caller: 'residualLayerNormF32', argument: 'epsilon', expected: 'a finite number ≥ 0', received: describeValue(epsilon) });
+  const vec = width & ~3;
+  const eps = f(epsilon);
+  for (let row = 0; row < rows; row++) {
+    const o = row * width;
+    for (let i = 0; i < width; i++) out[o + i] = f((out[o + i] as number) + (residual[o + i] as number));
+    const lanes = [0, 0, 0, 0];
+    let sum = 0;
+    for (let i = 0; i < vec; i++) lanes[i % 4] = f((lanes[i % 4] as number) + (out[o + i] as number));
+    for (let i = vec; i < width; i++) sum = f(sum + (out[o + i] as number));
+    const hsum = () => f(f((lanes[0] as number) + (lanes[1] as number)) + f((lanes[2] as number) + (lanes[3] as number)));
+    const mean = f(f(hsum() + sum) / width);
+    lanes.fill(0);
+    sum = 0;
+    for (let i = 0; i < vec; i++) {
+      const d = f((out[o + i] as number) - mean);
+      lanes[i % 4] = f((lanes[i % 4] as number) + f(d * d));
+    }
+    for (let i = vec; i < width; i++) {
+      const d = f((out[o + i] as number) - mean);
+      sum = f(sum + f(d * d));
+    }
+    const inv = f(1 / f(Math.sqrt(f(f(f(hsum() + sum) / width) + eps))));
+    for (let i = 0; i < width; i++) out[o + i] = f(f(f(f((out[o + i] as number) - mean) * inv) * (gamma[i] as number)) + (beta[i] as number));
+  }
+  return out;
+}
