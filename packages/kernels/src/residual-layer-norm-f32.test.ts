@@ -24,4 +24,13 @@ describe('residualLayerNormF32', () => {
     const one = new Float32Array(1);
     expect(() => residualLayerNormF32(one, { residual: one, gamma: one, beta: one, epsilon: epsilon as number }, 1, 1)).toThrow(InvalidArgumentError);
   });
+
+  it('refuses arrays of the wrong type or length, and a non-object', () => {
+    const f = (n: number) => new Float32Array(n);
+    expect(() => residualLayerNormF32(undefined as never, { residual: f(2), gamma: f(2), beta: f(2), epsilon: 0 }, 1, 2)).toThrow(InvalidArgumentError);
+    expect(() => residualLayerNormF32(f(2), { residual: f(3), gamma: f(2), beta: f(2), epsilon: 0 }, 1, 2)).toThrow(/values.residual/);
+    expect(() => residualLayerNormF32(f(2), { residual: f(2), gamma: new Float64Array(2) as never, beta: f(2), epsilon: 0 }, 1, 2)).toThrow(/values.gamma/);
+    expect(() => residualLayerNormF32(f(2), null as never, 1, 2)).toThrow(InvalidArgumentError);
+    expect(() => residualLayerNormF32(f(2), { residual: f(2), gamma: f(2), beta: f(2), epsilon: 0 }, 1.5, 2)).toThrow(/'rows' must be an integer/);
+  });
 });
