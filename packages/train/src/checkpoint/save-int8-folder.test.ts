@@ -1,37 +1,24 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import { memory, type Tensor2D } from '@tensorflow/tfjs-core';
+import { join } from 'node:path';
+import { memory } from '@tensorflow/tfjs-core';
 import { availableBackends, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { loadEncoder } from '@attnkit/bert';
 import { Int8Linear, Linear, readSafetensors } from '@attnkit/nn';
-import { loadSentenceEncoder, type SentenceEncoder } from '@attnkit/sentence';
+import { loadSentenceEncoder } from '@attnkit/sentence';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trainSentenceEncoder } from '../trainer/train-sentence-encoder.js';
 import { paraphrasePairs, SENTENCE_FIXTURES, TINY_BERT } from '../trainer/synthetic-pairs.test-helper.js';
 import { CheckpointError } from './checkpoint-error.js';
 import { saveInt8Folder } from './save-int8-folder.js';
 import { saveSentenceFolder } from './save-sentence-folder.js';
+import { embed, files, REFERENCE } from './saved-folder.test-helper.js';
 
-const TEXTS = ['Hello world', 'The quick brown fox jumps over the lazy dog.', 'a kitten is sitting on the mat', 'Größe der Straße', ''];
 const BACKENDS = (await availableBackends()).filter((b) => b === 'cpu' || b === 'wasm');
-const REFERENCE = decodeURIComponent(new URL('../../../../tooling/reference/fixtures/', import.meta.url).pathname);
 const FAMILY_BERT = join(REFERENCE, 'families', 'bert');
 const INT8 = join(REFERENCE, 'attnkit-int8');
 
-/** Every file under `folder`, as sorted paths relative to it. */
-async function files(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => relative(folder, join(e.parentPath, e.name))).sort();
-}
-
-async function embed(model: SentenceEncoder): Promise<Float32Array> {
-  const embeddings = (await model.encode(TEXTS)) as Tensor2D;
-  const values = (await embeddings.data()) as Float32Array;
-  embeddings.dispose();
-  return values;
-}
 
 /** Bytes of the Linear weights stored I8 in `folder`'s model.safetensors, and of the same tensors in `source`'s (F32). */
 async function linearWeightBytes(source: string, folder: string): Promise<{ float: number; int8: number; scales: number }> {

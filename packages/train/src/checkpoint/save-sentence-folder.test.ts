@@ -1,33 +1,20 @@
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { memory, type Tensor2D } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { readSafetensors } from '@attnkit/nn';
-import { loadSentenceEncoder, type SentenceEncoder } from '@attnkit/sentence';
+import { loadSentenceEncoder } from '@attnkit/sentence';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trainSentenceEncoder } from '../trainer/train-sentence-encoder.js';
 import { paraphrasePairs, SENTENCE_FIXTURES, TINY_BERT } from '../trainer/synthetic-pairs.test-helper.js';
 import { CheckpointError } from './checkpoint-error.js';
 import { saveSentenceFolder } from './save-sentence-folder.js';
+import { embed, files, REFERENCE } from './saved-folder.test-helper.js';
 
-const REFERENCE = decodeURIComponent(new URL('../../../../tooling/reference/fixtures/', import.meta.url).pathname);
 const SAVED = join(REFERENCE, 'attnkit-saved');
-const TEXTS = ['Hello world', 'The quick brown fox jumps over the lazy dog.', 'a kitten is sitting on the mat', 'Größe der Straße', ''];
 
-/** Every file under `folder`, as sorted paths relative to it. */
-async function files(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => relative(folder, join(e.parentPath, e.name))).sort();
-}
-
-async function embed(model: SentenceEncoder): Promise<Float32Array> {
-  const embeddings = (await model.encode(TEXTS)) as Tensor2D;
-  const values = (await embeddings.data()) as Float32Array;
-  embeddings.dispose();
-  return values;
-}
 
 const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>): number => Array.from(a).reduce((m, v, i) => Math.max(m, Math.abs(v - (b[i] as number))), 0);
 
