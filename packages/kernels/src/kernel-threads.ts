@@ -114,7 +114,8 @@ function loadModules(): Map<ThreadedModuleName, Module> | undefined {
       const base = Math.ceil((heapBase + (MAX_KERNEL_THREADS - 1) * STACK) / 16) * 16;
       const missing = Math.ceil((base + PAGE) / PAGE) - memory.buffer.byteLength / PAGE;
       if (missing > 0) memory.grow(missing);
-      const instance: SharedKernelInstance<RunPartExports> = { exports, memory, base, parts: () => currentParts(), run: (job) => runJob(name, exports, job) };
+      const index = loaded.size; // its place in the list the workers get (spawn: loaded.values(), in order)
+      const instance: SharedKernelInstance<RunPartExports> = { exports, memory, base, parts: () => currentParts(), run: (job) => runJob(index, exports, job) };
       loaded.set(name, { name, instance, module, heapBase });
     }
   } catch (cause) {
@@ -160,14 +161,14 @@ function stopWorkers(pool: Workers): void {
   for (const handle of pool.handles) void handle.terminate();
 }
 
-function runJob(name: ThreadedModuleName, exports: RunPartExports, job: number): void {
+/** Runs a job of the module at `index` (its place in the workers' module list) on every part. */
+function runJob(index: number, exports: RunPartExports, job: number): void {
   const parts = currentParts();
   if (parts === 1 || workers === undefined) {
     exports.run_part(job, 0, 1);
     return;
   }
   const control = workers.control;
-  const index = [...(modules as Map<ThreadedModuleName, Module>).keys()].indexOf(name);
   Atomics.store(control, CONTROL.module, index);
   Atomics.store(control, CONTROL.job, job);
   Atomics.store(control, CONTROL.parts, parts);
