@@ -41,7 +41,10 @@ static inline v128_t erf_f32x4(v128_t x) {
   q = ERF_STEP(q, u, 1.0f);
   s = wasm_f32x4_mul(s, wasm_f32x4_add(wasm_f32x4_splat(1.128379225730896f), wasm_f32x4_mul(t, p)));
   r = wasm_f32x4_sub(one, wasm_f32x4_div(r, q));
-  v128_t magnitude = wasm_f32x4_pmin(wasm_v128_bitselect(s, r, wasm_f32x4_lt(a, one)), one);
+  // s where a < 1, else r: each masked to +0 in the other lanes and added (exact: x + 0 = x, and a
+  // NaN stays in r's lanes). Not a bitselect: the relaxed f32 GEMM uses bitselect as a placeholder.
+  v128_t below = wasm_f32x4_lt(a, one);
+  v128_t magnitude = wasm_f32x4_pmin(wasm_f32x4_add(wasm_v128_and(s, below), wasm_v128_andnot(r, below)), one);
   return wasm_v128_or(magnitude, wasm_v128_and(x, wasm_i32x4_splat((int32_t)0x80000000)));
 }
 

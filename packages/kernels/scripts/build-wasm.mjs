@@ -1,11 +1,13 @@
-// pnpm build:wasm — compiles csrc/*.c into the WebAssembly modules (int8 GEMM, fused attention) and writes each as a
+// pnpm build:wasm — compiles csrc/*.c into the WebAssembly modules (int8 and float32 GEMM, fused attention) and writes each as a
 // base64 TypeScript module under src/wasm/ (committed: Node, Vite and bundlers need no asset
 // serving, and CI never needs clang). Needs clang + wasm-ld (14 or later) and, for the
 // relaxed-SIMD module, wabt's wasm2wat/wat2wasm (apt-get install clang lld wabt).
 //
-// clang 14 has no builtin for i16x8.relaxed_dot_i8x16_i7x16_s: the relaxed source writes the
-// placeholder i16x8.q15mulr_sat_s (same types, used nowhere else there); this script disassembles
-// the module, checks that the placeholder is present and that no other relaxed instruction is,
+// clang 14 has no builtins for the relaxed-SIMD instructions used: each relaxed source writes a
+// placeholder instruction of the same operand and result types (i16x8.q15mulr_sat_s for
+// i16x8.relaxed_dot_i8x16_i7x16_s, v128.bitselect for f32x4.relaxed_madd); this script disassembles
+// the module, checks that the placeholder is present, that its plain twin (the same body built
+// without the relaxed instruction) holds none of it, and that no other relaxed instruction is,
 // rewrites it and reassembles. Each output records the SHA-256 of its sources (a test recomputes
 // it, so a C change without a rebuild fails CI) and the tool versions.
 import { execFileSync } from 'node:child_process';
@@ -20,14 +22,18 @@ const CLANG_FLAGS = ['--target=wasm32', '-O3', '-msimd128', '-mbulk-memory', '-f
 // The threads variant imports a shared memory (all threads' instances of the module share it) and
 // exports the stack pointer, so each thread's instance gets its own stack (src/kernel-threads.ts).
 const THREADS_FLAGS = ['-matomics', '-mmutable-globals', '-Wl,--import-memory', '-Wl,--shared-memory', '-Wl,--max-memory=2147483648', '-Wl,--export=__stack_pointer'];
-const PLACEHOLDER = 'i16x8.q15mulr_sat_s';
-const RELAXED_DOT = 'i16x8.dot_i8x16_i7x16_s'; // wabt 1.0.32's name for i16x8.relaxed_dot_i8x16_i7x16_s (0xfd 0x112)
+// wabt 1.0.32's name for i16x8.relaxed_dot_i8x16_i7x16_s (0xfd 0x112)
+const RELAXED_DOT = { placeholder: 'i16x8.q15mulr_sat_s', instruction: 'i16x8.dot_i8x16_i7x16_s', twin: 'int8-gemm-simd' };
+const RELAXED_MADD = { placeholder: 'v128.bitselect', instruction: 'f32x4.relaxed_madd', twin: 'f32-gemm-simd' };
 
 const modules = [
-  { name: 'int8-gemm-simd', constant: 'INT8_GEMM_SIMD', sources: ['int8-gemm-simd.c', 'int8-gemm.h', 'gelu.h', 'residual-layer-norm.h'], relaxed: false },
-  { name: 'int8-gemm-relaxed-simd', constant: 'INT8_GEMM_RELAXED_SIMD', sources: ['int8-gemm-relaxed-simd.c', 'int8-gemm.h', 'gelu.h', 'residual-layer-norm.h'], relaxed: true },
-  { name: 'fused-attention', constant: 'FUSED_ATTENTION', sources: ['fused-attention.c'], relaxed: false },
+  { name: 'int8-gemm-simd', constant: 'INT8_GEMM_SIMD', sources: ['int8-gemm-simd.c', 'int8-gemm.h', 'gelu.h', 'residual-layer-norm.h'] },
+  { name: 'int8-gemm-relaxed-simd', constant: 'INT8_GEMM_RELAXED_SIMD', sources: ['int8-gemm-relaxed-simd.c', 'int8-gemm.h', 'gelu.h', 'residual-layer-norm.h'], relaxed: RELAXED_DOT },
+  { name: 'f32-gemm-simd', constant: 'F32_GEMM_SIMD', sources: ['f32-gemm-simd.c', 'f32-gemm.h', 'gelu.h', 'residual-layer-norm.h'] },
+  { name: 'f32-gemm-relaxed-simd', constant: 'F32_GEMM_RELAXED_SIMD', sources: ['f32-gemm-relaxed-simd.c', 'f32-gemm.h', 'gelu.h', 'residual-layer-norm.h'], relaxed: RELAXED_MADD },
+  { name: 'fused-attention', constant: 'FUSED_ATTENTION', sources: ['fused-attention.c'] },
 ];
+const PLACEHOLDERS = [RELAXED_DOT, RELAXED_MADD];
 
 const run = (command, args) => execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 const clangVersion = run('clang', ['--version']).split('\n')[0].trim();
@@ -42,20 +48,27 @@ export function sourceHash(sources, read) {
 }
 
 try {
+  const plainWats = new Map(); // name -> the plain modules' disassembly (a relaxed module's twin is built before it)
   for (const module of modules) {
     const variants = [['', []], ['-threads', THREADS_FLAGS]].map(([suffix, flags]) => {
       const out = join(work, `${module.name}${suffix}.wasm`);
       run('clang', [...CLANG_FLAGS, ...flags, '-o', out, join(root, 'csrc', module.sources[0])]);
       const wat = run('wasm2wat', ['--enable-threads', out]);
-      const placeholders = wat.split(PLACEHOLDER).length - 1;
-      if (module.relaxed) {
-        if (placeholders === 0) throw new Error(`${module.name}: no ${PLACEHOLDER} placeholder in the compiled module`);
-        if (/relaxed|laneselect|\.fma|\.fms/.test(wat)) throw new Error(`${module.name}: clang emitted another relaxed instruction; only the rewritten dot may be relaxed`);
+      const relaxed = module.relaxed;
+      const placeholders = relaxed ? wat.split(relaxed.placeholder).length - 1 : 0;
+      if (relaxed) {
+        const twin = plainWats.get(`${relaxed.twin}${suffix}`);
+        if (twin === undefined) throw new Error(`${module.name}: its plain twin ${relaxed.twin} must be built first`);
+        if (twin.includes(relaxed.placeholder)) throw new Error(`${module.name}: the plain twin ${relaxed.twin} holds ${relaxed.placeholder} itself, so the placeholder is ambiguous`);
+        if (placeholders === 0) throw new Error(`${module.name}: no ${relaxed.placeholder} placeholder in the compiled module`);
+        if (/relaxed|laneselect|\.fma|\.fms/.test(wat)) throw new Error(`${module.name}: clang emitted another relaxed instruction; only the rewritten placeholder may be relaxed`);
         const rewritten = join(work, `${module.name}${suffix}.wat`);
-        writeFileSync(rewritten, wat.replaceAll(PLACEHOLDER, RELAXED_DOT));
+        writeFileSync(rewritten, wat.replaceAll(relaxed.placeholder, relaxed.instruction));
         run('wat2wasm', ['--enable-relaxed-simd', '--enable-threads', rewritten, '-o', out]);
-      } else if (placeholders !== 0 || /relaxed/.test(wat)) {
-        throw new Error(`${module.name}: the plain SIMD module must not hold ${PLACEHOLDER} or relaxed instructions`);
+      } else {
+        if (/relaxed/.test(wat)) throw new Error(`${module.name}: the plain SIMD module must not hold relaxed instructions`);
+        if (PLACEHOLDERS.some((p) => p.twin === module.name && wat.includes(p.placeholder))) throw new Error(`${module.name}: holds the placeholder its relaxed twin rewrites`);
+        plainWats.set(`${module.name}${suffix}`, wat);
       }
       if (suffix !== '' && /\(start|\(data/.test(wat)) throw new Error(`${module.name}: the threads variant must have no data segments or start function (each thread instantiates it on the shared memory)`);
       return { bytes: readFileSync(out), placeholders };
@@ -64,7 +77,7 @@ try {
     const sha = sourceHash(module.sources, (file) => readFileSync(join(root, 'csrc', file), 'utf8'));
     const text = [
       `// Generated by scripts/build-wasm.mjs (pnpm build:wasm) from csrc/${module.sources.join(', csrc/')}. Do not edit.`,
-      `// ${clangVersion}; wabt ${wabtVersion}; clang ${CLANG_FLAGS.join(' ')} (threads variant also ${THREADS_FLAGS.join(' ')})${module.relaxed ? `; ${PLACEHOLDER} -> ${RELAXED_DOT} (${placeholders}x)` : ''}.`,
+      `// ${clangVersion}; wabt ${wabtVersion}; clang ${CLANG_FLAGS.join(' ')} (threads variant also ${THREADS_FLAGS.join(' ')})${module.relaxed ? `; ${module.relaxed.placeholder} -> ${module.relaxed.instruction} (${placeholders}x)` : ''}.`,
       '',
       `/** SHA-256 of the C sources this module was built from (recomputed by a test). */`,
       `export const ${module.constant}_SOURCE_SHA256 = '${sha}';`,
@@ -77,7 +90,7 @@ try {
       '',
     ].join('\n');
     writeFileSync(join(root, 'src', 'wasm', `${module.name}.wasm.ts`), text);
-    console.log(`${module.name}: ${bytes.length} bytes${module.relaxed ? `, ${placeholders} relaxed dots` : ''}`);
+    console.log(`${module.name}: ${bytes.length} bytes${module.relaxed ? `, ${placeholders} x ${module.relaxed.instruction}` : ''}`);
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { engine, getBackend, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
-import { checkObject, checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { checkInt8Weight, type Int8Weight } from './int8-weight.js';
 import type { Int8KernelName } from './int8-kernel-name.js';
 import type { Int8Activation } from './int8-gemm-kernel.js';
@@ -7,7 +7,7 @@ import { int8Kernel } from './int8-kernels.js';
 import { InferenceOnlyError } from './inference-only-error.js';
 import { WasmInt8Gemm } from './wasm-int8-gemm.js';
 import { backendValues } from './backend-values.js';
-import type { ResidualLayerNormValues } from './residual-layer-norm-f32.js';
+import { checkResidualLayerNorm, residualLayerNormValues, type ResidualLayerNormOption } from './residual-layer-norm-option.js';
 
 const dataKeys = new WeakMap<object, number>();
 let nextDataKey = 0;
@@ -21,31 +21,6 @@ function dataKey(x: Tensor): number {
   let key = dataKeys.get(id);
   if (key === undefined) dataKeys.set(id, (key = nextDataKey++));
   return key;
-}
-
-type ResidualLayerNormOption = NonNullable<Int8MatMulOptions['residualLayerNorm']>;
-
-/** The residual LayerNorm's values for a kernel (the residual read last: on tfjs-wasm a view, copied by the kernel before anything allocates). */
-function norm(option: ResidualLayerNormOption | undefined, read: (t: Tensor) => Float32Array): ResidualLayerNormValues | undefined {
-  if (option === undefined) return undefined;
-  return { gamma: option.gamma.dataSync() as Float32Array, beta: option.beta.dataSync() as Float32Array, epsilon: option.epsilon, residual: read(option.residual) };
-}
-
-function checkResidualLayerNorm(option: ResidualLayerNormOption, outShape: readonly number[], caller: string): void {
-  checkObject(option, { caller, argument: 'residualLayerNorm', expected: 'an object { residual, gamma, beta, epsilon }' });
-  checkOptionKeys(option, ['residual', 'gamma', 'beta', 'epsilon'], caller);
-  checkTensor(option.residual, { caller, argument: 'residualLayerNorm.residual', dtype: 'float32', shape: '[..., M]' });
-  if (option.residual.shape.length !== outShape.length || option.residual.shape.some((d, i) => d !== outShape[i])) {
-    throw new InvalidArgumentError({ caller, argument: 'residualLayerNorm.residual', expected: `a float32 tensor of the output's shape ${formatShape(outShape)}`, received: formatShape(option.residual.shape) });
-  }
-  const width = outShape[outShape.length - 1] as number;
-  for (const name of ['gamma', 'beta'] as const) {
-    checkTensor(option[name], { caller, argument: `residualLayerNorm.${name}`, dtype: 'float32', rank: 1, shape: '[M]' });
-    if (option[name].shape[0] !== width) throw new InvalidArgumentError({ caller, argument: `residualLayerNorm.${name}`, expected: `a float32 tensor [M] with M = ${width}`, received: formatShape(option[name].shape) });
-  }
-  if (typeof option.epsilon !== 'number' || !Number.isFinite(option.epsilon) || option.epsilon < 0) {
-    throw new InvalidArgumentError({ caller, argument: 'residualLayerNorm.epsilon', expected: 'a finite number ≥ 0 (LayerNorm\'s eps)', received: describeValue(option.epsilon) });
-  }
 }
 
 /** The longest K whose int32 sums cannot overflow at ±127 · ±127: ⌊(2³¹ − 1) / 127²⌋. */
@@ -71,7 +46,7 @@ export interface Int8MatMulOptions {
    * tfjs' add followed by the wasm backend's LayerNorm kernel, bit for bit (`residualLayerNormF32`).
    * `residual [..., M]` (the output's shape), `gamma`, `beta` `[M]` float32, `epsilon` finite ≥ 0.
    */
-  readonly residualLayerNorm?: { readonly residual: Tensor; readonly gamma: Tensor; readonly beta: Tensor; readonly epsilon: number };
+  readonly residualLayerNorm?: ResidualLayerNormOption;
 }
 
 const ACTIVATION_NAMES: readonly Int8Activation[] = ['gelu'];
@@ -130,7 +105,7 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
   // tfjs-wasm copies an upload into its own heap at once, so the kernel's output view can go as is; cpu keeps what it is given
   const inPlace = getBackend() === 'wasm';
   const out = kernel instanceof WasmInt8Gemm
-    ? kernel.quantizedMultiplyReusing({ key: dataKey(x), read, weight: values, shape, colScales: scales, bias: biasValues, caller, activation, inPlace, residualLayerNorm: norm(residualLayerNorm, (t) => backendValues(t, Float32Array)) }) // the same x as the last product (q, k, v of one input): quantized once
-    : kernel.quantizedMultiply(x.dataSync() as Float32Array, values, shape, scales, biasValues, caller, activation, norm(residualLayerNorm, (t) => t.dataSync() as Float32Array)); // [N, K] -> int8 [N, K] + [N] scales -> [N, M]
+    ? kernel.quantizedMultiplyReusing({ key: dataKey(x), read, weight: values, shape, colScales: scales, bias: biasValues, caller, activation, inPlace, residualLayerNorm: residualLayerNormValues(residualLayerNorm, (t) => backendValues(t, Float32Array)) }) // the same x as the last product (q, k, v of one input): quantized once
+    : kernel.quantizedMultiply(x.dataSync() as Float32Array, values, shape, scales, biasValues, caller, activation, residualLayerNormValues(residualLayerNorm, (t) => t.dataSync() as Float32Array)); // [N, K] -> int8 [N, K] + [N] scales -> [N, M]
   return tensor(out, outShape, 'float32');
 }

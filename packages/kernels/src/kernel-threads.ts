@@ -5,6 +5,8 @@ import { CONTROL, KERNEL_WORKER_SOURCE, type KernelWorkerData } from './kernel-w
 import { FUSED_ATTENTION_THREADS_WASM } from './wasm/fused-attention.wasm.js';
 import { INT8_GEMM_RELAXED_SIMD_THREADS_WASM } from './wasm/int8-gemm-relaxed-simd.wasm.js';
 import { INT8_GEMM_SIMD_THREADS_WASM } from './wasm/int8-gemm-simd.wasm.js';
+import { F32_GEMM_RELAXED_SIMD_THREADS_WASM } from './wasm/f32-gemm-relaxed-simd.wasm.js';
+import { F32_GEMM_SIMD_THREADS_WASM } from './wasm/f32-gemm-simd.wasm.js';
 
 /** The most threads the kernels use (stacks are reserved for this many in every module's memory). */
 export const MAX_KERNEL_THREADS = 16;
@@ -15,10 +17,12 @@ const START_TIMEOUT_MS = 10_000;
 const WAIT_TIMEOUT_MS = 120_000; // a part that never reports done: a worker died
 
 /** The kernel modules that run on threads, by name. */
-export type ThreadedModuleName = 'int8-gemm-simd' | 'int8-gemm-relaxed-simd' | 'fused-attention';
+export type ThreadedModuleName = 'int8-gemm-simd' | 'int8-gemm-relaxed-simd' | 'f32-gemm-simd' | 'f32-gemm-relaxed-simd' | 'fused-attention';
 const THREADED_SOURCES: Record<ThreadedModuleName, string> = {
   'int8-gemm-simd': INT8_GEMM_SIMD_THREADS_WASM,
   'int8-gemm-relaxed-simd': INT8_GEMM_RELAXED_SIMD_THREADS_WASM,
+  'f32-gemm-simd': F32_GEMM_SIMD_THREADS_WASM,
+  'f32-gemm-relaxed-simd': F32_GEMM_RELAXED_SIMD_THREADS_WASM,
   'fused-attention': FUSED_ATTENTION_THREADS_WASM,
 };
 
@@ -259,9 +263,9 @@ function spawn(threads: number): void {
 }
 
 /**
- * How the hand-written kernels (int8 products, fused attention) are threaded now. They split
- * each call over workers that share the kernels' WebAssembly memory: the output columns of an
- * int8 product, the heads of an attention. Threads need `SharedArrayBuffer` (Node; in a browser,
+ * How the hand-written kernels (int8 and float32 products, fused attention) are threaded now. They split
+ * each call over workers that share the kernels' WebAssembly memory: the output columns of a
+ * product, the heads of an attention. Threads need `SharedArrayBuffer` (Node; in a browser,
  * a cross-origin-isolated page); without it every call runs on the calling thread.
  *
  * @example

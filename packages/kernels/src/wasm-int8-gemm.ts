@@ -1,6 +1,6 @@
-import { ResourceLimitError } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { decodeBase64 } from './decode-base64.js';
+import { growKernelMemory } from './grow-kernel-memory.js';
 import type { Int8Activation, Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
 import type { ResidualLayerNormValues } from './residual-layer-norm-f32.js';
 import type { Int8KernelName } from './int8-kernel-name.js';
@@ -29,8 +29,6 @@ interface GemmInstance {
 const JOB_BYTES = 64; // csrc/int8-gemm.h gemm_job: n, m, k, row_scale, col_scale, bias, activation, out, scratch, phase, residual, gamma, beta, eps (14 words, rounded up)
 const ACTIVATIONS: Record<Int8Activation, number> = { gelu: 1 }; // gemm_job.activation
 
-const PAGE = 65536;
-const MAX_BYTES = 2 ** 31; // the C kernels index with int32 offsets
 
 /**
  * One of the WebAssembly int8 GEMM modules (built from csrc/ by scripts/build-wasm.mjs), driven
@@ -173,19 +171,8 @@ export class WasmInt8Gemm implements Int8GemmKernel {
       at.beta = align(at.gamma + 4 * cols);
       at.end = at.beta + 4 * cols;
     }
-    const what = `the buffers of an int8 [${rows}, ${depth}] x [${cols}, ${depth}]ᵀ product`;
-    if (at.end > MAX_BYTES) {
-      throw new ResourceLimitError({ caller: 'int8MatMul', what, backend: `the ${this.name} kernel`, bytes: at.end, limit: MAX_BYTES, rule: 'the kernels address at most 2 GiB', hint: 'Split the rows into smaller batches.' });
-    }
     if (kernel.scratch_bytes(rows, cols, depth) > scratch) throw new Error(`attnkit kernels: scratch estimate below scratch_bytes for [${rows}, ${cols}, ${depth}]`); // a bug, never an input error
-    const missing = at.end - memory.buffer.byteLength;
-    if (missing > 0) {
-      try {
-        memory.grow(Math.ceil(missing / PAGE));
-      } catch (cause) {
-        throw new ResourceLimitError({ caller: 'int8MatMul', what, backend: `the ${this.name} kernel`, bytes: at.end, limit: memory.buffer.byteLength, rule: `the engine refused to grow the module's memory: ${String(cause)}`, hint: 'Split the rows into smaller batches.' });
-      }
-    }
+    growKernelMemory(memory, at.end, { caller: 'int8MatMul', what: `the buffers of an int8 [${rows}, ${depth}] x [${cols}, ${depth}]ᵀ product`, kernel: this.name });
     return [instance, at] as const;
   }
 

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { formatConformanceTable, runConformance, type ConformanceResult } from '@attnkit/backends/conformance';
 import { leaksOf } from '@attnkit/test-utils';
+import { f32Kernels } from '../f32-kernels.js';
 import { int8Kernels } from '../int8-kernels.js';
 import { KERNEL_CONFORMANCE_CASES } from './kernel-conformance-cases.js';
 
@@ -10,8 +11,9 @@ const all: ConformanceResult[] = [];
 describe('kernel conformance in Chromium', () => {
   afterAll(() => useBackend('cpu'));
 
-  it('runs every int8 kernel here, relaxed SIMD included', () => {
+  it('runs every int8 and float32 kernel here, relaxed SIMD included', () => {
     expect(int8Kernels().supported).toEqual(['relaxed-simd', 'simd', 'js']);
+    expect(f32Kernels().supported).toEqual(['relaxed-simd', 'simd']);
   });
 
   it.each(['cpu', 'wasm', 'webgl', 'webgpu'] as const)('%s: every case within its float32 bound of float64, no leaks', async (backend) => {

@@ -2,12 +2,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { formatConformanceTable, runConformance, type ConformanceCase, type ConformanceResult } from '@attnkit/backends/conformance';
 import { leaksOf } from '@attnkit/test-utils';
+import { f32Kernels } from '../f32-kernels.js';
 import { int8Kernels } from '../int8-kernels.js';
 import { KERNEL_CONFORMANCE_CASES } from './kernel-conformance-cases.js';
 
 const all: ConformanceResult[] = [];
 // Node 20 runs relaxed SIMD only with a flag: those cases must say so, and every other one pass
-const unavailable = KERNEL_CONFORMANCE_CASES.filter((c) => c.name.startsWith('int8MatMul relaxed-simd') && !int8Kernels().supported.includes('relaxed-simd')).map((c) => c.name);
+const unavailable = KERNEL_CONFORMANCE_CASES.filter((c) => (c.name.startsWith('int8MatMul relaxed-simd') && !int8Kernels().supported.includes('relaxed-simd')) || (c.name.startsWith('f32MatMul relaxed-simd') && !f32Kernels().supported.includes('relaxed-simd'))).map((c) => c.name);
 
 describe.each(['cpu', 'wasm'] as const)('kernel conformance on %s (Node)', (backend) => {
   it('every available case within its float32 bound of float64, no leaks', async () => {

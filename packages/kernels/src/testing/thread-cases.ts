@@ -1,6 +1,7 @@
 // Test-only: the kernels give the same numbers, bit for bit, whatever the thread count (threads
-// only split the output columns of an int8 product and the heads of an attention).
+// only split the output columns of an int8 or float32 product and the heads of an attention).
 import { expect } from 'vitest';
+import { f32Kernel, f32Kernels } from '../f32-kernels.js';
 import { fusedAttentionKernel } from '../fused-attention-kernels.js';
 import { int8Kernel, int8Kernels } from '../int8-kernels.js';
 import { startKernelThreads } from '../kernel-threads.js';
@@ -25,6 +26,16 @@ async function outputs(threads: number): Promise<{ report: Awaited<ReturnType<ty
       values.set(`${name} quantizedMultiply [${dims.join(', ')}]`, Array.from(kernel.quantizedMultiply(x, b, shape, colScales, undefined, 'test')));
       const residualLayerNorm = { residual: seededNormals(dims[0] * dims[1], 700 + i), gamma: seededNormals(dims[1], 800 + i), beta: seededNormals(dims[1], 850 + i), epsilon: 1e-5 };
       values.set(`${name} quantizedMultiply + residual LayerNorm [${dims.join(', ')}]`, Array.from(kernel.quantizedMultiply(x, b, shape, colScales, bias, 'test', undefined, residualLayerNorm)));
+    });
+  }
+  for (const name of f32Kernels().supported) {
+    const kernel = f32Kernel(name, 'test');
+    SHAPES.forEach(([rows, cols, depth], i) => {
+      const x = seededNormals(rows * depth, 300 + i);
+      const base = { read: () => x, weight: seededNormals(cols * depth, 350 + i), bias: seededNormals(cols, 400 + i), rows, cols, depth, activation: undefined, residualLayerNorm: undefined, inPlace: false, caller: 'test' };
+      const residualLayerNorm = { residual: seededNormals(rows * cols, 450 + i), gamma: seededNormals(cols, 460 + i), beta: seededNormals(cols, 470 + i), epsilon: 1e-5 };
+      values.set(`f32 ${name} multiply [${rows}, ${cols}, ${depth}]`, Array.from(kernel.multiply(base)));
+      values.set(`f32 ${name} multiply + gelu + residual LayerNorm [${rows}, ${cols}, ${depth}]`, Array.from(kernel.multiply({ ...base, activation: 'gelu', residualLayerNorm })));
     });
   }
   const attention = fusedAttentionKernel('simd', 'test');

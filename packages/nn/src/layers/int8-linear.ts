@@ -1,9 +1,10 @@
 import type { Tensor, Variable } from '@tensorflow/tfjs-core';
-import { checkObject, checkOptionKeys, describeValue, InvalidArgumentError, isTensorLike } from '@attnkit/errors';
+import { describeValue, InvalidArgumentError, isTensorLike } from '@attnkit/errors';
 import { checkInt8Weight, int8MatMul, quantizeWeightPerChannel, type Int8MatMulOptions, type Int8Weight } from '@attnkit/kernels';
 import { Module } from '../module/module.js';
 import { checkWidth } from './check-width.js';
 import { Linear } from './linear.js';
+import { checkLinearFusion, type LinearFusion } from './linear-fusion.js';
 
 /**
  * An inference-only `Linear` on int8 arithmetic: the same forward contract
@@ -63,11 +64,11 @@ export class Int8Linear extends Module {
    * @example
    * int8.forward(x, { activation: 'gelu' }); // = GELU(int8.forward(x)), fused
    */
-  forward(x: Tensor, options: Pick<Int8MatMulOptions, 'activation' | 'residualLayerNorm'> = {}): Tensor {
+  forward(x: Tensor, options: LinearFusion = {}): Tensor {
     const caller = 'Int8Linear.forward';
     this.assertLive(caller);
     if (this.training) throw Int8Linear.#inferenceOnly(caller); // a parent's train() reaches here without calling ours
-    const { activation, residualLayerNorm } = checkOptionKeys(checkObject(options, { caller, argument: 'options', expected: 'an object with an optional activation and residualLayerNorm' }), ['activation', 'residualLayerNorm'], caller);
+    const { activation, residualLayerNorm } = checkLinearFusion(options, caller);
     const fused = { ...(activation === undefined ? {} : { activation }), ...(residualLayerNorm === undefined ? {} : { residualLayerNorm }) };
     return int8MatMul(checkWidth(x, caller, 'x', this.inFeatures, 'inFeatures'), this.weight, this.bias, { ...this.options, ...fused });
   }

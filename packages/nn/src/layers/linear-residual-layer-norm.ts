@@ -6,10 +6,12 @@ import { LayerNorm } from './layer-norm.js';
 import { Linear } from './linear.js';
 
 /**
- * A post-LN block's output: `layerNorm(dropout(linear(x)) + residual)`. When `linear` is an
- * `Int8Linear`, the LayerNorm has its weight and bias and the dropout is in eval mode (an
- * identity), the residual add and the LayerNorm run inside the int8 kernel, threaded by rows, with
- * the numbers of tfjs' add and the wasm backend's LayerNorm kernel. Otherwise the ops as written.
+ * A post-LN block's output: `layerNorm(dropout(linear(x)) + residual)`. When the LayerNorm has
+ * its weight and bias and the dropout is in eval mode (an identity), it is
+ * `linear.forward(x, { residualLayerNorm })`: the residual add and the LayerNorm run inside the
+ * kernel where one runs (an `Int8Linear`; a `Linear` on wasm outside gradient recording), threaded
+ * by rows, with the numbers of tfjs' add and the wasm backend's LayerNorm kernel. Otherwise the
+ * ops as written.
  * Shapes: `x [..., in]`, `residual [..., out]` → `[..., out]`.
  *
  * @example
@@ -21,7 +23,7 @@ export function linearResidualLayerNorm(linear: Linear | Int8Linear, x: Tensor, 
   if (!(layerNorm instanceof LayerNorm)) throw new InvalidArgumentError({ caller, argument: 'layerNorm', expected: 'a LayerNorm', received: describeValue(layerNorm) });
   if (!(dropout instanceof Dropout)) throw new InvalidArgumentError({ caller, argument: 'dropout', expected: 'a Dropout', received: describeValue(dropout) });
   const { weight: gamma, bias: beta } = layerNorm;
-  if (linear instanceof Int8Linear && gamma !== undefined && beta !== undefined && !dropout.training) {
+  if (gamma !== undefined && beta !== undefined && !dropout.training) {
     return linear.forward(x, { residualLayerNorm: { residual, gamma, beta, epsilon: layerNorm.eps } });
   }
   return tidy(() => layerNorm.forward(add(dropout.forward(linear.forward(x)), residual)));

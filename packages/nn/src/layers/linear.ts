@@ -1,8 +1,12 @@
-import type { Tensor, Variable } from '@tensorflow/tfjs-core';
+import { add, tidy, type Tensor, type Variable } from '@tensorflow/tfjs-core';
 import { checkBoolean, checkInteger, checkOptionKeys } from '@attnkit/errors';
+import { checkResidualLayerNorm, f32MatMul } from '@attnkit/kernels';
 import { Module } from '../module/module.js';
-import { linear } from '../ops/linear.js';
+import { gelu } from '../ops/gelu.js';
+import { layerNorm } from '../ops/layer-norm.js';
+import { linear, onF32Kernels } from '../ops/linear.js';
 import { checkWidth } from './check-width.js';
+import { checkLinearFusion, type LinearFusion } from './linear-fusion.js';
 import { initialValues } from './init.js';
 
 /** Options of {@link Linear}. */
@@ -40,10 +44,30 @@ export class Linear extends Module {
     this.bias = !withBias ? undefined : this.registerParameter('bias', initialValues([this.outFeatures], { uniform: bound }, seed === undefined ? undefined : seed + 1));
   }
 
-  /** `x [..., in]` → `[..., out]`. */
-  forward(x: Tensor): Tensor {
+  /**
+   * `x [..., in]` → `[..., out]`; with `options`, GELU and then a residual LayerNorm applied to the
+   * product in the same call (`LinearFusion`): on wasm outside gradient recording, inside attnkit's
+   * float32 kernel (one pass, the same numbers as the ops); elsewhere with the ops `gelu`, `add`
+   * and `layerNorm`.
+   *
+   * @example
+   * dense.forward(x, { activation: 'gelu' });                                             // GELU(x Wᵀ + b)
+   * dense.forward(x, { residualLayerNorm: { residual, gamma, beta, epsilon: 1e-12 } });  // LayerNorm(x Wᵀ + b + residual)
+   */
+  forward(x: Tensor, options: LinearFusion = {}): Tensor {
     const caller = 'Linear.forward';
     this.assertLive(caller);
-    return linear(checkWidth(x, caller, 'x', this.inFeatures, 'inFeatures'), this.weight, this.bias);
+    const { activation, residualLayerNorm } = checkLinearFusion(options, caller);
+    const input = checkWidth(x, caller, 'x', this.inFeatures, 'inFeatures');
+    if (activation === undefined && residualLayerNorm === undefined) return linear(input, this.weight, this.bias);
+    if (onF32Kernels()) return f32MatMul(input, this.weight, this.bias, options);
+    if (residualLayerNorm !== undefined) checkResidualLayerNorm(residualLayerNorm, [...input.shape.slice(0, -1), this.outFeatures], caller);
+    return tidy(() => {
+      const y = linear(input, this.weight, this.bias);
+      const activated = activation === 'gelu' ? gelu(y) : y;
+      if (residualLayerNorm === undefined) return activated;
+      const { residual, gamma, beta, epsilon } = residualLayerNorm;
+      return layerNorm(add(activated, residual), gamma, beta, epsilon);
+    });
   }
 }

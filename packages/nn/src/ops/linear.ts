@@ -1,9 +1,25 @@
-import { fused, reshape, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { engine, fused, getBackend, reshape, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
+import { f32Kernels, f32MatMul } from '@attnkit/kernels';
+
+/**
+ * Whether a float product runs on attnkit's float32 kernels (`f32MatMul` of `@attnkit/kernels`)
+ * instead of tfjs matMul: on the wasm backend, when no gradient is being recorded, where this
+ * engine runs WebAssembly SIMD. There the kernels are faster than tfjs-wasm's matMul and fuse GELU
+ * and the residual LayerNorm; the `'simd'` kernel gives tfjs-wasm's numbers bit for bit, the
+ * `'relaxed-simd'` one (a multiply-add per step) within a rounding per step.
+ *
+ * @example
+ * if (onF32Kernels()) return f32MatMul(x, weight, bias, { activation: 'gelu' });
+ */
+export function onF32Kernels(): boolean {
+  return getBackend() === 'wasm' && !engine().isTapeOn() && f32Kernels().preferred !== undefined;
+}
 
 /**
  * `x Wᵀ + b` over the last axis, for any leading shape — `nn.Linear` with its weight in PyTorch
- * layout `[out, in]`. One fused matMul (bias included) on a `[N, in]` view.
+ * layout `[out, in]`. One fused matMul (bias included) on a `[N, in]` view; on wasm, outside
+ * gradient recording, attnkit's float32 kernel (see {@link onF32Kernels}).
  *
  * `x: [..., in]`, `weight: [out, in]`, `bias: [out]` → `[..., out]`.
  *
@@ -24,6 +40,7 @@ export function linear(x: Tensor, weight: Tensor, bias?: Tensor): Tensor {
   if (bias !== undefined && bias.shape[0] !== outFeatures) {
     throw new InvalidArgumentError({ caller: 'linear', argument: 'bias', expected: `a float32 tensor [out] with out = ${outFeatures} (weight is [out, in] = ${formatShape(weight.shape)})`, received: formatShape(bias.shape) });
   }
+  if (onF32Kernels()) return f32MatMul(x, weight, bias);
   return tidy(() => {
     const rows = x.shape.slice(0, -1).reduce((n, d) => n * d, 1);
     const flat = reshape(x, [rows, inFeatures]); // [..., in] -> [N, in]

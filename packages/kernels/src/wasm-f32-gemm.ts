@@ -1,0 +1,134 @@
+import { decodeBase64 } from './decode-base64.js';
+import type { F32KernelName } from './f32-kernel-name.js';
+import { growKernelMemory } from './grow-kernel-memory.js';
+import type { Int8Activation } from './int8-gemm-kernel.js';
+import { MAX_KERNEL_THREADS, sharedKernelInstance, type ThreadedModuleName } from './kernel-threads.js';
+import type { ResidualLayerNormValues } from './residual-layer-norm-f32.js';
+
+/** What the C kernels (csrc/f32-gemm.h) export. Pointers are byte offsets in the module's memory. */
+interface F32GemmExports {
+  heap_base(): number;
+  pack_floats(k: number): number;
+  run_part(job: number, part: number, parts: number): void;
+}
+
+interface F32GemmInstance {
+  readonly exports: F32GemmExports;
+  readonly memory: WebAssembly.Memory;
+  readonly base: number;
+  run(job: number): void;
+}
+
+/** One float32 product for {@link WasmF32Gemm.multiply}: `out [N, M] = act(x [N, K] · weightᵀ + bias)`, then the residual LayerNorm if given. */
+export interface F32GemmRequest {
+  /** `[N, K]`; called once, after the memory is laid out (so a view of another heap may be passed). */
+  readonly read: () => Float32Array;
+  /** `[M, K]`, rows contiguous in K (PyTorch's Linear weight `[out, in]`). */
+  readonly weight: Float32Array;
+  readonly bias: Float32Array | undefined;
+  readonly rows: number;
+  readonly cols: number;
+  readonly depth: number;
+  readonly activation: Int8Activation | undefined;
+  readonly residualLayerNorm: ResidualLayerNormValues | undefined;
+  /** Return a view of the module's memory (valid until the next call; for a consumer that copies at once) instead of a copy. */
+  readonly inPlace: boolean;
+  readonly caller: string;
+}
+
+const JOB_BYTES = 64; // csrc/f32-gemm.h f32_gemm_job: n, m, k, a, w, bias, activation, out, packing, phase, residual, gamma, beta, eps (14 words, rounded up)
+const ACTIVATIONS: Record<Int8Activation, number> = { gelu: 1 }; // f32_gemm_job.activation
+
+/**
+ * One of the WebAssembly float32 GEMM modules (built from csrc/f32-gemm*.c by
+ * scripts/build-wasm.mjs), driven from JavaScript: the operands are copied into the module's
+ * memory (grown as needed, never shrunk), the kernel runs, the output is read out. Where memory can
+ * be shared with workers (`kernelThreads`), the module's threads variant is used and each product
+ * is split over the threads by 8-column panels (the same numbers, bit for bit).
+ *
+ * @example
+ * const simd = new WasmF32Gemm('simd', F32_GEMM_SIMD_WASM, 'f32-gemm-simd');
+ * simd.multiply({ read: () => x, weight, bias, rows: 2, cols: 3, depth: 4, activation: undefined, residualLayerNorm: undefined, inPlace: false, caller: 'test' }); // Float32Array [2, 3]
+ */
+export class WasmF32Gemm {
+  readonly name: F32KernelName;
+  readonly #bytes: Uint8Array<ArrayBuffer>;
+  readonly #threaded: ThreadedModuleName | undefined;
+  #supported: boolean | undefined;
+  #instance: F32GemmInstance | undefined;
+
+  /** `threaded`: the name of the module's threads variant (kernel-threads.ts), used where memory can be shared. */
+  constructor(name: F32KernelName, base64: string, threaded?: ThreadedModuleName) {
+    this.name = name;
+    this.#bytes = decodeBase64(base64);
+    this.#threaded = threaded;
+  }
+
+  /** Whether this engine validates the module (its SIMD instructions). */
+  get supported(): boolean {
+    this.#supported ??= typeof WebAssembly === 'object' && WebAssembly.validate(this.#bytes);
+    return this.#supported;
+  }
+
+  /** The product `[N, M]` of a request (empty when N or M is 0). */
+  multiply(request: F32GemmRequest): Float32Array {
+    const { rows, cols, depth, weight, bias, activation, residualLayerNorm, inPlace } = request;
+    if (rows * cols === 0) return new Float32Array(0);
+    const instance = this.#load();
+    const { memory, exports } = instance;
+    const at = this.#place(instance, request);
+    const buffer = memory.buffer;
+    new Float32Array(buffer, at.a, rows * depth).set(request.read());
+    new Float32Array(buffer, at.w, cols * depth).set(weight);
+    if (bias !== undefined) new Float32Array(buffer, at.bias, cols).set(bias);
+    if (residualLayerNorm !== undefined) {
+      new Float32Array(buffer, at.gamma, cols).set(residualLayerNorm.gamma);
+      new Float32Array(buffer, at.beta, cols).set(residualLayerNorm.beta);
+      new Float32Array(buffer, at.residual, rows * cols).set(residualLayerNorm.residual); // last: may be a view of another heap
+    }
+    const words = new Int32Array(buffer, at.job, JOB_BYTES / 4);
+    words.set([rows, cols, depth, at.a, at.w, bias === undefined ? 0 : at.bias, activation === undefined ? 0 : ACTIVATIONS[activation], at.out, at.packing, 0, at.residual, at.gamma, at.beta, 0]);
+    new Float32Array(buffer, at.job + 52, 1)[0] = residualLayerNorm?.epsilon ?? 0; // f32_gemm_job.eps
+    if (exports.pack_floats(depth) !== depth * 64) throw new Error('attnkit kernels: the f32 module packs a different block than its driver lays out'); // a bug, never an input error
+    instance.run(at.job); // the panels of the product, on every thread
+    if (residualLayerNorm !== undefined) {
+      words[9] = 1; // f32_gemm_job.phase: the rows' residual LayerNorm, once every column is done
+      instance.run(at.job);
+    }
+    const view = new Float32Array(memory.buffer, at.out, rows * cols);
+    return inPlace ? view : view.slice();
+  }
+
+  /** Lays out, 16-byte aligned from the instance's base: the job words, A, W, the bias, the output, the packing buffers (one per possible thread), the residual LayerNorm's operands; grows the memory to fit. */
+  #place(instance: F32GemmInstance, { rows, cols, depth, residualLayerNorm, caller }: F32GemmRequest) {
+    const align = (offset: number) => Math.ceil(offset / 16) * 16;
+    const at = { job: instance.base, a: 0, w: 0, bias: 0, out: 0, packing: 0, residual: 0, gamma: 0, beta: 0, end: 0 };
+    at.a = at.job + JOB_BYTES;
+    at.w = align(at.a + 4 * rows * depth);
+    at.bias = align(at.w + 4 * cols * depth);
+    at.out = align(at.bias + 4 * cols);
+    at.packing = align(at.out + 4 * rows * cols);
+    at.end = at.packing + 4 * MAX_KERNEL_THREADS * depth * 64;
+    if (residualLayerNorm !== undefined) {
+      at.residual = align(at.end);
+      at.gamma = align(at.residual + 4 * rows * cols);
+      at.beta = align(at.gamma + 4 * cols);
+      at.end = at.beta + 4 * cols;
+    }
+    growKernelMemory(instance.memory, at.end, { caller, what: `the buffers of a float32 [${rows}, ${depth}] x [${cols}, ${depth}]ᵀ product`, kernel: this.name });
+    return at;
+  }
+
+  /** The shared-memory instance where threads are possible, else the module's own. */
+  #load(): F32GemmInstance {
+    if (this.#instance !== undefined) return this.#instance;
+    const shared = this.#threaded === undefined ? undefined : sharedKernelInstance<F32GemmExports>(this.#threaded);
+    if (shared !== undefined) {
+      this.#instance = { exports: shared.exports, memory: shared.memory, base: shared.base, run: (job) => shared.run(job) };
+    } else {
+      const exports = new WebAssembly.Instance(new WebAssembly.Module(this.#bytes)).exports as unknown as F32GemmExports & { readonly memory: WebAssembly.Memory };
+      this.#instance = { exports, memory: exports.memory, base: Math.ceil(exports.heap_base() / 16) * 16, run: (job) => exports.run_part(job, 0, 1) };
+    }
+    return this.#instance;
+  }
+}

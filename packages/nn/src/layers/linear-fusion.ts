@@ -1,0 +1,26 @@
+import { checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import type { F32MatMulOptions } from '@attnkit/kernels';
+
+/**
+ * What `Linear.forward` and `Int8Linear.forward` may apply to the product in the same call:
+ * `activation: 'gelu'` (exact GELU), then `residualLayerNorm: { residual, gamma, beta, epsilon }`
+ * (`LayerNorm(y + residual) · gamma + beta`, per row). Fused into the kernel where one runs,
+ * else applied with tfjs ops.
+ */
+export type LinearFusion = Pick<F32MatMulOptions, 'activation' | 'residualLayerNorm'>;
+
+/**
+ * Checks a {@link LinearFusion} (an object with only those keys, a known activation) and returns
+ * it; the residual LayerNorm's tensors are checked against the output by the product.
+ *
+ * @example
+ * const { activation, residualLayerNorm } = checkLinearFusion(options, 'Linear.forward');
+ */
+export function checkLinearFusion(options: LinearFusion, caller: string): LinearFusion {
+  checkObject(options, { caller, argument: 'options', expected: 'an object with an optional activation and residualLayerNorm' });
+  const { activation } = checkOptionKeys(options, ['activation', 'residualLayerNorm'], caller);
+  if (activation !== undefined && activation !== 'gelu') {
+    throw new InvalidArgumentError({ caller, argument: 'activation', expected: "'gelu' (or absent)", received: describeValue(activation) });
+  }
+  return options;
+}
