@@ -11,9 +11,11 @@
 // The including file defines MADD(a, b, c) = a · b + c on f32x4.
 //
 // Work split: tiles of MR = 4 rows by NB = 8 columns. A part (thread) owns a contiguous range of
-// 8-column panels; it packs W's rows for MC = 64 columns at a time into its own buffer, laid out
-// [panel][k][8] (one 32-byte step per p), then runs every row tile of A against them. A is read
-// in place. Memory: all pointers are byte offsets in this module's memory, placed by the caller
+// 8-column panels. The weight is used packed, [panel][k][8] (one 32-byte step per p, panels padded
+// with zeros past m): when the job says so, each part first packs its own panels, MC = 64 columns
+// at a time, right before it runs every row tile of A against them; otherwise the panels were
+// packed by an earlier job (the driver keeps a weight's panels between calls). A is read in place.
+// Memory: all pointers are byte offsets in this module's memory, placed by the caller
 // (src/wasm-f32-gemm.ts).
 #include <stdint.h>
 #include <wasm_simd128.h>
@@ -22,14 +24,14 @@
 
 #define MR 4  // rows of A per tile
 #define NB 8  // output columns per tile (two f32x4)
-#define MC 64 // output columns packed at a time (a multiple of NB): k · MC floats per part
+#define MC 64 // output columns packed at a time (a multiple of NB)
 
 extern unsigned char __heap_base;
 
 __attribute__((export_name("heap_base"))) uint32_t heap_base(void) { return (uint32_t)(uintptr_t)&__heap_base; }
 
-/** Floats of packing buffer one part needs for depth k. */
-__attribute__((export_name("pack_floats"))) int32_t pack_floats(int32_t k) { return k * MC; }
+/** Floats of a packed [m, k] weight: whole 8-column panels of k steps. */
+__attribute__((export_name("packed_floats"))) int32_t packed_floats(int32_t m, int32_t k) { return (m + NB - 1) / NB * NB * k; }
 
 // [a0 a1 a2 a3] x 4 rows -> columns: out[p] = [r0[p], r1[p], r2[p], r3[p]]
 #define TRANSPOSE4(r0, r1, r2, r3, o0, o1, o2, o3)                                          \
@@ -93,18 +95,20 @@ typedef struct {
   const float *a, *w, *bias; // bias 0: none
   int32_t activation;        // 0 none, 1 exact GELU (gelu.h)
   float *out;
-  float *packing; // parts · pack_floats(k) floats: part p packs into packing + p · pack_floats(k)
+  float *packed;  // packed_floats(m, k) floats: the weight's panels
   int32_t phase;  // 0: the product; 1: out = LayerNorm(out + residual) · gamma + beta (residual-layer-norm.h)
   const float *residual, *gamma, *beta;
   float eps;
+  int32_t pack; // 1: pack w into packed first (each part its own panels); 0: packed already holds them
 } f32_gemm_job;
 
 // Output columns [col_begin, col_end) (col_begin a multiple of NB), every row.
-static void gemm_columns(const f32_gemm_job *job, float *packed, int32_t col_begin, int32_t col_end) {
+static void gemm_columns(const f32_gemm_job *job, int32_t col_begin, int32_t col_end) {
   const int32_t n = job->n, m = job->m, k = job->k;
   for (int32_t j0 = col_begin; j0 < col_end; j0 += MC) {
     int32_t width = col_end - j0 < MC ? col_end - j0 : MC;
-    pack_block(packed, job->w, k, j0, width);
+    float *packed = job->packed + (int64_t)j0 * k; // panel j0 / NB
+    if (job->pack) pack_block(packed, job->w, k, j0, width);
     for (int32_t i = 0; i < n; i += MR) {
       int32_t rows = n - i < MR ? n - i : MR;
       const float *a0 = job->a + (int64_t)i * k; // rows past n read row i again (computed, not stored)
@@ -140,8 +144,8 @@ static void gemm_columns(const f32_gemm_job *job, float *packed, int32_t col_beg
 }
 
 /**
- * Part `part` of `parts` of a job: phase 0, a contiguous share of the 8-column panels (packed into
- * the part's own buffer); phase 1 (after every part of phase 0), a contiguous share of the rows
+ * Part `part` of `parts` of a job: phase 0, a contiguous share of the 8-column panels (packing them
+ * first if the job says so); phase 1 (after every part of phase 0), a contiguous share of the rows
  * for the residual LayerNorm.
  */
 __attribute__((export_name("run_part"))) void run_part(const f32_gemm_job *job, int32_t part, int32_t parts) {
@@ -154,5 +158,5 @@ __attribute__((export_name("run_part"))) void run_part(const f32_gemm_job *job, 
   int32_t panels = (job->m + NB - 1) / NB;
   int32_t begin = NB * (int32_t)((int64_t)panels * part / parts), end = NB * (int32_t)((int64_t)panels * (part + 1) / parts);
   if (end > job->m) end = job->m;
-  if (begin < end) gemm_columns(job, job->packing + (int64_t)part * pack_floats(job->k), begin, end);
+  if (begin < end) gemm_columns(job, begin, end);
 }

@@ -31,7 +31,7 @@ describe('WasmF32Gemm (relaxed-simd) in this process', () => {
       const weight = seededNormals(cols * depth, cols + 2);
       const bias = seededNormals(cols, depth + 3);
       const reference = f32MatMul64(x, rows, weight, cols, depth, bias);
-      const got = relaxed.multiply({ read: () => x, weight, bias, rows, cols, depth, activation: undefined, residualLayerNorm: undefined, inPlace: false, caller: 'test' });
+      const got = relaxed.multiply({ read: () => x, weight: () => weight, bias, rows, cols, depth, activation: undefined, residualLayerNorm: undefined, inPlace: false, caller: 'test' });
       const error = Math.max(...Array.from(got, (v, i) => Math.abs(v - (reference.values[i] as number))));
       expect(error).toBeLessThanOrEqual(reference.float32Bound);
     });

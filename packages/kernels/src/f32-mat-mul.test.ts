@@ -1,4 +1,4 @@
-import { add, engine, fused, randomNormal, reshape, sum, tensor, tensor1d, tensor2d, variableGrads, type Tensor } from '@tensorflow/tfjs-core';
+import { add, engine, fused, randomNormal, reshape, sum, tensor, tensor1d, tensor2d, variable, variableGrads, type Tensor } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GELU_KERNEL, LAYER_NORM_KERNEL, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
@@ -85,6 +85,27 @@ describe('f32MatMul', () => {
       const got = f32MatMul(x, weight, bias, { kernel, residualLayerNorm: { residual, gamma, beta, epsilon: 1e-12 } });
       expect(Array.from(got.dataSync()), kernel).toEqual(Array.from(unfused.dataSync()));
     }
+  });
+
+  it("never uses a weight's kept panels for other values: a Variable after assign, a new tensor, a disposed one's successor", async () => {
+    await useBackend('wasm');
+    const x = randomNormal([7, 12], 0, 1, 'float32', 21);
+    const w = variable(randomNormal([10, 12], 0, 1, 'float32', 22));
+    const expected = (weight: Tensor) => Array.from(fused.matMul({ a: x, b: weight, transposeB: true }).dataSync());
+    expect(Array.from(f32MatMul(x, w, undefined, { kernel: 'simd' }).dataSync())).toEqual(expected(w));
+    w.assign(randomNormal([10, 12], 0, 1, 'float32', 23));
+    expect(Array.from(f32MatMul(x, w, undefined, { kernel: 'simd' }).dataSync())).toEqual(expected(w));
+    for (let i = 0; i < 3; i++) {
+      const fresh = randomNormal([10, 12], 0, 1, 'float32', 30 + i); // may land where the last one was freed
+      expect(Array.from(f32MatMul(x, fresh, undefined, { kernel: 'simd' }).dataSync())).toEqual(expected(fresh));
+      fresh.dispose();
+    }
+    // and a reshape of a kept weight with other sizes is computed from its values, not the panels
+    const square = randomNormal([12, 12], 0, 1, 'float32', 40);
+    f32MatMul(x, square, undefined, { kernel: 'simd' });
+    const halves = reshape(square, [24, 6]);
+    const x6 = randomNormal([3, 6], 0, 1, 'float32', 41);
+    expect(Array.from(f32MatMul(x6, halves, undefined, { kernel: 'simd' }).dataSync())).toEqual(Array.from(fused.matMul({ a: x6, b: halves, transposeB: true }).dataSync()));
   });
 
   it('leaks nothing, fused or not', async () => {

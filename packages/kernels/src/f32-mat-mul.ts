@@ -1,6 +1,7 @@
 import { engine, getBackend, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { backendValues } from './backend-values.js';
+import { dataKey } from './data-key.js';
 import type { F32KernelName } from './f32-kernel-name.js';
 import { f32Kernel } from './f32-kernels.js';
 import { InferenceOnlyError } from './inference-only-error.js';
@@ -64,7 +65,8 @@ export function f32MatMul(x: Tensor, weight: Tensor, bias?: Tensor, options: F32
   const read = (t: Tensor) => backendValues(t, Float32Array); // on tfjs-wasm a view of its heap, copied at once into the kernel's memory
   const out = kernel.multiply({
     read: () => read(x),
-    weight: read(weight), // copied before x is read; nothing allocates in between
+    weight: () => read(weight), // read only when its packed panels are not kept from an earlier call
+    weightKey: { key: dataKey(weight), owner: weight.dataId as object }, // a Linear's weight is packed once
     bias: bias === undefined ? undefined : read(bias),
     rows,
     cols: outFeatures,

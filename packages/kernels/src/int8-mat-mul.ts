@@ -7,21 +7,8 @@ import { int8Kernel } from './int8-kernels.js';
 import { InferenceOnlyError } from './inference-only-error.js';
 import { WasmInt8Gemm } from './wasm-int8-gemm.js';
 import { backendValues } from './backend-values.js';
+import { dataKey } from './data-key.js';
 import { checkResidualLayerNorm, residualLayerNormValues, type ResidualLayerNormOption } from './residual-layer-norm-option.js';
-
-const dataKeys = new WeakMap<object, number>();
-let nextDataKey = 0;
-
-/**
- * A number for the values of `x`: its data id (shared by reshapes of one tensor; a Variable's
- * `assign` gives it a new one), numbered once. Never reused, so equal keys mean equal values.
- */
-function dataKey(x: Tensor): number {
-  const id = x.dataId as object;
-  let key = dataKeys.get(id);
-  if (key === undefined) dataKeys.set(id, (key = nextDataKey++));
-  return key;
-}
 
 /** The longest K whose int32 sums cannot overflow at ±127 · ±127: ⌊(2³¹ − 1) / 127²⌋. */
 export const MAX_INT8_DEPTH = 133_144;

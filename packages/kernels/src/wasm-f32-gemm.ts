@@ -2,13 +2,13 @@ import { decodeBase64 } from './decode-base64.js';
 import type { F32KernelName } from './f32-kernel-name.js';
 import { growKernelMemory } from './grow-kernel-memory.js';
 import type { Int8Activation } from './int8-gemm-kernel.js';
-import { MAX_KERNEL_THREADS, sharedKernelInstance, type ThreadedModuleName } from './kernel-threads.js';
+import { sharedKernelInstance, type ThreadedModuleName } from './kernel-threads.js';
 import type { ResidualLayerNormValues } from './residual-layer-norm-f32.js';
 
 /** What the C kernels (csrc/f32-gemm.h) export. Pointers are byte offsets in the module's memory. */
 interface F32GemmExports {
   heap_base(): number;
-  pack_floats(k: number): number;
+  packed_floats(m: number, k: number): number;
   run_part(job: number, part: number, parts: number): void;
 }
 
@@ -23,8 +23,14 @@ interface F32GemmInstance {
 export interface F32GemmRequest {
   /** `[N, K]`; called once, after the memory is laid out (so a view of another heap may be passed). */
   readonly read: () => Float32Array;
-  /** `[M, K]`, rows contiguous in K (PyTorch's Linear weight `[out, in]`). */
-  readonly weight: Float32Array;
+  /** `[M, K]`, rows contiguous in K (PyTorch's Linear weight `[out, in]`); called only when the weight's panels are not kept from an earlier call. */
+  readonly weight: () => Float32Array;
+  /**
+   * Keep the weight's packed panels between calls under this key (`dataKey` of the weight tensor:
+   * equal keys mean equal values), until `owner` (the tensor's data id) is garbage-collected or
+   * the kept panels pass {@link PACKED_WEIGHT_BUDGET}. Absent: packed for this call only.
+   */
+  readonly weightKey?: { readonly key: number; readonly owner: object };
   readonly bias: Float32Array | undefined;
   readonly rows: number;
   readonly cols: number;
@@ -36,19 +42,31 @@ export interface F32GemmRequest {
   readonly caller: string;
 }
 
-const JOB_BYTES = 64; // csrc/f32-gemm.h f32_gemm_job: n, m, k, a, w, bias, activation, out, packing, phase, residual, gamma, beta, eps (14 words, rounded up)
+const JOB_BYTES = 64; // csrc/f32-gemm.h f32_gemm_job: n, m, k, a, w, bias, activation, out, packed, phase, residual, gamma, beta, eps, pack (15 words, rounded up)
+
+/** Bytes of packed weights a module keeps at most (then it drops them all and packs afresh): half of the 2 GiB the kernels address. */
+export const PACKED_WEIGHT_BUDGET = 2 ** 30;
+
+interface PackedWeight {
+  readonly offset: number;
+  readonly bytes: number;
+  readonly rows: number;
+  readonly depth: number;
+}
 const ACTIVATIONS: Record<Int8Activation, number> = { gelu: 1 }; // f32_gemm_job.activation
 
 /**
  * One of the WebAssembly float32 GEMM modules (built from csrc/f32-gemm*.c by
  * scripts/build-wasm.mjs), driven from JavaScript: the operands are copied into the module's
- * memory (grown as needed, never shrunk), the kernel runs, the output is read out. Where memory can
- * be shared with workers (`kernelThreads`), the module's threads variant is used and each product
- * is split over the threads by 8-column panels (the same numbers, bit for bit).
+ * memory (grown as needed, never shrunk), the kernel runs, the output is read out. A weight given
+ * with a key is packed once and its panels kept in the module's memory for later calls (as
+ * XNNPACK keeps packed weights), so a call then copies only its input. Where memory can be shared
+ * with workers (`kernelThreads`), the module's threads variant is used and each product is split
+ * over the threads by 8-column panels (the same numbers, bit for bit).
  *
  * @example
  * const simd = new WasmF32Gemm('simd', F32_GEMM_SIMD_WASM, 'f32-gemm-simd');
- * simd.multiply({ read: () => x, weight, bias, rows: 2, cols: 3, depth: 4, activation: undefined, residualLayerNorm: undefined, inPlace: false, caller: 'test' }); // Float32Array [2, 3]
+ * simd.multiply({ read: () => x, weight: () => w, bias, rows: 2, cols: 3, depth: 4, activation: undefined, residualLayerNorm: undefined, inPlace: false, caller: 'test' }); // Float32Array [2, 3]
  */
 export class WasmF32Gemm {
   readonly name: F32KernelName;
@@ -56,6 +74,19 @@ export class WasmF32Gemm {
   readonly #threaded: ThreadedModuleName | undefined;
   #supported: boolean | undefined;
   #instance: F32GemmInstance | undefined;
+  /** Packed weight panels kept in the module's memory, by the weight's data key. */
+  readonly #packed = new Map<number, PackedWeight>();
+  /** End of the kept panels (set when the instance is loaded). */
+  #arenaEnd = 0;
+  /** Bytes of kept panels whose weights were garbage-collected (reclaimed when the region is restarted). */
+  #freedBytes = 0;
+  /** Forgets a weight's panels once its data id is garbage-collected. */
+  readonly #collected = new FinalizationRegistry<number>((key) => {
+    const entry = this.#packed.get(key);
+    if (entry === undefined) return;
+    this.#packed.delete(key);
+    this.#freedBytes += entry.bytes;
+  });
 
   /** `threaded`: the name of the module's threads variant (kernel-threads.ts), used where memory can be shared. */
   constructor(name: F32KernelName, base64: string, threaded?: ThreadedModuleName) {
@@ -72,14 +103,17 @@ export class WasmF32Gemm {
 
   /** The product `[N, M]` of a request (empty when N or M is 0). */
   multiply(request: F32GemmRequest): Float32Array {
-    const { rows, cols, depth, weight, bias, activation, residualLayerNorm, inPlace } = request;
+    const { rows, cols, depth, bias, activation, residualLayerNorm, inPlace } = request;
     if (rows * cols === 0) return new Float32Array(0);
     const instance = this.#load();
     const { memory, exports } = instance;
-    const at = this.#place(instance, request);
+    const packedBytes = 4 * exports.packed_floats(cols, depth);
+    const kept = this.#keptWeight(instance, request, packedBytes);
+    const at = this.#place(instance, request, kept === undefined ? packedBytes : 0);
     const buffer = memory.buffer;
+    if (kept === undefined || !kept.ready) new Float32Array(buffer, at.w, cols * depth).set(request.weight());
+    const packed = kept === undefined ? at.packed : kept.offset;
     new Float32Array(buffer, at.a, rows * depth).set(request.read());
-    new Float32Array(buffer, at.w, cols * depth).set(weight);
     if (bias !== undefined) new Float32Array(buffer, at.bias, cols).set(bias);
     if (residualLayerNorm !== undefined) {
       new Float32Array(buffer, at.gamma, cols).set(residualLayerNorm.gamma);
@@ -87,10 +121,10 @@ export class WasmF32Gemm {
       new Float32Array(buffer, at.residual, rows * cols).set(residualLayerNorm.residual); // last: may be a view of another heap
     }
     const words = new Int32Array(buffer, at.job, JOB_BYTES / 4);
-    words.set([rows, cols, depth, at.a, at.w, bias === undefined ? 0 : at.bias, activation === undefined ? 0 : ACTIVATIONS[activation], at.out, at.packing, 0, at.residual, at.gamma, at.beta, 0]);
+    words.set([rows, cols, depth, at.a, at.w, bias === undefined ? 0 : at.bias, activation === undefined ? 0 : ACTIVATIONS[activation], at.out, packed, 0, at.residual, at.gamma, at.beta, 0, kept?.ready === true ? 0 : 1]);
     new Float32Array(buffer, at.job + 52, 1)[0] = residualLayerNorm?.epsilon ?? 0; // f32_gemm_job.eps
-    if (exports.pack_floats(depth) !== depth * 64) throw new Error('attnkit kernels: the f32 module packs a different block than its driver lays out'); // a bug, never an input error
-    instance.run(at.job); // the panels of the product, on every thread
+    instance.run(at.job); // the panels of the product (packed first where they are not kept yet), on every thread
+    kept?.markReady();
     if (residualLayerNorm !== undefined) {
       words[9] = 1; // f32_gemm_job.phase: the rows' residual LayerNorm, once every column is done
       instance.run(at.job);
@@ -99,16 +133,56 @@ export class WasmF32Gemm {
     return inPlace ? view : view.slice();
   }
 
-  /** Lays out, 16-byte aligned from the instance's base: the job words, A, W, the bias, the output, the packing buffers (one per possible thread), the residual LayerNorm's operands; grows the memory to fit. */
-  #place(instance: F32GemmInstance, { rows, cols, depth, residualLayerNorm, caller }: F32GemmRequest) {
+  /** Bytes of packed weights kept now, and how many weights (for tests and reports). */
+  get packedWeights(): { readonly count: number; readonly bytes: number } {
+    let bytes = 0;
+    for (const entry of this.#packed.values()) bytes += entry.bytes;
+    return { count: this.#packed.size, bytes };
+  }
+
+  /**
+   * Where the request's weight panels are kept (`ready`: packed by an earlier call; else this call
+   * packs them there), or undefined when they are packed for this call only: no key, another shape
+   * under the same key (a reshape of the same values), or more than the budget.
+   */
+  #keptWeight(instance: F32GemmInstance, { weightKey, cols, depth, caller }: F32GemmRequest, bytes: number): { offset: number; ready: boolean; markReady(): void } | undefined {
+    if (weightKey === undefined || bytes > PACKED_WEIGHT_BUDGET) return undefined;
+    const found = this.#packed.get(weightKey.key);
+    if (found !== undefined) return found.rows === cols && found.depth === depth ? { offset: found.offset, ready: true, markReady: () => {} } : undefined;
+    if (this.#arenaEnd - this.#arenaStart(instance) + bytes > PACKED_WEIGHT_BUDGET || this.#freedBytes > (this.#arenaEnd - this.#arenaStart(instance)) / 2) {
+      this.#packed.clear(); // over the budget, or mostly weights already collected: start again (each weight is packed again on its next use)
+      this.#arenaEnd = this.#arenaStart(instance);
+      this.#freedBytes = 0;
+    }
+    const offset = this.#arenaEnd;
+    growKernelMemory(instance.memory, offset + bytes, { caller, what: `the packed panels of a float32 [${cols}, ${depth}] weight`, kernel: this.name });
+    this.#arenaEnd = Math.ceil((offset + bytes) / 16) * 16;
+    const { key, owner } = weightKey;
+    return {
+      offset,
+      ready: false,
+      markReady: () => {
+        this.#packed.set(key, { offset, bytes, rows: cols, depth });
+        this.#collected.register(owner, key);
+      },
+    };
+  }
+
+  /** The kept weights' region starts right after the job words. */
+  #arenaStart(instance: F32GemmInstance): number {
+    return instance.base + JOB_BYTES;
+  }
+
+  /** Lays out, 16-byte aligned after the kept weights: A, W, the bias, the output, the weight's panels for this call (`packedBytes`, 0 when kept), the residual LayerNorm's operands; grows the memory to fit. */
+  #place(instance: F32GemmInstance, { rows, cols, depth, residualLayerNorm, caller }: F32GemmRequest, packedBytes: number) {
     const align = (offset: number) => Math.ceil(offset / 16) * 16;
-    const at = { job: instance.base, a: 0, w: 0, bias: 0, out: 0, packing: 0, residual: 0, gamma: 0, beta: 0, end: 0 };
-    at.a = at.job + JOB_BYTES;
+    const at = { job: instance.base, a: 0, w: 0, bias: 0, out: 0, packed: 0, residual: 0, gamma: 0, beta: 0, end: 0 };
+    at.a = align(this.#arenaEnd);
     at.w = align(at.a + 4 * rows * depth);
     at.bias = align(at.w + 4 * cols * depth);
     at.out = align(at.bias + 4 * cols);
-    at.packing = align(at.out + 4 * rows * cols);
-    at.end = at.packing + 4 * MAX_KERNEL_THREADS * depth * 64;
+    at.packed = align(at.out + 4 * rows * cols);
+    at.end = at.packed + packedBytes;
     if (residualLayerNorm !== undefined) {
       at.residual = align(at.end);
       at.gamma = align(at.residual + 4 * rows * cols);
@@ -129,6 +203,7 @@ export class WasmF32Gemm {
       const exports = new WebAssembly.Instance(new WebAssembly.Module(this.#bytes)).exports as unknown as F32GemmExports & { readonly memory: WebAssembly.Memory };
       this.#instance = { exports, memory: exports.memory, base: Math.ceil(exports.heap_base() / 16) * 16, run: (job) => exports.run_part(job, 0, 1) };
     }
+    this.#arenaEnd = this.#arenaStart(this.#instance); // nothing kept yet
     return this.#instance;
   }
 }

@@ -32,7 +32,7 @@ async function outputs(threads: number): Promise<{ report: Awaited<ReturnType<ty
     const kernel = f32Kernel(name, 'test');
     SHAPES.forEach(([rows, cols, depth], i) => {
       const x = seededNormals(rows * depth, 300 + i);
-      const base = { read: () => x, weight: seededNormals(cols * depth, 350 + i), bias: seededNormals(cols, 400 + i), rows, cols, depth, activation: undefined, residualLayerNorm: undefined, inPlace: false, caller: 'test' };
+      const base = { read: () => x, weight: ((w) => () => w)(seededNormals(cols * depth, 350 + i)), bias: seededNormals(cols, 400 + i), rows, cols, depth, activation: undefined, residualLayerNorm: undefined, inPlace: false, caller: 'test' };
       const residualLayerNorm = { residual: seededNormals(rows * cols, 450 + i), gamma: seededNormals(cols, 460 + i), beta: seededNormals(cols, 470 + i), epsilon: 1e-5 };
       values.set(`f32 ${name} multiply [${rows}, ${cols}, ${depth}]`, Array.from(kernel.multiply(base)));
       values.set(`f32 ${name} multiply + gelu + residual LayerNorm [${rows}, ${cols}, ${depth}]`, Array.from(kernel.multiply({ ...base, activation: 'gelu', residualLayerNorm })));
