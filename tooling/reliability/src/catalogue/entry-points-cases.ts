@@ -51,6 +51,7 @@ const ACCEPTED: Readonly<Record<string, string>> = {
   'train.glossKey:"x"': 'a gloss text, normalised',
   'kernels.int8Kernel:undefined': 'no name: the fastest int8 kernel the engine validates',
   'kernels.fusedAttentionKernel:undefined': 'no name: the fastest fused attention kernel the engine validates',
+  'kernels.f32Kernel:undefined': 'no name: the fastest float32 kernel the engine validates',
   'backends.erfF32:NaN': 'NaN is a number: erf(NaN) is NaN, as in the wasm kernels',
   'backends.geluF32:NaN': 'NaN is a number: GELU(NaN) is NaN, as in the wasm kernels',
 };
