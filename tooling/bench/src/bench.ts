@@ -39,8 +39,18 @@ function flops(c: { hiddenSize: number; intermediateSize: number; numHiddenLayer
   return batch * (l * perLayer + 2 * e * e);
 }
 
+/**
+ * A pause before an engine's block of runs, so that the engine timed before it has left the cores:
+ * onnxruntime-node's intra-op threads and tfjs-wasm's pthreads spin for a while after each run, and
+ * the next engine's threads would share the two cores with them (attnkit's plain forward, timed
+ * right after onnxruntime-node, measured ≈ 15–25 % slower than its masked forward that way; alone,
+ * the two are within 3 %). Applied before every block, whichever the engine.
+ */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 1000));
+
 async function timeAttnkit(folder: string, backend: 'wasm' | 'cpu', batch: number, length: number, masked = false, quantize?: 'int8'): Promise<{ cold: number; times: number[]; hidden: Float32Array; model: BertModel }> {
   await useBackend(backend);
+  await settle();
   const started = performance.now();
   const model = await loadBert(folder, quantize === undefined ? {} : { quantize }); // int8: cold includes quantizing the weights
   // masked: the all-ones attention mask ORT is given, so the masked softmax path runs as it would with padding
@@ -138,6 +148,7 @@ async function pairedCeilingShares(folder: string, batch: number, length: number
 async function timeOrt(kind: 'node' | 'web', onnx: string, threads: number, batch: number, length: number, vocab: number): Promise<{ cold: number; times: number[]; hidden: Float32Array }> {
   const ort = (kind === 'node' ? ortNode : ortWeb) as unknown as typeof ortNode;
   if (kind === 'web') ortWeb.env.wasm.numThreads = threads;
+  await settle();
   const started = performance.now();
   const session = kind === 'node'
     ? await ortNode.InferenceSession.create(onnx, { intraOpNumThreads: threads, interOpNumThreads: 1, executionProviders: ['cpu'] })
@@ -360,6 +371,14 @@ function finish(extra?: { ceilings: Record<string, number>; growth: Record<strin
   lines.push(
     '',
     '## What limits attnkit on wasm (profile: `pnpm --filter @attnkit/bench exec tsx --conditions=@attnkit/source src/profile.ts`)',
+    '',
+    'The dense projections no longer run on tfjs-wasm\'s matMul: on wasm, outside gradient recording, nn\'s `Linear`',
+    'runs on `@attnkit/kernels`\' float32 kernel (`f32MatMul`, 4 × 8 register tiles, weights packed once and kept, split',
+    'over the kernel threads, GELU and the residual LayerNorm fused; `packages/kernels/scripts/bench-f32.ts`). On 2',
+    'threads it measured 60–65 GFLOP/s with plain SIMD (the numbers of tfjs\' matMul bit for bit; Node 20\'s default) and',
+    '74–86 GFLOP/s with relaxed-SIMD multiply-add (Chromium, Node ≥ 22), against tfjs-wasm\'s 48–52: so the forward now',
+    'passes the tfjs-wasm matMul "ceiling" above, which stays as a reference point. The profile below is from before',
+    '(`src/profile.ts` still lists the tfjs kernels; the float32 kernel is not one).',
     '',
     'Per-kernel time of one MiniLM 8 × 128 forward (tf.profile, several profiles): the dense projections',
     '(`_FusedMatMul`, 25 calls) 420–453 ms at ≈ 48–52 GFLOP/s, at the matMul ceiling; `BatchMatMul` (attention',
