@@ -95,6 +95,33 @@ __attribute__((export_name("int8_gemm_pack_b"))) void int8_gemm_pack_b(const int
   pack_b(pb, corr, b, m, mp, k, kp);
 }
 
+/** Bytes of B's packed panel and its column corrections, as int8_gemm_pack_b_to lays them out. */
+__attribute__((export_name("packed_b_bytes"))) uint32_t packed_b_bytes(int32_t m, int32_t k) {
+  uint32_t kp = (uint32_t)round_up(k < 0 ? 0 : k, KSTEP), mp = (uint32_t)round_up(m, NR);
+  return round_up(mp * kp * sizeof(elem_t), 16) + mp * 4;
+}
+
+/**
+ * Packs B [m, k] into dst (packed_b_bytes(m, k) bytes, 16-aligned): the panel, then the column
+ * corrections. A job whose packed_b points there uses it instead of the panel in its scratch, so a
+ * weight's panel can be kept between products.
+ */
+__attribute__((export_name("int8_gemm_pack_b_to"))) void int8_gemm_pack_b_to(const int8_t *b, int32_t m, int32_t k, uint8_t *dst) {
+  if (m <= 0) return;
+  int32_t kp = round_up(k < 0 ? 0 : k, KSTEP), mp = round_up(m, NR);
+  pack_b((elem_t *)dst, (int32_t *)(dst + round_up(mp * kp * (int32_t)sizeof(elem_t), 16)), b, m, mp, k, kp);
+}
+
+/** 1 when the n bytes at a and b are equal, else 0 (whether a kept weight's source bytes are still the weight's). */
+__attribute__((export_name("bytes_equal"))) int32_t bytes_equal(const uint8_t *a, const uint8_t *b, int32_t n) {
+  int32_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    if (!wasm_i8x16_all_true(wasm_i8x16_eq(wasm_v128_load(a + i), wasm_v128_load(b + i)))) return 0;
+  for (; i < n; i++)
+    if (a[i] != b[i]) return 0;
+  return 1;
+}
+
 static void int8_gemm_pack(const int8_t *a, const int8_t *b, int32_t n, int32_t m, int32_t k, uint8_t *scratch) {
   int8_gemm_pack_a(a, n, k, scratch);
   int8_gemm_pack_b(b, n, m, k, scratch);
@@ -134,9 +161,13 @@ static void int8_gemm_pack(const int8_t *a, const int8_t *b, int32_t n, int32_t 
   }
 
 // out[n, m] columns [j_begin, j_end) = act((float)acc · rowScale[i] · colScale[j] (+ bias[j])) from
-// packed panels; act: 0 none, 1 exact GELU (gelu.h).
-static void gemm_columns(int32_t n, int32_t m, int32_t k, const float *row_scale, const float *col_scale, const float *bias, int32_t activation, float *out, uint8_t *scratch, int32_t j_begin, int32_t j_end) {
+// packed panels (B's from packed_b when it is not 0, else from scratch); act: 0 none, 1 exact GELU (gelu.h).
+static void gemm_columns(int32_t n, int32_t m, int32_t k, const float *row_scale, const float *col_scale, const float *bias, int32_t activation, float *out, uint8_t *scratch, uint8_t *packed_b, int32_t j_begin, int32_t j_end) {
   PANELS
+  if (packed_b) {
+    pb = (elem_t *)packed_b;
+    corr = (int32_t *)(packed_b + round_up(mp * kp * (int32_t)sizeof(elem_t), 16));
+  }
   GEMM_COLUMNS(EMIT_WITH_ROWS, j_begin, j_end)
 }
 
@@ -159,7 +190,7 @@ __attribute__((export_name("int8_gemm_i32"))) void int8_gemm_i32(const int8_t *a
 __attribute__((export_name("int8_gemm"))) void int8_gemm(const int8_t *a, const int8_t *b, int32_t n, int32_t m, int32_t k, const float *row_scale, const float *col_scale, const float *bias, float *out, uint8_t *scratch) {
   if (n <= 0 || m <= 0) return;
   int8_gemm_pack(a, b, n, m, k, scratch);
-  gemm_columns(n, m, k, row_scale, col_scale, bias, 0, out, scratch, 0, round_up(m, NR));
+  gemm_columns(n, m, k, row_scale, col_scale, bias, 0, out, scratch, 0, 0, round_up(m, NR));
 }
 
 // A packed product as a job for several threads (the words src/wasm-int8-gemm.ts writes).
@@ -172,6 +203,7 @@ typedef struct {
   int32_t phase;    // 0: the product; 1: out = LayerNorm(out + residual) · gamma + beta (residual-layer-norm.h)
   const float *residual, *gamma, *beta;
   float eps;
+  uint8_t *packed_b; // 0: B's panel is in scratch (int8_gemm_pack_b); else where int8_gemm_pack_b_to put it
 } gemm_job;
 
 /**
@@ -187,7 +219,7 @@ __attribute__((export_name("run_part"))) void run_part(const gemm_job *job, int3
   }
   int32_t pairs = round_up(job->m, NR) / NR;
   int32_t begin = NR * (int32_t)((int64_t)pairs * part / parts), end = NR * (int32_t)((int64_t)pairs * (part + 1) / parts);
-  gemm_columns(job->n, job->m, job->k, job->row_scale, job->col_scale, job->bias, job->activation, job->out, job->scratch, begin, end);
+  gemm_columns(job->n, job->m, job->k, job->row_scale, job->col_scale, job->bias, job->activation, job->out, job->scratch, job->packed_b, begin, end);
 }
 
 // Symmetric per-row quantization of x [n, k] float32 into out [n, k] int8 and scales [n]:

@@ -13,8 +13,18 @@ let nextDataKey = 0;
  * dataKey(x) === dataKey(reshape(x, [-1])); // true: the same values
  */
 export function dataKey(x: Tensor): number {
-  const id = x.dataId as object;
-  let key = dataKeys.get(id);
-  if (key === undefined) dataKeys.set(id, (key = nextDataKey++));
+  return objectKey(x.dataId as object);
+}
+
+/**
+ * A number for an object (a tensor's data id, an int8 weight's values), given once and never
+ * reused: what the kernels key their kept data by, while the object itself may be collected.
+ *
+ * @example
+ * objectKey(weight.values) === objectKey(weight.values); // true
+ */
+export function objectKey(object: object): number {
+  let key = dataKeys.get(object);
+  if (key === undefined) dataKeys.set(object, (key = nextDataKey++));
   return key;
 }

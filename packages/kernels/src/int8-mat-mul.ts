@@ -7,7 +7,7 @@ import { int8Kernel } from './int8-kernels.js';
 import { InferenceOnlyError } from './inference-only-error.js';
 import { WasmInt8Gemm } from './wasm-int8-gemm.js';
 import { backendValues } from './backend-values.js';
-import { dataKey } from './data-key.js';
+import { dataKey, objectKey } from './data-key.js';
 import { checkResidualLayerNorm, residualLayerNormValues, type ResidualLayerNormOption } from './residual-layer-norm-option.js';
 
 /** The longest K whose int32 sums cannot overflow at ±127 · ±127: ⌊(2³¹ − 1) / 127²⌋. */
@@ -92,7 +92,7 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
   // tfjs-wasm copies an upload into its own heap at once, so the kernel's output view can go as is; cpu keeps what it is given
   const inPlace = getBackend() === 'wasm';
   const out = kernel instanceof WasmInt8Gemm
-    ? kernel.quantizedMultiplyReusing({ key: dataKey(x), read, weight: values, shape, colScales: scales, bias: biasValues, caller, activation, inPlace, residualLayerNorm: residualLayerNormValues(residualLayerNorm, (t) => backendValues(t, Float32Array)) }) // the same x as the last product (q, k, v of one input): quantized once
+    ? kernel.quantizedMultiplyReusing({ key: dataKey(x), read, weight: values, weightKey: { key: objectKey(values), owner: values }, shape, colScales: scales, bias: biasValues, caller, activation, inPlace, residualLayerNorm: residualLayerNormValues(residualLayerNorm, (t) => backendValues(t, Float32Array)) }) // the same x as the last product (q, k, v of one input): quantized once
     : kernel.quantizedMultiply(x.dataSync() as Float32Array, values, shape, scales, biasValues, caller, activation, residualLayerNormValues(residualLayerNorm, (t) => t.dataSync() as Float32Array)); // [N, K] -> int8 [N, K] + [N] scales -> [N, M]
   return tensor(out, outShape, 'float32');
 }

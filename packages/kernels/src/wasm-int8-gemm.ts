@@ -15,6 +15,9 @@ interface GemmExports {
   quantize_rows(x: number, n: number, k: number, levels: number, out: number, scales: number): number;
   int8_gemm_pack_a(a: number, n: number, k: number, scratch: number): void;
   int8_gemm_pack_b(b: number, n: number, m: number, k: number, scratch: number): void;
+  packed_b_bytes(m: number, k: number): number;
+  int8_gemm_pack_b_to(b: number, m: number, k: number, dst: number): void;
+  bytes_equal(a: number, b: number, n: number): number;
   run_part(job: number, part: number, parts: number): void;
 }
 
@@ -26,7 +29,19 @@ interface GemmInstance {
   run(job: number): void;
 }
 
-const JOB_BYTES = 64; // csrc/int8-gemm.h gemm_job: n, m, k, row_scale, col_scale, bias, activation, out, scratch, phase, residual, gamma, beta, eps (14 words, rounded up)
+const JOB_BYTES = 64; // csrc/int8-gemm.h gemm_job: n, m, k, row_scale, col_scale, bias, activation, out, scratch, phase, residual, gamma, beta, eps, packed_b (15 words, rounded up)
+
+/** Bytes of kept weights (source bytes and packed panels) a module holds at most; past it they are all dropped and packed again on next use. */
+export const KEPT_INT8_WEIGHT_BUDGET = 2 ** 29;
+
+/** A weight kept in the module's memory: a copy of its int8 bytes and, after it, their packed panel. */
+interface KeptInt8Weight {
+  readonly source: number;
+  readonly panels: number;
+  readonly bytes: number;
+  readonly rows: number;
+  readonly depth: number;
+}
 const ACTIVATIONS: Record<Int8Activation, number> = { gelu: 1 }; // gemm_job.activation
 
 
@@ -48,8 +63,19 @@ export class WasmInt8Gemm implements Int8GemmKernel {
   readonly #threaded: ThreadedModuleName | undefined;
   #supported: boolean | undefined;
   #instance: GemmInstance | undefined;
-  /** `key rows depth` of the activations whose quantized, packed rows are in memory now. */
+  /** `key rows depth scratch` of the activations whose quantized, packed rows are in memory now. */
   #packedKey: string | undefined;
+  /** Weights kept between products, by key (see {@link quantizedMultiplyReusing}). */
+  readonly #kept = new Map<number, KeptInt8Weight>();
+  /** End of the kept weights' region (set when the instance is loaded). */
+  #keptEnd = 0;
+  #freedBytes = 0;
+  readonly #collected = new FinalizationRegistry<number>((key) => {
+    const entry = this.#kept.get(key);
+    if (entry === undefined) return;
+    this.#kept.delete(key);
+    this.#freedBytes += entry.bytes;
+  });
 
   /** `threaded`: the name of the module's threads variant (kernel-threads.ts), used where memory can be shared. */
   constructor(name: Int8KernelName, base64: string, activationLevels: 127 | 63, threaded?: ThreadedModuleName) {
@@ -94,18 +120,26 @@ export class WasmInt8Gemm implements Int8GemmKernel {
    * `inPlace`: return a view of the module's memory (valid until the next call; for a consumer
    * that copies at once, such as a tfjs-wasm upload) instead of a copy.
    */
-  quantizedMultiplyReusing(request: { key: number; read: () => Float32Array; weight: Int8Array; shape: Int8GemmShape; colScales: Float32Array; bias: Float32Array | undefined; caller: string; activation: Int8Activation | undefined; inPlace: boolean; residualLayerNorm: ResidualLayerNormValues | undefined }): Float32Array {
-    const { key, read, weight, shape, colScales, bias, caller, activation, inPlace, residualLayerNorm } = request;
-    return this.#multiply({ read, key }, weight, shape, colScales, bias, caller, activation, inPlace, residualLayerNorm);
+  quantizedMultiplyReusing(request: { key: number; read: () => Float32Array; weight: Int8Array; weightKey?: { readonly key: number; readonly owner: object }; shape: Int8GemmShape; colScales: Float32Array; bias: Float32Array | undefined; caller: string; activation: Int8Activation | undefined; inPlace: boolean; residualLayerNorm: ResidualLayerNormValues | undefined }): Float32Array {
+    const { key, read, weight, weightKey, shape, colScales, bias, caller, activation, inPlace, residualLayerNorm } = request;
+    return this.#multiply({ read, key }, weight, shape, colScales, bias, caller, activation, inPlace, residualLayerNorm, weightKey);
+  }
+
+  /** Weights kept now and their bytes (source copies and panels), for tests and reports. */
+  get keptWeights(): { readonly count: number; readonly bytes: number } {
+    let bytes = 0;
+    for (const entry of this.#kept.values()) bytes += entry.bytes;
+    return { count: this.#kept.size, bytes };
   }
 
   /** The float product from int8 A and its scales, or from float x quantized here by the module's quantize_rows (or still there from the last call with the same key). */
-  #multiply(source: { a: Int8Array; rowScales: Float32Array } | { read: () => Float32Array; key?: number }, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation: Int8Activation | undefined, inPlace = false, residualLayerNorm?: ResidualLayerNormValues): Float32Array {
+  #multiply(source: { a: Int8Array; rowScales: Float32Array } | { read: () => Float32Array; key?: number }, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation: Int8Activation | undefined, inPlace = false, residualLayerNorm?: ResidualLayerNormValues, weightKey?: { readonly key: number; readonly owner: object }): Float32Array {
     const { rows, cols, depth } = shape;
     if (rows * cols === 0) return new Float32Array(0);
+    const kept = weightKey === undefined ? undefined : this.#keptWeight(weightKey, shape, caller); // before the layout: it may extend the kept region
     const [instance, at] = this.#place(shape, residualLayerNorm !== undefined);
     const { exports: kernel, memory } = instance;
-    const key = 'key' in source && source.key !== undefined ? `${source.key} ${rows} ${depth}` : undefined;
+    const key = 'key' in source && source.key !== undefined ? `${source.key} ${rows} ${depth} ${at.scratch}` : undefined; // the scratch address too: A's panel moves when the kept region grows
     const reused = key !== undefined && key === this.#packedKey;
     this.#packedKey = undefined; // A's region is rewritten below unless reused
     if (!reused) {
@@ -126,9 +160,17 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     new Int8Array(buffer, at.b, b.length).set(b);
     new Float32Array(buffer, at.colScale, cols).set(colScales);
     if (bias !== undefined) new Float32Array(buffer, at.bias, cols).set(bias);
-    kernel.int8_gemm_pack_b(at.b, rows, cols, depth, at.scratch);
+    if (kept === undefined) {
+      kernel.int8_gemm_pack_b(at.b, rows, cols, depth, at.scratch); // into the scratch, after A's panel
+    } else if (!kept.fresh && kernel.bytes_equal(kept.entry.source, at.b, b.length) === 1) {
+      // the same bytes as when its panel was packed: nothing to do (a mutated Int8Weight is packed again below)
+    } else {
+      new Uint8Array(buffer).copyWithin(kept.entry.source, at.b, at.b + b.length);
+      kernel.int8_gemm_pack_b_to(kept.entry.source, cols, depth, kept.entry.panels);
+      kept.commit();
+    }
     const words = new Int32Array(buffer, at.job, JOB_BYTES / 4);
-    words.set([rows, cols, depth, at.rowScale, at.colScale, bias === undefined ? 0 : at.bias, activation === undefined ? 0 : ACTIVATIONS[activation], at.out, at.scratch, 0, at.residual, at.gamma, at.beta, 0]);
+    words.set([rows, cols, depth, at.rowScale, at.colScale, bias === undefined ? 0 : at.bias, activation === undefined ? 0 : ACTIVATIONS[activation], at.out, at.scratch, 0, at.residual, at.gamma, at.beta, 0, kept === undefined ? 0 : kept.entry.panels]);
     if (residualLayerNorm !== undefined) {
       new Float32Array(buffer, at.residual, rows * cols).set(residualLayerNorm.residual);
       new Float32Array(buffer, at.gamma, cols).set(residualLayerNorm.gamma);
@@ -146,7 +188,35 @@ export class WasmInt8Gemm implements Int8GemmKernel {
   }
 
   /**
-   * Lays out, 16-byte aligned from the instance's base: the job words, then what depends on N and
+   * The kept weight for `weightKey` with this shape (`fresh`: just placed, not packed yet), placing
+   * it at the end of the kept region; undefined when it cannot be kept (another shape under the
+   * same key, or beyond the budget): then it is packed for this call only.
+   */
+  #keptWeight(weightKey: { readonly key: number; readonly owner: object }, { cols, depth }: Int8GemmShape, caller: string): { entry: KeptInt8Weight; fresh: boolean; commit(): void } | undefined {
+    const instance = this.#load();
+    const found = this.#kept.get(weightKey.key);
+    if (found !== undefined) return found.rows === cols && found.depth === depth ? { entry: found, fresh: false, commit: () => {} } : undefined;
+    const start = instance.base + JOB_BYTES;
+    const panels = Math.ceil((cols * depth) / 16) * 16;
+    const bytes = panels + instance.exports.packed_b_bytes(cols, depth);
+    if (bytes > KEPT_INT8_WEIGHT_BUDGET) return undefined;
+    if (this.#keptEnd - start + bytes > KEPT_INT8_WEIGHT_BUDGET || this.#freedBytes > (this.#keptEnd - start) / 2) {
+      this.#kept.clear(); // over the budget, or mostly weights already collected: start again
+      this.#keptEnd = start;
+      this.#freedBytes = 0;
+    }
+    const entry: KeptInt8Weight = { source: this.#keptEnd, panels: this.#keptEnd + panels, bytes, rows: cols, depth };
+    growKernelMemory(instance.memory, entry.source + bytes, { caller, what: `the kept panel of an int8 [${cols}, ${depth}] weight`, kernel: this.name });
+    this.#keptEnd = Math.ceil((entry.source + bytes) / 16) * 16;
+    const commit = () => { // once its panel is packed: an entry is never seen half-made
+      this.#kept.set(weightKey.key, entry);
+      this.#collected.register(weightKey.owner, weightKey.key);
+    };
+    return { entry, fresh: true, commit };
+  }
+
+  /**
+   * Lays out, 16-byte aligned from the end of the kept weights: the job words (at the base), then what depends on N and
    * K only (x as float, the row scales, A as int8, the packing scratch whose first panel is A),
    * then B, the column scales, the bias and the output; grows the memory to fit.
    */
@@ -155,7 +225,7 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     const { exports: kernel, memory } = instance;
     const align = (offset: number) => Math.ceil(offset / 16) * 16;
     const at = { job: instance.base, x: 0, rowScale: 0, a: 0, scratch: 0, b: 0, colScale: 0, bias: 0, out: 0, residual: 0, gamma: 0, beta: 0, end: 0 };
-    at.x = at.job + JOB_BYTES;
+    at.x = Math.max(at.job + JOB_BYTES, this.#keptEnd);
     at.rowScale = align(at.x + 4 * rows * depth);
     at.a = align(at.rowScale + 4 * rows);
     at.scratch = align(at.a + rows * depth);
@@ -186,6 +256,7 @@ export class WasmInt8Gemm implements Int8GemmKernel {
       const exports = new WebAssembly.Instance(new WebAssembly.Module(this.#bytes)).exports as unknown as GemmExports & { readonly memory: WebAssembly.Memory };
       this.#instance = { exports, memory: exports.memory, base: Math.ceil(exports.heap_base() / 16) * 16, run: (job) => exports.run_part(job, 0, 1) };
     }
+    this.#keptEnd = this.#instance.base + JOB_BYTES; // nothing kept yet
     return this.#instance;
   }
 }
