@@ -1,5 +1,6 @@
 import { describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { F32_KERNEL_NAMES, type F32KernelName } from './f32-kernel-name.js';
+import type { F32GemmKernel } from './f32-gemm-kernel.js';
 import { KernelUnavailableError } from './kernel-unavailable-error.js';
 import { WasmF32Gemm } from './wasm-f32-gemm.js';
 import { F32_GEMM_RELAXED_SIMD_WASM } from './wasm/f32-gemm-relaxed-simd.wasm.js';
@@ -44,7 +45,7 @@ export function f32Kernels(): F32KernelReport {
  * @example
  * f32Kernel('simd', 'f32MatMul').multiply(request);
  */
-export function f32Kernel(name: F32KernelName | undefined, caller: string): WasmF32Gemm {
+export function f32Kernel(name: F32KernelName | undefined, caller: string): F32GemmKernel {
   if (name !== undefined && !(F32_KERNEL_NAMES as readonly unknown[]).includes(name)) {
     throw new InvalidArgumentError({ caller, argument: 'kernel', expected: `one of ${F32_KERNEL_NAMES.map((n) => `'${n}'`).join(', ')}`, received: describeValue(name) });
   }

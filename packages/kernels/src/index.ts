@@ -2,6 +2,7 @@ export { int8MatMul, MAX_INT8_DEPTH, type Int8MatMulOptions } from './int8-mat-m
 export { f32MatMul, type F32MatMulOptions } from './f32-mat-mul.js';
 export { f32Kernels, f32Kernel, type F32KernelReport } from './f32-kernels.js';
 export { F32_KERNEL_NAMES, type F32KernelName } from './f32-kernel-name.js';
+export type { F32GemmKernel, F32GemmRequest } from './f32-gemm-kernel.js';
 export { checkResidualLayerNorm, type ResidualLayerNormOption } from './residual-layer-norm-option.js';
 export { quantizeWeightPerChannel, type FloatWeight } from './quantize-weight-per-channel.js';
 export { checkInt8Weight, type Int8Weight } from './int8-weight.js';

@@ -2,8 +2,8 @@ import { decodeBase64 } from './decode-base64.js';
 import type { F32KernelName } from './f32-kernel-name.js';
 import { growKernelMemory } from './grow-kernel-memory.js';
 import type { Int8Activation } from './int8-gemm-kernel.js';
+import type { F32GemmKernel, F32GemmRequest } from './f32-gemm-kernel.js';
 import { sharedKernelInstance, type ThreadedModuleName } from './kernel-threads.js';
-import type { ResidualLayerNormValues } from './residual-layer-norm-f32.js';
 
 /** What the C kernels (csrc/f32-gemm.h) export. Pointers are byte offsets in the module's memory. */
 interface F32GemmExports {
@@ -17,29 +17,6 @@ interface F32GemmInstance {
   readonly memory: WebAssembly.Memory;
   readonly base: number;
   run(job: number): void;
-}
-
-/** One float32 product for {@link WasmF32Gemm.multiply}: `out [N, M] = act(x [N, K] · weightᵀ + bias)`, then the residual LayerNorm if given. */
-export interface F32GemmRequest {
-  /** `[N, K]`; called once, after the memory is laid out (so a view of another heap may be passed). */
-  readonly read: () => Float32Array;
-  /** `[M, K]`, rows contiguous in K (PyTorch's Linear weight `[out, in]`); called only when the weight's panels are not kept from an earlier call. */
-  readonly weight: () => Float32Array;
-  /**
-   * Keep the weight's packed panels between calls under this key (`dataKey` of the weight tensor:
-   * equal keys mean equal values), until `owner` (the tensor's data id) is garbage-collected or
-   * the kept panels pass {@link PACKED_WEIGHT_BUDGET}. Absent: packed for this call only.
-   */
-  readonly weightKey?: { readonly key: number; readonly owner: object };
-  readonly bias: Float32Array | undefined;
-  readonly rows: number;
-  readonly cols: number;
-  readonly depth: number;
-  readonly activation: Int8Activation | undefined;
-  readonly residualLayerNorm: ResidualLayerNormValues | undefined;
-  /** Return a view of the module's memory (valid until the next call; for a consumer that copies at once) instead of a copy. */
-  readonly inPlace: boolean;
-  readonly caller: string;
 }
 
 const JOB_BYTES = 64; // csrc/f32-gemm.h f32_gemm_job: n, m, k, a, w, bias, activation, out, packed, phase, residual, gamma, beta, eps, pack (15 words, rounded up)
@@ -68,7 +45,7 @@ const ACTIVATIONS: Record<Int8Activation, number> = { gelu: 1 }; // f32_gemm_job
  * const simd = new WasmF32Gemm('simd', F32_GEMM_SIMD_WASM, 'f32-gemm-simd');
  * simd.multiply({ read: () => x, weight: () => w, bias, rows: 2, cols: 3, depth: 4, activation: undefined, residualLayerNorm: undefined, inPlace: false, caller: 'test' }); // Float32Array [2, 3]
  */
-export class WasmF32Gemm {
+export class WasmF32Gemm implements F32GemmKernel {
   readonly name: F32KernelName;
   readonly #bytes: Uint8Array<ArrayBuffer>;
   readonly #threaded: ThreadedModuleName | undefined;
