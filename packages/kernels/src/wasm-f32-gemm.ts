@@ -1,6 +1,7 @@
 import { decodeBase64 } from './decode-base64.js';
 import type { F32KernelName } from './f32-kernel-name.js';
 import { growKernelMemory } from './grow-kernel-memory.js';
+import { KeptRegion } from './kept-region.js';
 import type { Int8Activation } from './int8-gemm-kernel.js';
 import type { F32GemmKernel, F32GemmRequest } from './f32-gemm-kernel.js';
 import { sharedKernelInstance, type ThreadedModuleName } from './kernel-threads.js';
@@ -52,18 +53,7 @@ export class WasmF32Gemm implements F32GemmKernel {
   #supported: boolean | undefined;
   #instance: F32GemmInstance | undefined;
   /** Packed weight panels kept in the module's memory, by the weight's data key. */
-  readonly #packed = new Map<number, PackedWeight>();
-  /** End of the kept panels (set when the instance is loaded). */
-  #arenaEnd = 0;
-  /** Bytes of kept panels whose weights were garbage-collected (reclaimed when the region is restarted). */
-  #freedBytes = 0;
-  /** Forgets a weight's panels once its data id is garbage-collected. */
-  readonly #collected = new FinalizationRegistry<number>((key) => {
-    const entry = this.#packed.get(key);
-    if (entry === undefined) return;
-    this.#packed.delete(key);
-    this.#freedBytes += entry.bytes;
-  });
+  readonly #kept = new KeptRegion<PackedWeight>(PACKED_WEIGHT_BUDGET);
 
   /** `threaded`: the name of the module's threads variant (kernel-threads.ts), used where memory can be shared. */
   constructor(name: F32KernelName, base64: string, threaded?: ThreadedModuleName) {
@@ -112,9 +102,7 @@ export class WasmF32Gemm implements F32GemmKernel {
 
   /** Bytes of packed weights kept now, and how many weights (for tests and reports). */
   get packedWeights(): { readonly count: number; readonly bytes: number } {
-    let bytes = 0;
-    for (const entry of this.#packed.values()) bytes += entry.bytes;
-    return { count: this.#packed.size, bytes };
+    return this.#kept.stats;
   }
 
   /**
@@ -123,38 +111,20 @@ export class WasmF32Gemm implements F32GemmKernel {
    * under the same key (a reshape of the same values), or more than the budget.
    */
   #keptWeight(instance: F32GemmInstance, { weightKey, cols, depth, caller }: F32GemmRequest, bytes: number): { offset: number; ready: boolean; markReady(): void } | undefined {
-    if (weightKey === undefined || bytes > PACKED_WEIGHT_BUDGET) return undefined;
-    const found = this.#packed.get(weightKey.key);
+    if (weightKey === undefined) return undefined;
+    const found = this.#kept.get(weightKey.key);
     if (found !== undefined) return found.rows === cols && found.depth === depth ? { offset: found.offset, ready: true, markReady: () => {} } : undefined;
-    if (this.#arenaEnd - this.#arenaStart(instance) + bytes > PACKED_WEIGHT_BUDGET || this.#freedBytes > (this.#arenaEnd - this.#arenaStart(instance)) / 2) {
-      this.#packed.clear(); // over the budget, or mostly weights already collected: start again (each weight is packed again on its next use)
-      this.#arenaEnd = this.#arenaStart(instance);
-      this.#freedBytes = 0;
-    }
-    const offset = this.#arenaEnd;
+    const offset = this.#kept.reserve(bytes);
+    if (offset === undefined) return undefined;
     growKernelMemory(instance.memory, offset + bytes, { caller, what: `the packed panels of a float32 [${cols}, ${depth}] weight`, kernel: this.name });
-    this.#arenaEnd = Math.ceil((offset + bytes) / 16) * 16;
-    const { key, owner } = weightKey;
-    return {
-      offset,
-      ready: false,
-      markReady: () => {
-        this.#packed.set(key, { offset, bytes, rows: cols, depth });
-        this.#collected.register(owner, key);
-      },
-    };
-  }
-
-  /** The kept weights' region starts right after the job words. */
-  #arenaStart(instance: F32GemmInstance): number {
-    return instance.base + JOB_BYTES;
+    return { offset, ready: false, markReady: () => this.#kept.commit(weightKey.key, weightKey.owner, { offset, bytes, rows: cols, depth }) };
   }
 
   /** Lays out, 16-byte aligned after the kept weights: A, W, the bias, the output, the weight's panels for this call (`packedBytes`, 0 when kept), the residual LayerNorm's operands; grows the memory to fit. */
   #place(instance: F32GemmInstance, { rows, cols, depth, residualLayerNorm, caller }: F32GemmRequest, packedBytes: number) {
     const align = (offset: number) => Math.ceil(offset / 16) * 16;
     const at = { job: instance.base, a: 0, w: 0, bias: 0, out: 0, packed: 0, residual: 0, gamma: 0, beta: 0, end: 0 };
-    at.a = align(this.#arenaEnd);
+    at.a = this.#kept.end;
     at.w = align(at.a + 4 * rows * depth);
     at.bias = align(at.w + 4 * cols * depth);
     at.out = align(at.bias + 4 * cols);
@@ -180,7 +150,7 @@ export class WasmF32Gemm implements F32GemmKernel {
       const exports = new WebAssembly.Instance(new WebAssembly.Module(this.#bytes)).exports as unknown as F32GemmExports & { readonly memory: WebAssembly.Memory };
       this.#instance = { exports, memory: exports.memory, base: Math.ceil(exports.heap_base() / 16) * 16, run: (job) => exports.run_part(job, 0, 1) };
     }
-    this.#arenaEnd = this.#arenaStart(this.#instance); // nothing kept yet
+    this.#kept.restart(this.#instance.base + JOB_BYTES); // nothing kept yet, right after the job words
     return this.#instance;
   }
 }

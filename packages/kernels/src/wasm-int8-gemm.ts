@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from '@attnkit/errors';
 import { decodeBase64 } from './decode-base64.js';
 import { growKernelMemory } from './grow-kernel-memory.js';
+import { KeptRegion } from './kept-region.js';
 import type { Int8Activation, Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
 import type { ResidualLayerNormValues } from './residual-layer-norm-f32.js';
 import type { Int8KernelName } from './int8-kernel-name.js';
@@ -66,16 +67,7 @@ export class WasmInt8Gemm implements Int8GemmKernel {
   /** `key rows depth scratch` of the activations whose quantized, packed rows are in memory now. */
   #packedKey: string | undefined;
   /** Weights kept between products, by key (see {@link quantizedMultiplyReusing}). */
-  readonly #kept = new Map<number, KeptInt8Weight>();
-  /** End of the kept weights' region (set when the instance is loaded). */
-  #keptEnd = 0;
-  #freedBytes = 0;
-  readonly #collected = new FinalizationRegistry<number>((key) => {
-    const entry = this.#kept.get(key);
-    if (entry === undefined) return;
-    this.#kept.delete(key);
-    this.#freedBytes += entry.bytes;
-  });
+  readonly #kept = new KeptRegion<KeptInt8Weight>(KEPT_INT8_WEIGHT_BUDGET);
 
   /** `threaded`: the name of the module's threads variant (kernel-threads.ts), used where memory can be shared. */
   constructor(name: Int8KernelName, base64: string, activationLevels: 127 | 63, threaded?: ThreadedModuleName) {
@@ -127,9 +119,7 @@ export class WasmInt8Gemm implements Int8GemmKernel {
 
   /** Weights kept now and their bytes (source copies and panels), for tests and reports. */
   get keptWeights(): { readonly count: number; readonly bytes: number } {
-    let bytes = 0;
-    for (const entry of this.#kept.values()) bytes += entry.bytes;
-    return { count: this.#kept.size, bytes };
+    return this.#kept.stats;
   }
 
   /** The float product from int8 A and its scales, or from float x quantized here by the module's quantize_rows (or still there from the last call with the same key). */
@@ -196,22 +186,13 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     const instance = this.#load();
     const found = this.#kept.get(weightKey.key);
     if (found !== undefined) return found.rows === cols && found.depth === depth ? { entry: found, fresh: false, commit: () => {} } : undefined;
-    const start = instance.base + JOB_BYTES;
     const panels = Math.ceil((cols * depth) / 16) * 16;
     const bytes = panels + instance.exports.packed_b_bytes(cols, depth);
-    if (bytes > KEPT_INT8_WEIGHT_BUDGET) return undefined;
-    if (this.#keptEnd - start + bytes > KEPT_INT8_WEIGHT_BUDGET || this.#freedBytes > (this.#keptEnd - start) / 2) {
-      this.#kept.clear(); // over the budget, or mostly weights already collected: start again
-      this.#keptEnd = start;
-      this.#freedBytes = 0;
-    }
-    const entry: KeptInt8Weight = { source: this.#keptEnd, panels: this.#keptEnd + panels, bytes, rows: cols, depth };
-    growKernelMemory(instance.memory, entry.source + bytes, { caller, what: `the kept panel of an int8 [${cols}, ${depth}] weight`, kernel: this.name });
-    this.#keptEnd = Math.ceil((entry.source + bytes) / 16) * 16;
-    const commit = () => { // once its panel is packed: an entry is never seen half-made
-      this.#kept.set(weightKey.key, entry);
-      this.#collected.register(weightKey.owner, weightKey.key);
-    };
+    const source = this.#kept.reserve(bytes);
+    if (source === undefined) return undefined;
+    const entry: KeptInt8Weight = { source, panels: source + panels, bytes, rows: cols, depth };
+    growKernelMemory(instance.memory, source + bytes, { caller, what: `the kept panel of an int8 [${cols}, ${depth}] weight`, kernel: this.name });
+    const commit = () => this.#kept.commit(weightKey.key, weightKey.owner, entry); // once its panel is packed: an entry is never seen half-made
     return { entry, fresh: true, commit };
   }
 
@@ -225,7 +206,7 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     const { exports: kernel, memory } = instance;
     const align = (offset: number) => Math.ceil(offset / 16) * 16;
     const at = { job: instance.base, x: 0, rowScale: 0, a: 0, scratch: 0, b: 0, colScale: 0, bias: 0, out: 0, residual: 0, gamma: 0, beta: 0, end: 0 };
-    at.x = Math.max(at.job + JOB_BYTES, this.#keptEnd);
+    at.x = this.#kept.end;
     at.rowScale = align(at.x + 4 * rows * depth);
     at.a = align(at.rowScale + 4 * rows);
     at.scratch = align(at.a + rows * depth);
@@ -256,7 +237,7 @@ export class WasmInt8Gemm implements Int8GemmKernel {
       const exports = new WebAssembly.Instance(new WebAssembly.Module(this.#bytes)).exports as unknown as GemmExports & { readonly memory: WebAssembly.Memory };
       this.#instance = { exports, memory: exports.memory, base: Math.ceil(exports.heap_base() / 16) * 16, run: (job) => exports.run_part(job, 0, 1) };
     }
-    this.#keptEnd = this.#instance.base + JOB_BYTES; // nothing kept yet
+    this.#kept.restart(this.#instance.base + JOB_BYTES); // nothing kept yet, right after the job words
     return this.#instance;
   }
 }

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { KeptRegion } from './kept-region.js';
+
+describe('KeptRegion', () => {
+  it('places entries one after another, 16-aligned, from the start it was given', () => {
+    const region = new KeptRegion<{ offset: number; bytes: number }>(1000);
+    region.restart(100);
+    const a = region.reserve(10)!;
+    region.commit(1, {}, { offset: a, bytes: 10 });
+    const b = region.reserve(40)!;
+    region.commit(2, {}, { offset: b, bytes: 40 });
+    expect([a, b, region.end]).toEqual([112, 128, 176]);
+    expect(region.get(2)).toEqual({ offset: 128, bytes: 40 });
+    expect(region.stats).toEqual({ count: 2, bytes: 50 });
+  });
+
+  it('refuses an entry larger than the budget, and starts again (forgetting all) when one would pass it', () => {
+    const region = new KeptRegion<{ bytes: number }>(64);
+    region.restart(0);
+    expect(region.reserve(65)).toBeUndefined();
+    region.commit(1, {}, { bytes: region.reserve(48)! === 0 ? 48 : -1 });
+    expect(region.reserve(32)).toBe(0); // 48 + 32 > 64: restarted
+    expect(region.get(1)).toBeUndefined();
+    expect(region.stats.count).toBe(0);
+  });
+
+  it('reserves without keeping: an entry is seen only once committed', () => {
+    const region = new KeptRegion<{ bytes: number }>(1 << 20);
+    region.restart(16);
+    region.reserve(100);
+    expect(region.get(5)).toBeUndefined();
+    expect(region.end).toBe(128);
+  });
+});
