@@ -1,8 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { expectPassesWithRelaxedSimd, IN_RELAXED_SIMD_CHILD } from './testing/relaxed-simd-child.js';
 import { thrown } from '@attnkit/test-utils';
 import { f32MatMul64 } from './conformance/f32-mat-mul64.js';
 import { f32Kernel } from './f32-kernels.js';
@@ -15,7 +12,7 @@ import { F32_GEMM_RELAXED_SIMD_WASM } from './wasm/f32-gemm-relaxed-simd.wasm.js
 // here (where the kernel must be refused with a typed error) and, from the last test, in a child
 // `node --experimental-wasm-relaxed-simd` vitest run (where it must run within the rounding bound).
 // The browser tests run it in Chromium, which has relaxed SIMD on.
-const CHILD = process.env['ATTNKIT_RELAXED_SIMD_CHILD'] === '1';
+const CHILD = IN_RELAXED_SIMD_CHILD;
 const relaxed = new WasmF32Gemm('relaxed-simd', F32_GEMM_RELAXED_SIMD_WASM);
 const flagged = process.execArgv.includes('--experimental-wasm-relaxed-simd');
 const SHAPES: ReadonlyArray<readonly [number, number, number]> = [[1, 1, 1], [5, 23, 37], [13, 131, 77], [130, 385, 384]]; // [N, M, K]
@@ -51,18 +48,7 @@ describe('WasmF32Gemm (relaxed-simd) in this process', () => {
 if (!CHILD) {
   describe('WasmF32Gemm (relaxed-simd) in node --experimental-wasm-relaxed-simd', () => {
     it('passes this file in a child process with the flag', () => {
-      const root = fileURLToPath(new URL('..', import.meta.url));
-      const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
-      const config = join(root, '..', '..', 'tooling', 'vitest-config', 'node.config.ts');
-      const run = spawnSync(process.execPath, ['--experimental-wasm-relaxed-simd', vitest, 'run', '--config', config, '--pool=threads', 'src/f32-gemm-relaxed-simd.test.ts'], {
-        cwd: root,
-        env: { ...process.env, ATTNKIT_RELAXED_SIMD_CHILD: '1', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
-        encoding: 'utf8',
-        timeout: 120_000,
-      });
-      const output = `${run.stdout}\n${run.stderr}`;
-      expect(run.status, output).toBe(0);
-      expect(output).toMatch(/Tests\s+6 passed \(6\)/); // supported, four shapes, f32Kernel: the kernel really ran
+      expectPassesWithRelaxedSimd('src/f32-gemm-relaxed-simd.test.ts', 6); // supported, four shapes, f32Kernel: the kernel really ran
     }, 150_000);
   });
 }

@@ -1,8 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { expectPassesWithRelaxedSimd, IN_RELAXED_SIMD_CHILD } from './testing/relaxed-simd-child.js';
 import { thrown } from '@attnkit/test-utils';
 import { int8Kernel } from './int8-kernels.js';
 import { int8MatMulReference } from './int8-mat-mul-reference.js';
@@ -15,7 +12,7 @@ import { INT8_GEMM_RELAXED_SIMD_WASM } from './wasm/int8-gemm-relaxed-simd.wasm.
 // here (where the kernel must be refused with a typed error) and, from the last test, in a child
 // `node --experimental-wasm-relaxed-simd` vitest run (where it must run and be exact). The browser
 // test runs it in Chromium, which has relaxed SIMD on.
-const CHILD = process.env['ATTNKIT_RELAXED_SIMD_CHILD'] === '1';
+const CHILD = IN_RELAXED_SIMD_CHILD;
 const relaxed = new WasmInt8Gemm('relaxed-simd', INT8_GEMM_RELAXED_SIMD_WASM, 63);
 const flagged = process.execArgv.includes('--experimental-wasm-relaxed-simd');
 
@@ -55,18 +52,7 @@ describe('WasmInt8Gemm (relaxed-simd) in this process', () => {
 if (!CHILD) {
   describe('WasmInt8Gemm (relaxed-simd) in node --experimental-wasm-relaxed-simd', () => {
     it('passes this file in a child process with the flag', () => {
-      const root = fileURLToPath(new URL('..', import.meta.url));
-      const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
-      const config = join(root, '..', '..', 'tooling', 'vitest-config', 'node.config.ts');
-      const run = spawnSync(process.execPath, ['--experimental-wasm-relaxed-simd', vitest, 'run', '--config', config, '--pool=threads', 'src/int8-gemm-relaxed-simd.test.ts'], {
-        cwd: root,
-        env: { ...process.env, ATTNKIT_RELAXED_SIMD_CHILD: '1', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
-        encoding: 'utf8',
-        timeout: 120_000,
-      });
-      const output = `${run.stdout}\n${run.stderr}`;
-      expect(run.status, output).toBe(0);
-      expect(output).toMatch(/Tests\s+5 passed \(5\)/); // supported, exact, quantizer, clamping, int8Kernel: the kernel really ran
+      expectPassesWithRelaxedSimd('src/int8-gemm-relaxed-simd.test.ts', 5); // supported, exact, quantizer, clamping, int8Kernel: the kernel really ran
     }, 150_000);
   });
 }
