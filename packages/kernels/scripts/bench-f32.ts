@@ -4,29 +4,18 @@
 // weight in Linear's layout [M, K] with a bias, and include their uploads and the read-back.
 //   packages/cli/node_modules/.bin/tsx --conditions=@attnkit/source packages/kernels/scripts/bench-f32.ts
 // tfjs-wasm's thread count is fixed when the backend starts, so each thread count runs in its own
-// process (this script re-runs itself); Node 20 gets --experimental-wasm-relaxed-simd there.
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+// process (scripts/bench-runner.ts re-runs this script per count, with --experimental-wasm-relaxed-simd).
 import { env, fused, randomNormal, type Tensor } from '@tensorflow/tfjs-core';
 import { describeBackend, useBackend } from '@attnkit/backends';
 import { f32Kernels, f32MatMul, startKernelThreads } from '../src/index.js';
+import { BENCH_THREADS, medianTimes, perThreadCount, RUNS } from './bench-runner.js';
 
 env().set('PROD', true);
 const SHAPES = [[1024, 384, 1536], [1024, 1536, 384], [1024, 384, 384]] as const; // [N, K, M]: FFN in, FFN out, attention projection
-const RUNS = Number(process.env['BENCH_RUNS'] ?? 9);
-const threads = Number(process.env['BENCH_THREADS'] ?? 0);
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const time = (fn: () => void) => {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
-};
-
 interface Row { shape: string; threads: number; engine: string; ms: number; gflops: number; vsTfjs: number }
 
 async function measure(): Promise<Row[]> {
-  await useBackend('wasm', { numThreads: threads });
+  await useBackend('wasm', { numThreads: BENCH_THREADS });
   const achieved = (await describeBackend()).wasm?.threadCount ?? 1;
   await startKernelThreads({ threads: achieved });
   const rows: Row[] = [];
@@ -34,41 +23,23 @@ async function measure(): Promise<Row[]> {
     const x = randomNormal([n, k], 0, 1, 'float32', 1);
     const w = randomNormal([m, k], 0, 0.05, 'float32', 2); // [M, K]: Linear's layout
     const bias = randomNormal([m], 0, 0.1, 'float32', 3);
-    const run = (product: () => Tensor) => () => {
+    const run = (product: () => Tensor) => (): void => {
       const y = product();
       y.dataSync();
       y.dispose();
     };
     const engines: Record<string, () => void> = { [`tfjs-wasm fused matMul (${achieved} thread${achieved > 1 ? 's' : ''})`]: run(() => fused.matMul({ a: x, b: w, transposeB: true, bias })) };
     for (const kernel of f32Kernels().supported) engines[`f32MatMul ${kernel}`] = run(() => f32MatMul(x, w, bias, { kernel }));
-    const times: Record<string, number[]> = Object.fromEntries(Object.keys(engines).map((e) => [e, []]));
-    for (const fn of Object.values(engines)) fn(); // warm-up: compile, grow memory
-    // tfjs-wasm on its own first: right after one of its matMuls its pthreads spin on the cores for a while
-    const [tfjsName, tfjsRun] = Object.entries(engines)[0]!;
-    for (let r = 0; r < RUNS; r++) times[tfjsName]!.push(time(tfjsRun));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    for (let r = 0; r < RUNS; r++) for (const [engine, fn] of Object.entries(engines).slice(1)) times[engine]!.push(time(fn)); // interleaved
-    const tfjs = median(times[tfjsName]!);
-    for (const [engine, ts] of Object.entries(times)) {
-      const ms = median(ts);
-      rows.push({ shape: `[${n}, ${k}]·[${m}, ${k}]ᵀ`, threads: achieved, engine, ms, gflops: (2 * n * m * k) / ms / 1e6, vsTfjs: tfjs / ms });
-    }
+    const times = await medianTimes(engines);
+    const tfjs = Object.values(times)[0]!;
+    for (const [engine, ms] of Object.entries(times)) rows.push({ shape: `[${n}, ${k}]·[${m}, ${k}]ᵀ`, threads: achieved, engine, ms, gflops: (2 * n * m * k) / ms / 1e6, vsTfjs: tfjs / ms });
     [x, w, bias].forEach((t) => t.dispose());
   }
   return rows;
 }
 
-if (threads > 0) {
-  process.stdout.write(`${JSON.stringify(await measure())}\n`);
-} else {
-  const script = fileURLToPath(import.meta.url);
-  const flags = [...process.execArgv, '--experimental-wasm-relaxed-simd'];
-  const rows: Row[] = [];
-  for (const count of [1, 2]) {
-    const child = spawnSync(process.execPath, [...flags, script], { env: { ...process.env, BENCH_THREADS: String(count) }, encoding: 'utf8', maxBuffer: 1 << 24 });
-    if (child.status !== 0) throw new Error(`bench child (${count} threads) failed:\n${child.stderr}`);
-    rows.push(...(JSON.parse(child.stdout.trim().split('\n').at(-1) as string) as Row[]));
-  }
+const rows = await perThreadCount(import.meta.url, measure);
+if (rows !== undefined) {
   console.log(`float32 GEMM vs tfjs-wasm, Node ${process.version}, median of ${RUNS} runs (GFLOP/s = 2·N·K·M / time)\n`);
   console.log('| shape [N, K]·[M, K]ᵀ | threads | engine | ms | GFLOP/s | × tfjs-wasm (same threads) |');
   console.log('| --- | --- | --- | --- | --- | --- |');

@@ -2,29 +2,18 @@
 // threads (the int8 kernels on the same number of threads), and prints a markdown table (GOP/s = 2·N·M·K / time; medians of interleaved runs).
 //   packages/cli/node_modules/.bin/tsx --conditions=@attnkit/source packages/kernels/scripts/bench-int8.ts
 // tfjs-wasm's thread count is fixed when the backend starts, so each thread count runs in its own
-// process (this script re-runs itself); Node 20 gets --experimental-wasm-relaxed-simd there.
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+// process (scripts/bench-runner.ts re-runs this script per count, with --experimental-wasm-relaxed-simd).
 import { env, matMul, randomNormal, type Tensor } from '@tensorflow/tfjs-core';
 import { describeBackend, useBackend } from '@attnkit/backends';
 import { int8Kernel, int8Kernels, int8MatMul, quantizeRows, quantizeWeightPerChannel, startKernelThreads, type Int8KernelName } from '../src/index.js';
+import { BENCH_THREADS, medianTimes, perThreadCount, RUNS } from './bench-runner.js';
 
 env().set('PROD', true);
 const SHAPES = [[1024, 384, 1536], [1024, 1536, 384], [1024, 384, 384]] as const; // [N, K, M]: FFN in, FFN out, attention projection
-const RUNS = Number(process.env['BENCH_RUNS'] ?? 9);
-const threads = Number(process.env['BENCH_THREADS'] ?? 0);
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const time = (fn: () => unknown) => {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
-};
-
 interface Row { shape: string; threads: number; engine: string; ms: number; gops: number; vsTfjs: number }
 
 async function measure(): Promise<Row[]> {
-  await useBackend('wasm', { numThreads: threads });
+  await useBackend('wasm', { numThreads: BENCH_THREADS });
   const achieved = (await describeBackend()).wasm?.threadCount ?? 1;
   await startKernelThreads({ threads: achieved }); // the int8 kernels on as many threads as tfjs-wasm
   const kernels = int8Kernels().supported.filter((name) => name !== 'js');
@@ -49,35 +38,16 @@ async function measure(): Promise<Row[]> {
       let flip = false;
       engines[`int8 ${name} int8MatMul (quantizes x)`] = () => (int8MatMul((flip = !flip) ? x : x2, weight, undefined, { kernel: name }) as Tensor).dispose();
     }
-    const times: Record<string, number[]> = Object.fromEntries(Object.keys(engines).map((e) => [e, []]));
-    for (const fn of Object.values(engines)) fn(); // warm-up: compile, grow memory
-    // tfjs-wasm's matMul on its own first: right after one, its pthreads spin on the cores for a while
-    // and would slow the kernels' threads (the kernels' engines are interleaved among themselves)
-    const [tfjsName, tfjsRun] = Object.entries(engines)[0]!;
-    for (let r = 0; r < RUNS; r++) times[tfjsName]!.push(time(tfjsRun));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    for (let r = 0; r < RUNS; r++) for (const [engine, fn] of Object.entries(engines).slice(1)) times[engine]!.push(time(fn)); // interleaved
-    const tfjs = median(Object.values(times)[0]!);
-    for (const [engine, ts] of Object.entries(times)) {
-      const ms = median(ts);
-      rows.push({ shape: `[${n}, ${k}]·[${k}, ${m}]`, threads: achieved, engine, ms, gops: (2 * n * m * k) / ms / 1e6, vsTfjs: tfjs / ms });
-    }
+    const times = await medianTimes(engines);
+    const tfjs = Object.values(times)[0]!;
+    for (const [engine, ms] of Object.entries(times)) rows.push({ shape: `[${n}, ${k}]·[${k}, ${m}]`, threads: achieved, engine, ms, gops: (2 * n * m * k) / ms / 1e6, vsTfjs: tfjs / ms });
     [x, x2, w].forEach((t) => t.dispose());
   }
   return rows;
 }
 
-if (threads > 0) {
-  process.stdout.write(`${JSON.stringify(await measure())}\n`);
-} else {
-  const script = fileURLToPath(import.meta.url);
-  const flags = [...process.execArgv, '--experimental-wasm-relaxed-simd'];
-  const rows: Row[] = [];
-  for (const count of [1, 2]) {
-    const child = spawnSync(process.execPath, [...flags, script], { env: { ...process.env, BENCH_THREADS: String(count) }, encoding: 'utf8', maxBuffer: 1 << 24 });
-    if (child.status !== 0) throw new Error(`bench child (${count} threads) failed:\n${child.stderr}`);
-    rows.push(...(JSON.parse(child.stdout.trim().split('\n').at(-1) as string) as Row[]));
-  }
+const rows = await perThreadCount(import.meta.url, measure);
+if (rows !== undefined) {
   console.log(`int8 GEMM vs tfjs-wasm fp32, Node ${process.version}, median of ${RUNS} interleaved runs (GOP/s = 2·N·K·M / time)\n`);
   console.log('| shape [N, K]·[K, M] | wasm threads | engine | ms | GOP/s | × tfjs-wasm (same threads) |');
   console.log('| --- | --- | --- | --- | --- | --- |');
