@@ -1,4 +1,4 @@
-"""Reference outputs of the demo model that ships with @attnkit/bert (packages/bert/assets/attnkit-tiny-bert,
+"""Reference outputs of the demo model that ships with @attnkit/models (packages/models/assets/attnkit-tiny-bert,
 trained by packages/train/scripts/train-demo-model.ts), computed by Hugging Face transformers' BertModel
 loading that folder, in float64 from its float16 weights: fixtures/embedded-bert.json (the format
 make_fixtures.py writes). Run after the model changes:

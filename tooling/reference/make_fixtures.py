@@ -369,5 +369,5 @@ if __name__ == "__main__":
     # The demo model is trained now (packages/train/scripts/train-demo-model.ts) and its reference
     # outputs come from transformers (make_embedded_model_fixture.py); embedded_model() below wrote
     # the earlier, untrained one and is kept for the record, not run.
-    if (embedded / 'tokenizer.json').exists():  # written by packages/bert/scripts/make-embedded-tokenizer.ts
+    if (embedded / 'tokenizer.json').exists():  # written by packages/models/scripts/make-embedded-tokenizer.ts
         tokenizer_corpus(embedded)

@@ -28,7 +28,7 @@ const TFJS = '4.22.0';
  */
 const SCENARIOS = [
   { name: 'masks', package: '@attnkit/masks', registry: [`@tensorflow/tfjs-core@${TFJS}`] },
-  { name: 'bert on wasm', package: '@attnkit/bert', registry: [`@tensorflow/tfjs-core@${TFJS}`, `@tensorflow/tfjs-backend-wasm@${TFJS}`] },
+  { name: 'models on wasm', package: '@attnkit/models', registry: [`@tensorflow/tfjs-core@${TFJS}`, `@tensorflow/tfjs-backend-wasm@${TFJS}`] },
 ];
 
 const args = process.argv.slice(2);

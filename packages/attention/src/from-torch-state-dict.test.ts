@@ -4,7 +4,7 @@ import { maxDifference, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { MultiHeadAttention } from './multi-head-attention.js';
-import { SafetensorsError, writeSafetensors } from '@attnkit/nn';
+import { SafetensorsError, writeSafetensors } from '@attnkit/hub';
 
 beforeAll(() => useBackend('cpu'));
 

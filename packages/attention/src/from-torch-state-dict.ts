@@ -3,7 +3,7 @@ import { checkObject, checkOptionKeys, describeValue, formatShape, InvalidArgume
 import { attentionWeightShapes } from './attention-weight-shapes.js';
 import type { MultiHeadAttentionConfig } from './multi-head-attention-config.js';
 import { resolveAttentionConfig } from './resolve-attention-config.js';
-import { readSafetensors } from '@attnkit/nn';
+import { readSafetensors } from '@attnkit/hub';
 
 /** A PyTorch state dict: tensors by name, or the bytes of a `.safetensors` file. */
 export type TorchStateDict = Readonly<Record<string, Tensor>> | Uint8Array | ArrayBuffer;

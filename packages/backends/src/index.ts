@@ -9,7 +9,6 @@ export { withBackend } from './with-backend.js';
 export { callBackend, type CallBackend } from './call-backend.js';
 export { ensureBackend } from './ensure-backend.js';
 export { assertBackendReady } from './assert-backend-ready.js';
-export { nodeBuiltin, type BuiltIns } from './node-builtin.js';
 export { compareBackends, type CompareBackendsOptions, type ComparisonReport, type BackendComparison, type OutputComparison } from './compare-backends.js';
 export { maxDifference, type Difference } from './max-difference.js';
 export { defaultTolerance, DEFAULT_RELATIVE_TOLERANCE } from './default-tolerance.js';

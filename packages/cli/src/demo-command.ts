@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 
 import { maxDifference, useBackend, type BackendCapabilities } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
-import type { LoadProgress } from '@attnkit/bert';
+import type { LoadProgress } from '@attnkit/hub';
 import { l2Normalize, loadSentenceEncoder, similarity as similarityOf } from '@attnkit/sentence';
 import { tensor2d, tidy } from '@tensorflow/tfjs-core';
 import { callerPath } from './caller-path.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '@attnkit/errors';
-import { loadBertForMaskedLM } from '@attnkit/bert';
+import { loadBertForMaskedLM } from '@attnkit/models';
 import { loadSentenceEncoder } from '@attnkit/sentence';
 import { thrown } from '@attnkit/test-utils';
 import { embeddedModelFolder } from './embedded-model.js';

@@ -20,8 +20,4 @@ export { layerNorm } from './ops/layer-norm.js';
 export { ACTIVATIONS, activationByName, type ActivationFunction } from './ops/activation-by-name.js';
 export { linearThenActivation } from './layers/linear-then-activation.js';
 export { linearResidualLayerNorm } from './layers/linear-residual-layer-norm.js';
-export { readSafetensors, MAX_HEADER_BYTES, type SafetensorsEntry, type SafetensorsFile, type ReadSafetensorsOptions } from './safetensors/read-safetensors.js';
-export { writeSafetensors } from './safetensors/write-safetensors.js';
-export { decodeHalf } from './safetensors/decode-float.js';
-export { SafetensorsError } from './safetensors/safetensors-error.js';
 export { gatherRows } from './ops/gather-rows.js';

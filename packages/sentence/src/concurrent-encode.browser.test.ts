@@ -2,7 +2,8 @@ import { engine, findBackend, getBackend, memory, type Tensor } from '@tensorflo
 import { describe, expect, it } from 'vitest';
 import { availableBackends, useBackend, withBackend } from '@attnkit/backends';
 import { UseAfterDisposeError } from '@attnkit/errors';
-import { loadSentenceEncoder, type SentenceEncoder } from './sentence-encoder.js';
+import { type SentenceEncoder } from './sentence-encoder.js';
+import { loadSentenceEncoder } from './load-sentence-encoder.js';
 import { servedPath } from '@attnkit/test-utils';
 
 // Concurrent use in Chromium: every backend the page has (cpu, wasm, webgl; webgpu where present).

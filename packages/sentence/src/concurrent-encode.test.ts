@@ -2,7 +2,8 @@ import { engine, findBackend, getBackend, memory, type Tensor } from '@tensorflo
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBackend, withBackend } from '@attnkit/backends';
 import { UseAfterDisposeError } from '@attnkit/errors';
-import { loadSentenceEncoder, type SentenceEncoder } from './sentence-encoder.js';
+import { type SentenceEncoder } from './sentence-encoder.js';
+import { loadSentenceEncoder } from './load-sentence-encoder.js';
 
 const fixtures = decodeURIComponent(new URL('../../../tooling/reference/fixtures/sentence/', import.meta.url).pathname);
 const texts = ['the first text', 'a second, somewhat longer text to embed', 'three', 'and a fourth one here', 'five', 'six is the last'];

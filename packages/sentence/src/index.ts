@@ -1,4 +1,5 @@
-export { SentenceEncoder, loadSentenceEncoder, type SentenceEncodeOptions, type SentenceEncodeFloatOptions, type SentenceEncodeQuantizedOptions, type SentenceEncodeTokenOptions, type LoadSentenceEncoderOptions } from './sentence-encoder.js';
+export { SentenceEncoder, type SentenceEncodeOptions, type SentenceEncodeFloatOptions, type SentenceEncodeQuantizedOptions, type SentenceEncodeTokenOptions } from './sentence-encoder.js';
+export { loadSentenceEncoder, type LoadSentenceEncoderOptions } from './load-sentence-encoder.js';
 export { readSentenceFolder, type ReadSentenceFolderOptions, type SentenceFolder, type SentenceModule } from './read-sentence-folder.js';
 export { Pooling, parsePoolingConfig, type PoolingConfig } from './modules/pooling.js';
 export { POOLING_MODES, POOL, poolModes, type PoolingMode } from './modules/pooling-modes.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ModelLoadError } from '@attnkit/bert';
+import { ModelLoadError } from '@attnkit/hub';
 import { readSentenceFolder } from './read-sentence-folder.js';
 
 const files = (extra: Record<string, unknown>) => ({

@@ -1,4 +1,5 @@
-import { checkModelSource, describeSource, modelFiles, ModelLoadError, subfolderSource, type LoadProgress, type ModelSource } from '@attnkit/bert';
+import { checkOptionKeys } from '@attnkit/errors';
+import { ModelFiles, ModelLoadError, modelFiles, type LoadProgress, type ModelSource } from '@attnkit/hub';
 import { parseDenseConfig, type DenseConfig } from './modules/dense.js';
 import { parsePoolingConfig, type PoolingConfig } from './modules/pooling.js';
 import { SIMILARITY_FUNCTIONS, type SimilarityFunction } from './similarity.js';
@@ -40,16 +41,10 @@ export interface ReadSentenceFolderOptions {
 const KNOWN = ['Transformer', 'Pooling', 'Dense', 'Normalize'];
 
 /** A JSON object file of the folder, `undefined` if absent; a typed error if malformed. */
-async function readJson(source: ModelSource, name: string, { signal, fetch, onProgress }: ReadSentenceFolderOptions): Promise<Map<string, unknown> | undefined> {
-  const bytes = await modelFiles(source, { caller: CALLER, ...(signal === undefined ? {} : { signal }), ...(fetch === undefined ? {} : { fetch }), ...(onProgress === undefined ? {} : { onProgress }) })(name);
-  if (bytes === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder().decode(bytes));
-  } catch (error) {
-    throw new ModelLoadError(name, `${name} in ${describeSource(source)} is not valid JSON (${(error as Error).message}).`, error, CALLER);
-  }
-  if (typeof value !== 'object' || value === null || (Array.isArray(value) && name !== 'modules.json')) throw new ModelLoadError(name, `${name} in ${describeSource(source)} must be a JSON ${name === 'modules.json' ? 'list' : 'object'}.`, undefined, CALLER);
+async function readJson(files: ModelFiles, name: string): Promise<Map<string, unknown> | undefined> {
+  const value = await files.json(name);
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || (Array.isArray(value) && name !== 'modules.json')) throw new ModelLoadError(name, `${name} in ${files.where} must be a JSON ${name === 'modules.json' ? 'list' : 'object'}.`, undefined, files.caller);
   return Array.isArray(value) ? new Map([['modules', value]]) : new Map(Object.entries(value)); // Maps: "__proto__" stays a plain key
 }
 
@@ -64,14 +59,15 @@ async function readJson(source: ModelSource, name: string, { signal, fetch, onPr
  * @example
  * const folder = await readSentenceFolder('./all-MiniLM-L6-v2'); // pooling mean, then Normalize
  */
-export async function readSentenceFolder(source: ModelSource, options: ReadSentenceFolderOptions = {}): Promise<SentenceFolder> {
-  checkModelSource(source, CALLER);
-  const where = describeSource(source);
+export async function readSentenceFolder(source: ModelSource | ModelFiles, options: ReadSentenceFolderOptions = {}): Promise<SentenceFolder> {
+  checkOptionKeys(options, ['signal', 'fetch', 'onProgress'], CALLER);
+  const files = modelFiles(source, { caller: CALLER, signal: options.signal, fetch: options.fetch, onProgress: options.onProgress });
+  const where = files.where;
   const fail = (file: string, message: string): never => {
     throw new ModelLoadError(file, `${file} in ${where} ${message}`, undefined, CALLER);
   };
-  const list = (await readJson(source, 'modules.json', options))?.get('modules') as unknown[] | undefined;
-  const st = (await readJson(source, 'config_sentence_transformers.json', options)) ?? new Map<string, unknown>();
+  const list = (await readJson(files, 'modules.json'))?.get('modules') as unknown[] | undefined;
+  const st = (await readJson(files, 'config_sentence_transformers.json')) ?? new Map<string, unknown>();
   let transformerPath = '';
   let pooling: PoolingConfig | undefined;
   const modules: SentenceModule[] = [];
@@ -83,13 +79,13 @@ export async function readSentenceFolder(source: ModelSource, options: ReadSente
       const path = raw?.get('path') ?? '';
       if (typeof type !== 'string' || typeof path !== 'string') fail('modules.json', `entry ${i} must have a "type" and a "path" string; received ${JSON.stringify(entry)?.slice(0, 80)}.`);
       const name = (type as string).slice((type as string).lastIndexOf('.') + 1);
-      const inside = subfolderSource(source, path as string); // checks the path stays inside the folder
+      const inside = files.subfolder(path as string); // checks the path stays inside the folder
       const where = i === 0 ? 'first' : 'after the Transformer';
       if (!KNOWN.includes(name)) fail('modules.json', `has module ${i} of type ${JSON.stringify(type)}; attnkit reads ${KNOWN.join(', ')}.`);
       if ((i === 0) !== (name === 'Transformer')) fail('modules.json', `has ${name} ${where}; attnkit reads a Transformer first, then Pooling, Dense and Normalize.`);
       if (name === 'Pooling') {
         if (pooling !== undefined || modules.length > 0) fail('modules.json', `has a Pooling module at ${i}; attnkit reads one Pooling right after the Transformer.`);
-        const config = await readJson(inside, 'config.json', options);
+        const config = await readJson(inside, 'config.json');
         if (config === undefined) fail(`${path}/config.json`, 'is missing (the Pooling module\'s config).');
         try {
           pooling = parsePoolingConfig(Object.fromEntries(config as Map<string, unknown>), CALLER);
@@ -97,7 +93,7 @@ export async function readSentenceFolder(source: ModelSource, options: ReadSente
           fail(`${path}/config.json`, `is not a Pooling config: ${(error as Error).message}`);
         }
       } else if (name === 'Dense') {
-        const config = await readJson(inside, 'config.json', options);
+        const config = await readJson(inside, 'config.json');
         if (config === undefined) fail(`${path}/config.json`, 'is missing (the Dense module\'s config).');
         try {
           modules.push({ type: 'Dense', path: path as string, config: parseDenseConfig(Object.fromEntries(config as Map<string, unknown>), CALLER) });
@@ -112,7 +108,7 @@ export async function readSentenceFolder(source: ModelSource, options: ReadSente
     }
     if (pooling === undefined && modules.length > 0) fail('modules.json', 'has Dense or Normalize modules without a Pooling module before them.');
   }
-  const bert = (await readJson(subfolderSource(source, transformerPath), 'sentence_bert_config.json', options)) ?? new Map<string, unknown>();
+  const bert = (await readJson(files.subfolder(transformerPath), 'sentence_bert_config.json')) ?? new Map<string, unknown>();
   const maxSeqLength = bert.get('max_seq_length');
   if (maxSeqLength !== undefined && maxSeqLength !== null && (typeof maxSeqLength !== 'number' || !Number.isInteger(maxSeqLength) || maxSeqLength < 1)) fail('sentence_bert_config.json', `has max_seq_length ${JSON.stringify(maxSeqLength)}; expected a positive integer.`);
   const doLowerCase = bert.get('do_lower_case') ?? false;

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { availableBackends, useBackend } from '@attnkit/backends';
 import { Int8Linear, Linear } from '@attnkit/nn';
 import sentenceFixtures from '@attnkit/reference/fixtures/sentence.json' with { type: 'json' };
-import { loadSentenceEncoder } from './sentence-encoder.js';
+import { loadSentenceEncoder } from './load-sentence-encoder.js';
 import { servedPath } from '@attnkit/test-utils';
 
 // loadSentenceEncoder(folder, { quantize: 'int8' }) against SentenceTransformer(folder).encode (float64):

@@ -3,7 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { availableBackends, useBackend } from '@attnkit/backends';
 import sentenceFixtures from '@attnkit/reference/fixtures/sentence.json' with { type: 'json' };
 import type { QuantizedEmbeddings } from './quantize-embeddings.js';
-import { loadSentenceEncoder, type SentenceEncodeOptions, type SentenceEncoder } from './sentence-encoder.js';
+import { type SentenceEncodeOptions, type SentenceEncoder } from './sentence-encoder.js';
+import { loadSentenceEncoder } from './load-sentence-encoder.js';
 import { servedPath } from '@attnkit/test-utils';
 
 // SentenceEncoder.encode against SentenceTransformer(folder).encode (sentence-transformers 6.0.1, float64),

@@ -3,8 +3,9 @@ import { memory, zeros } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxDifference, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
-import { ModelLoadError } from '@attnkit/bert';
-import { SentenceEncoder, loadSentenceEncoder } from './sentence-encoder.js';
+import { ModelLoadError } from '@attnkit/hub';
+import { SentenceEncoder } from './sentence-encoder.js';
+import { loadSentenceEncoder } from './load-sentence-encoder.js';
 
 const fixtures = decodeURIComponent(new URL('../../../tooling/reference/fixtures/', import.meta.url).pathname);
 const texts = ['a short one', 'a much longer text that goes on for a while and gets truncated at sixteen tokens', '', 'mid length text here', 'x'];
@@ -112,7 +113,7 @@ describe('loadSentenceEncoder with checkFinite', () => {
     const { cpSync, mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { readSafetensors, writeSafetensors } = await import('@attnkit/nn');
+    const { readSafetensors, writeSafetensors } = await import('@attnkit/hub');
     const dir = mkdtempSync(join(tmpdir(), 'attnkit-dense-nan-'));
     cpSync(`${fixtures}sentence/bert-dense`, dir, { recursive: true });
     const { tensors } = readSafetensors(new Uint8Array(readFileSync(join(dir, '2_Dense', 'model.safetensors'))));
@@ -127,7 +128,7 @@ describe('loadSentenceEncoder with checkFinite', () => {
     const { cpSync, mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { readSafetensors, writeSafetensors } = await import('@attnkit/nn');
+    const { readSafetensors, writeSafetensors } = await import('@attnkit/hub');
     const dir = mkdtempSync(join(tmpdir(), 'attnkit-dense-int8-'));
     cpSync(`${fixtures}sentence/bert-dense`, dir, { recursive: true });
     const { tensors } = readSafetensors(new Uint8Array(readFileSync(join(dir, '2_Dense', 'model.safetensors'))));
@@ -164,7 +165,7 @@ describe('SentenceEncoder.encode and loadSentenceEncoder options', () => {
     const folder = `${fixtures}sentence/bert-prompts`;
     await expect(loadSentenceEncoder(folder, { on_progress: () => {} } as never)).rejects.toThrow("loadSentenceEncoder: 'options' must be an object with only the keys onProgress, onNotice, signal, backend, checkFinite, fetch, quantize; received the unknown key 'on_progress'. Did you mean 'onProgress'?");
     await expect(loadSentenceEncoder(folder, { onNotice: 'log' } as never)).rejects.toThrow("loadSentenceEncoder: 'onNotice' must be a function; received string 'log'.");
-    await expect(loadSentenceEncoder(folder, { fetch: 'https://proxy' } as never)).rejects.toThrow("loadSentenceEncoder: 'fetch' must be a function; received string 'https://proxy'.");
+    await expect(loadSentenceEncoder(folder, { fetch: 'https://proxy' } as never)).rejects.toThrow("loadSentenceEncoder: 'fetch' must be a function with the signature of the global fetch (such as cachedFetch()); received string 'https://proxy'.");
     await expect(loadSentenceEncoder(folder, { checkFinite: 1 } as never)).rejects.toThrow(InvalidArgumentError);
     for (const quantize of ['int4', 'INT8', true]) {
       const error = await loadSentenceEncoder('https://models.example/never-fetched/', { quantize } as never).catch((e: unknown) => e); // refused before any file is read

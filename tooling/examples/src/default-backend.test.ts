@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const HERE = join(import.meta.dirname, '..');
-const MODEL = join(HERE, '..', '..', 'packages', 'bert', 'assets', 'attnkit-tiny-bert');
+const MODEL = join(HERE, '..', '..', 'packages', 'models', 'assets', 'attnkit-tiny-bert');
 async function program(name: string, code: string): Promise<string> {
   mkdirSync(join(HERE, '.readme'), { recursive: true });
   const file = join(HERE, '.readme', `${name}.ts`);
@@ -20,7 +20,7 @@ describe('the default backend in Node', () => {
   it('loadSentenceEncoder and loadEncoder without useBackend run on wasm', async () => {
     const out = await program('default-backend', `
 import { getBackend } from '@tensorflow/tfjs-core';
-import { loadEncoder } from '@attnkit/bert';
+import { loadEncoder } from '@attnkit/models';
 import { loadSentenceEncoder } from '@attnkit/sentence';
 const model = await loadSentenceEncoder(${JSON.stringify(MODEL)});
 const embeddings = await model.encode(['no backend chosen']);

@@ -16,7 +16,7 @@ const TSX = join(HERE, 'node_modules', '.bin', 'tsx');
 const TSC = join(ROOT, 'node_modules', '.bin', 'tsc');
 const FOLDERS: Record<string, string> = {
   './all-MiniLM-L6-v2': join(ROOT, 'tooling', 'reference', 'fixtures', 'sentence', 'bert-mean-normalize'),
-  './bert-base-uncased': join(ROOT, 'packages', 'bert', 'assets', 'attnkit-tiny-bert'),
+  './bert-base-uncased': join(ROOT, 'packages', 'models', 'assets', 'attnkit-tiny-bert'),
 };
 const PACKAGES = ['errors', 'backends', 'masks', 'nn', 'kernels', 'scorers', 'attention', 'bert', 'sentence', 'train', 'cli'];
 

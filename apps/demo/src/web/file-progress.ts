@@ -1,4 +1,4 @@
-import type { LoadProgress } from '@attnkit/bert';
+import type { LoadProgress } from '@attnkit/hub';
 
 function size(bytes: number): string {
   return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : bytes >= 1e3 ? `${(bytes / 1e3).toFixed(0)} kB` : `${bytes} B`;

@@ -1,6 +1,6 @@
 import { engine, memory, tensor2d, tidy } from '@tensorflow/tfjs-core';
 import { availableBackends, maxDifference, useBackend } from '@attnkit/backends';
-import { cachedFetch, MODEL_CACHE_NAME, type LoadProgress, type ModelSource } from '@attnkit/bert';
+import { cachedFetch, MODEL_CACHE_NAME, type LoadProgress, type ModelSource } from '@attnkit/hub';
 import { l2Normalize, loadSentenceEncoder, similarity, type SentenceEncoder } from '@attnkit/sentence';
 import type { DemoState, Truncation } from './demo-state.js';
 import { describeSimilarity } from './describe-similarity.js';

@@ -6,7 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxDifference } from '@attnkit/backends';
-import { loadTokenizer } from '@attnkit/bert';
+import { loadTokenizer } from '@attnkit/tokenizers';
 import { browserTestPlan } from '@attnkit/test-utils/browser-test-plan';
 import { findChromium } from '@attnkit/test-utils/chromium';
 import { embeddedModelFolder, parseDemoArgs, runDemo } from '@attnkit/cli';

@@ -1,5 +1,5 @@
 import { detectEnvironment } from '../environment.js';
-import { nodeBuiltin } from '../node-builtin.js';
+import { nodeBuiltin } from '@attnkit/errors';
 import { isPackageNotFound } from './is-package-not-found.js';
 
 /**

@@ -1,9 +1,8 @@
 import { engine, env } from '@tensorflow/tfjs-core';
 import { detectEnvironment } from '../environment.js';
-import { InvalidArgumentError } from '@attnkit/errors';
+import { InvalidArgumentError, nodeBuiltin } from '@attnkit/errors';
 import type { UseBackendOptions } from '../use-backend-options.js';
 import type { BackendAdapter } from './backend-adapter.js';
-import { nodeBuiltin } from '../node-builtin.js';
 import { selectBackend } from '../select-backend.js';
 import { fillWasmBatchMatMul } from './wasm-batch-matmul-fill.js';
 import { fillWasmErf } from './wasm-erf-fill.js';

@@ -6,3 +6,5 @@ export { describeValue, formatShape, isTensorLike } from './describe-value.js';
 export { assertFinite } from './assert-finite.js';
 export { checkOptionKeys } from './check-option-keys.js';
 export { checkBoolean } from './check-boolean.js';
+export { checkFunction } from './check-function.js';
+export { checkAbortSignal } from './check-abort-signal.js';

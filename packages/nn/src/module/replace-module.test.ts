@@ -27,7 +27,7 @@ class Attention extends Module {
   }
 }
 
-/** `children({...})` of @attnkit/bert: a group whose fields are assigned from a record. */
+/** `children({...})` of @attnkit/models: a group whose fields are assigned from a record. */
 class Group extends Module {
   constructor(named: Record<string, Module>) {
     super();

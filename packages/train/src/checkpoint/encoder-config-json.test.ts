@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parseEncoderConfig, MODEL_TYPES } from '@attnkit/bert';
+import { parseEncoderConfig, MODEL_TYPES } from '@attnkit/models';
 import { describe, expect, it } from 'vitest';
 import { encoderConfigJson } from './encoder-config-json.js';
 

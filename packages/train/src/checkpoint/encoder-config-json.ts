@@ -1,4 +1,4 @@
-import type { EncoderConfig } from '@attnkit/bert';
+import type { EncoderConfig } from '@attnkit/models';
 
 /** Hugging Face `config.json` keys of each {@link EncoderConfig} field (DistilBERT names them its own way). */
 const STANDARD = { vocabSize: 'vocab_size', hiddenSize: 'hidden_size', numHiddenLayers: 'num_hidden_layers', numAttentionHeads: 'num_attention_heads', intermediateSize: 'intermediate_size', maxPositionEmbeddings: 'max_position_embeddings', hiddenAct: 'hidden_act', hiddenDropoutProb: 'hidden_dropout_prob', attentionProbsDropoutProb: 'attention_probs_dropout_prob' } as const;

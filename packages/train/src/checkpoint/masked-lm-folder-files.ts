@@ -1,4 +1,5 @@
-import { BertForMaskedLM, modelFiles, type ModelSource } from '@attnkit/bert';
+import { BertForMaskedLM } from '@attnkit/models';
+import { modelFiles, type ModelFiles, type ModelSource } from '@attnkit/hub';
 import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 import { checkFloatModel } from '../trainer/check-float-model.js';
 import { encoderConfigJson } from './encoder-config-json.js';
@@ -18,15 +19,15 @@ const json = (value: unknown): Uint8Array => new TextEncoder().encode(`${JSON.st
  * @example
  * const files = await maskedLMFolderFiles(mlm, './attnkit-tiny-bert'); // Map { 'config.json' => bytes, ... }
  */
-export async function maskedLMFolderFiles(model: BertForMaskedLM, source: ModelSource, caller = 'saveMaskedLMFolder'): Promise<Map<string, Uint8Array>> {
+export async function maskedLMFolderFiles(model: BertForMaskedLM, source: ModelSource | ModelFiles, caller = 'saveMaskedLMFolder'): Promise<Map<string, Uint8Array>> {
   if (!(model instanceof BertForMaskedLM)) throw new InvalidArgumentError({ caller, argument: 'model', expected: 'a BertForMaskedLM (loadBertForMaskedLM)', received: describeValue(model) });
   checkFloatModel([model], caller, 'save');
   const read = modelFiles(source, { caller });
-  const originalBytes = await read('config.json');
+  const originalBytes = await read.read('config.json');
   const original = originalBytes === undefined ? {} : (JSON.parse(new TextDecoder().decode(originalBytes)) as Record<string, unknown>);
   const files = new Map<string, Uint8Array>();
   files.set('config.json', json({ ...encoderConfigJson(model.config, original), architectures: ['BertForMaskedLM'], tie_word_embeddings: true }));
   files.set('model.safetensors', await moduleSafetensors(model.maskedLMParameters()));
-  for (const [name, bytes] of await tokenizerFiles(read, source, caller)) files.set(name, bytes);
+  for (const [name, bytes] of await tokenizerFiles(read, caller)) files.set(name, bytes);
   return files;
 }

@@ -1,4 +1,4 @@
-import { readSafetensors, writeSafetensors } from '@attnkit/nn';
+import { readSafetensors, writeSafetensors } from '@attnkit/hub';
 import type { AdamWParameterState, AdamWState } from '../optim/adamw.js';
 import { CheckpointError } from './checkpoint-error.js';
 

@@ -1,4 +1,4 @@
-import { checkModelSource, type ModelSource } from '@attnkit/bert';
+import { checkModelSource, type ModelSource } from '@attnkit/hub';
 import { InvalidArgumentError, checkBoolean, checkObject, checkOptionKeys, describeValue } from '@attnkit/errors';
 import { int8FolderFiles } from './int8-folder-files.js';
 import { writeFolderAtomically } from './write-folder-atomically.js';

@@ -1,4 +1,5 @@
-import { BertForMaskedLM, checkModelSource } from '@attnkit/bert';
+import { BertForMaskedLM } from '@attnkit/models';
+import { checkModelSource } from '@attnkit/hub';
 import { InvalidArgumentError, checkBoolean, checkObject, checkOptionKeys, describeValue } from '@attnkit/errors';
 import { maskedLMFolderFiles } from './masked-lm-folder-files.js';
 import type { SaveSentenceFolderOptions } from './save-sentence-folder.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { memory, type Tensor2D } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
-import { readSafetensors } from '@attnkit/nn';
+import { readSafetensors } from '@attnkit/hub';
 import { loadSentenceEncoder } from '@attnkit/sentence';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trainSentenceEncoder } from '../trainer/train-sentence-encoder.js';

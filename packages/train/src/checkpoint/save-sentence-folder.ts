@@ -1,4 +1,4 @@
-import { checkModelSource, type ModelSource } from '@attnkit/bert';
+import { checkModelSource, type ModelSource } from '@attnkit/hub';
 import { InvalidArgumentError, checkBoolean, checkObject, checkOptionKeys, describeValue } from '@attnkit/errors';
 import { SentenceEncoder } from '@attnkit/sentence';
 import { sentenceFolderFiles } from './sentence-folder-files.js';

@@ -1,6 +1,6 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
-import { modelFiles, subfolderSource, type FileReader, type ModelSource } from '@attnkit/bert';
-import { writeSafetensors, type Module } from '@attnkit/nn';
+import { modelFiles, type ModelFiles, type ModelSource, writeSafetensors } from '@attnkit/hub';
+import { type Module } from '@attnkit/nn';
 import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 import { SentenceEncoder } from '@attnkit/sentence';
 import { CheckpointError } from './checkpoint-error.js';
@@ -40,13 +40,13 @@ export async function moduleSafetensors(module: Module | ReadonlyArray<readonly 
  * The tokenizer files of `source` (those of {@link TOKENIZER_FILES} it has), by name; a source with
  * neither `tokenizer.json` nor `vocab.txt` is a `CheckpointError` (a saved folder must be loadable).
  */
-export async function tokenizerFiles(read: FileReader, source: ModelSource, caller: string): Promise<Map<string, Uint8Array>> {
+export async function tokenizerFiles(read: ModelFiles, caller: string): Promise<Map<string, Uint8Array>> {
   const files = new Map<string, Uint8Array>();
   for (const name of TOKENIZER_FILES) {
-    const bytes = await read(name);
+    const bytes = await read.read(name);
     if (bytes !== undefined) files.set(name, bytes);
   }
-  if (!files.has('tokenizer.json') && !files.has('vocab.txt')) throw new CheckpointError(caller, String(source), `the source ${String(source)} has neither tokenizer.json nor vocab.txt to copy; pass the folder the model was loaded from.`);
+  if (!files.has('tokenizer.json') && !files.has('vocab.txt')) throw new CheckpointError(caller, read.where, `the source ${read.where} has neither tokenizer.json nor vocab.txt to copy; pass the folder the model was loaded from.`);
   return files;
 }
 
@@ -70,17 +70,17 @@ export async function tokenizerFiles(read: FileReader, source: ModelSource, call
  * @example
  * const files = await sentenceFolderFiles(model, './attnkit-tiny-bert'); // Map { 'config.json' => bytes, ... }
  */
-export async function sentenceFolderFiles(model: SentenceEncoder, source: ModelSource, caller = 'saveSentenceFolder'): Promise<Map<string, Uint8Array>> {
+export async function sentenceFolderFiles(model: SentenceEncoder, source: ModelSource | ModelFiles, caller = 'saveSentenceFolder'): Promise<Map<string, Uint8Array>> {
   if (!(model instanceof SentenceEncoder)) throw new InvalidArgumentError({ caller, argument: 'model', expected: 'a SentenceEncoder (loadSentenceEncoder)', received: describeValue(model) });
   checkFloatModel([model.encoder, ...model.dense], caller, 'save');
   const folder = model.folder;
-  const read = modelFiles(subfolderSource(source, folder.transformerPath), { caller });
+  const read = modelFiles(source, { caller }).subfolder(folder.transformerPath);
   const files = new Map<string, Uint8Array>();
-  const originalBytes = await read('config.json');
+  const originalBytes = await read.read('config.json');
   const original = originalBytes === undefined ? {} : (JSON.parse(new TextDecoder().decode(originalBytes)) as Record<string, unknown>);
   files.set('config.json', json(encoderConfigJson(model.encoder.config, original)));
   files.set('model.safetensors', await moduleSafetensors(model.encoder));
-  for (const [name, bytes] of await tokenizerFiles(read, source, caller)) files.set(name, bytes);
+  for (const [name, bytes] of await tokenizerFiles(read, caller)) files.set(name, bytes);
 
   const pooling = model.pooling?.config ?? { embeddingDimension: model.encoder.config.hiddenSize, modes: ['mean'] as const, includePrompt: true };
   const modules: Array<{ idx: number; name: string; path: string; type: string }> = [{ idx: 0, name: '0', path: '', type: MODULE_TYPES.Transformer }];

@@ -1,7 +1,6 @@
-import { InvalidArgumentError, checkObject, describeValue } from '@attnkit/errors';
-import { nodeBuiltin } from '@attnkit/backends';
-import type { ModelSource } from '@attnkit/bert';
-import { readSafetensors } from '@attnkit/nn';
+import { InvalidArgumentError, checkObject, describeValue, nodeBuiltin } from '@attnkit/errors';
+import type { ModelSource } from '@attnkit/hub';
+import { readSafetensors } from '@attnkit/hub';
 import type { SentenceEncoder } from '@attnkit/sentence';
 import type { AdamW, AdamWState } from '../optim/adamw.js';
 import { CheckpointError } from './checkpoint-error.js';

@@ -1,4 +1,4 @@
-import { nodeBuiltin } from '@attnkit/backends';
+import { nodeBuiltin } from '@attnkit/errors';
 import { CheckpointError } from './checkpoint-error.js';
 
 /** Options of {@link writeFolderAtomically}. */

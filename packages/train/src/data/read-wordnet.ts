@@ -1,5 +1,4 @@
-import { InvalidArgumentError, checkOptionKeys, describeValue } from '@attnkit/errors';
-import { nodeBuiltin } from '@attnkit/backends';
+import { InvalidArgumentError, checkOptionKeys, describeValue, nodeBuiltin } from '@attnkit/errors';
 import { parseWordnetLine } from './parse-wordnet-line.js';
 import { WordnetReadError } from './wordnet-read-error.js';
 import { WORDNET_DATA_FILES, type WordnetPos, type WordnetSynset } from './wordnet-synset.js';

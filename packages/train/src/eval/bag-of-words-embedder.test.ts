@@ -9,7 +9,7 @@ import { leaksOf, thrown } from '@attnkit/test-utils';
 import { bagOfWordsEmbedder } from './bag-of-words-embedder.js';
 import { evaluateWordnetRetrieval } from './evaluate-wordnet-retrieval.js';
 
-const TINY_BERT = join(dirname(createRequire(import.meta.url).resolve('@attnkit/bert/package.json')), 'assets', 'attnkit-tiny-bert');
+const TINY_BERT = join(dirname(createRequire(import.meta.url).resolve('@attnkit/models/package.json')), 'assets', 'attnkit-tiny-bert');
 
 describe.each(['cpu', 'wasm'])('bagOfWordsEmbedder (%s)', (backend) => {
   let model: SentenceEncoder;

@@ -1,5 +1,6 @@
 import { argMax, tidy } from '@tensorflow/tfjs-core';
-import { BertForMaskedLM, Tokenizer } from '@attnkit/bert';
+import { BertForMaskedLM } from '@attnkit/models';
+import { Tokenizer } from '@attnkit/tokenizers';
 import { InvalidArgumentError, checkInteger, checkObject, checkOptionKeys, describeValue } from '@attnkit/errors';
 import { seededRandom } from '../trainer/seeded-random.js';
 import { maskTokens } from './mask-tokens.js';

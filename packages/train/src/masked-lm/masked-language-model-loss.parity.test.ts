@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { variableGrads, type Scalar } from '@tensorflow/tfjs-core';
 import { availableBackends, compareBackends, useBackend } from '@attnkit/backends';
-import { loadBertForMaskedLM } from '@attnkit/bert';
+import { loadBertForMaskedLM } from '@attnkit/models';
 import { ParityTable, fixtureValues, scaledErrors, specOf, type FixtureFile, servedPath, fixtureRows } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/masked-lm.json' with { type: 'json' };
 import { maskedLanguageModelLoss } from './masked-language-model-loss.js';

@@ -1,7 +1,8 @@
 import { memory } from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { availableBackends, useBackend } from '@attnkit/backends';
-import { loadBertForMaskedLM, loadTokenizer } from '@attnkit/bert';
+import { loadBertForMaskedLM } from '@attnkit/models';
+import { loadTokenizer } from '@attnkit/tokenizers';
 import { paraphrasePairs } from '../trainer/synthetic-pairs.test-helper.js';
 import { trainMaskedLanguageModel } from './train-masked-language-model.js';
 import { servedPath } from '@attnkit/test-utils';
@@ -13,7 +14,7 @@ const STEPS = 20;
 /** The embedded demo model (2 layers, 64 wide, 30 522 words), served by Vite's dev server. */
 function tinyBert(): string {
   const here = import.meta.url; // not new URL(`...`, import.meta.url): Vite rewrites that pattern
-  return servedPath(new URL('../../../bert/assets/attnkit-tiny-bert/', here));
+  return servedPath(new URL('../../../models/assets/attnkit-tiny-bert/', here));
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b) / xs.length;

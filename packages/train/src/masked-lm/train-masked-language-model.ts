@@ -1,5 +1,6 @@
 import { tidy, type Scalar, type Tensor } from '@tensorflow/tfjs-core';
-import { BertForMaskedLM, Tokenizer } from '@attnkit/bert';
+import { BertForMaskedLM } from '@attnkit/models';
+import { Tokenizer } from '@attnkit/tokenizers';
 import { InvalidArgumentError, checkObject, describeValue } from '@attnkit/errors';
 import type { TensorData } from '@attnkit/nn';
 import { CheckpointError } from '../checkpoint/checkpoint-error.js';

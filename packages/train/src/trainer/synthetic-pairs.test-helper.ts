@@ -12,6 +12,6 @@ export function paraphrasePairs(count: number): Array<{ anchor: string; positive
 }
 
 /** The embedded demo model (a plain BERT folder, 2 layers, 64 wide). */
-export const TINY_BERT = decodeURIComponent(new URL('../../../bert/assets/attnkit-tiny-bert/', import.meta.url).pathname);
+export const TINY_BERT = decodeURIComponent(new URL('../../../models/assets/attnkit-tiny-bert/', import.meta.url).pathname);
 /** sentence-transformers fixture folders written by the real library. */
 export const SENTENCE_FIXTURES = decodeURIComponent(new URL('../../../../tooling/reference/fixtures/sentence/', import.meta.url).pathname);

@@ -13,7 +13,7 @@ const STEPS = 20;
 /** The embedded demo model (2 layers, 64 wide, 30 522 words), served by Vite's dev server. */
 function tinyBert(): string {
   const here = import.meta.url; // not new URL(`...`, import.meta.url): Vite rewrites that pattern
-  return servedPath(new URL('../../../bert/assets/attnkit-tiny-bert/', here));
+  return servedPath(new URL('../../../models/assets/attnkit-tiny-bert/', here));
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b) / xs.length;

@@ -1,4 +1,4 @@
-import { checkModelSource, type ModelSource } from '@attnkit/bert';
+import { checkModelSource, type ModelSource } from '@attnkit/hub';
 import { InvalidArgumentError, checkBoolean, checkInteger, checkObject, checkOptionKeys, describeValue } from '@attnkit/errors';
 import { SENTENCE_LOSSES, type SentenceLoss } from './training-pairs.js';
 

@@ -1,6 +1,6 @@
 import { describeBackend, useBackend } from '@attnkit/backends';
 import { kernelThreads, startKernelThreads } from '@attnkit/kernels';
-import type { ModelSource } from '@attnkit/bert';
+import type { ModelSource } from '@attnkit/hub';
 import { loadSentenceEncoder } from '@attnkit/sentence';
 import type { Embedder, EngineSpec } from './engine.js';
 

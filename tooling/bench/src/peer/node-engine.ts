@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { env } from '@tensorflow/tfjs-core';
 import * as ortWeb from 'onnxruntime-web';
-import { loadTokenizer } from '@attnkit/bert';
+import { loadTokenizer } from '@attnkit/tokenizers';
 import { createAttnkit } from './attnkit-engine.js';
 import { nodeEngines, runEngine, type Embedder, type EngineResult, type EngineSpec } from './engine.js';
 import { modelDir, modelsDir, transformersDir } from './paths.js';

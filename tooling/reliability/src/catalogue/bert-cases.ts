@@ -1,6 +1,6 @@
 import { tensor2d, tidy } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
-import { loadBert, type BertModel } from '@attnkit/bert';
+import { loadBert, type BertModel } from '@attnkit/models';
 import { loadSentenceEncoder } from '@attnkit/sentence';
 import { rejects, safely, type CatalogueCase } from './catalogue-case.js';
 import { repoPath } from './fixtures-path.js';

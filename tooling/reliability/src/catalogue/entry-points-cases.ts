@@ -1,7 +1,7 @@
 import { memory, tensor, type Tensor } from '@tensorflow/tfjs-core';
 import * as attention from '@attnkit/attention';
 import * as backends from '@attnkit/backends';
-import * as bert from '@attnkit/bert';
+import * as bert from '@attnkit/models';
 import * as errors from '@attnkit/errors';
 import * as kernels from '@attnkit/kernels';
 import * as masks from '@attnkit/masks';

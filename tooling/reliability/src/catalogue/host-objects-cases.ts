@@ -1,8 +1,8 @@
 import { ones, tensor, tidy } from '@tensorflow/tfjs-core';
 import { scaledDotProductAttention } from '@attnkit/attention';
-import { loadTokenizer } from '@attnkit/bert';
+import { loadTokenizer } from '@attnkit/tokenizers';
 import { paddingMask, paddingMaskFromIds, validateMask } from '@attnkit/masks';
-import { readSafetensors, writeSafetensors } from '@attnkit/nn';
+import { readSafetensors, writeSafetensors } from '@attnkit/hub';
 import { loadSentenceEncoder } from '@attnkit/sentence';
 import { repoPath } from './fixtures-path.js';
 import { rejects, safely, type CatalogueCase } from './catalogue-case.js';
@@ -11,7 +11,7 @@ const A = 'host objects';
 const E = 'InvalidArgumentError';
 const target = { batch: 2, heads: 1, queryLength: 3, keyLength: 3 };
 const file = writeSafetensors({ w: { shape: [3], values: Float32Array.of(1, 2, 3) } });
-const tokenizerFolder = repoPath('packages/bert/assets/attnkit-tiny-bert/');
+const tokenizerFolder = repoPath('packages/models/assets/attnkit-tiny-bert/');
 const sentenceFolder = repoPath('tooling/reference/fixtures/sentence/bert-cls/');
 
 /** A proxy over `values` whose element `index` reads `first` once, then `later` on every further read (a value that changes after its check). */

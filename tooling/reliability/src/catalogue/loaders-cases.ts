@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readSafetensors } from '@attnkit/nn';
-import { loadBert, parseBertConfig, parseEncoderConfig } from '@attnkit/bert';
+import { readSafetensors } from '@attnkit/hub';
+import { loadBert, parseBertConfig, parseEncoderConfig } from '@attnkit/models';
 import { rejects, safely, type CatalogueCase } from './catalogue-case.js';
 import { repoPath } from './fixtures-path.js';
 

@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { fused, gather, memory, slice, type Tensor, tensor1d, tensor2d, tensor3d, tidy, zeros } from '@tensorflow/tfjs-core';
 import { withBackend } from '@attnkit/backends';
 import { MultiHeadAttention } from '@attnkit/attention';
-import { BertModel, parseEncoderConfig } from '@attnkit/bert';
+import { BertModel, parseEncoderConfig } from '@attnkit/models';
 import { causalMask, paddingMask } from '@attnkit/masks';
 import { Embedding, Linear } from '@attnkit/nn';
 import { scaledDotProductAttention } from '@attnkit/attention';
-import { loadEncoder, loadTokenizer } from '@attnkit/bert';
-import { readSafetensors, writeSafetensors } from '@attnkit/nn';
+import { loadEncoder } from '@attnkit/models';
+import { loadTokenizer } from '@attnkit/tokenizers';
+import { readSafetensors, writeSafetensors } from '@attnkit/hub';
 import { rejects, safely, type CatalogueCase } from './catalogue-case.js';
 import { repoPath } from './fixtures-path.js';
 
@@ -60,8 +61,8 @@ export const sizesCases: CatalogueCase[] = [
   safely(Z, 'config.json the size of XLM-R large (560 M parameters)', 'accepted', () => parseEncoderConfig({ model_type: 'xlm-roberta', vocab_size: 250002, hidden_size: 1024, num_hidden_layers: 24, num_attention_heads: 16, intermediate_size: 4096, max_position_embeddings: 514, type_vocab_size: 1, pad_token_id: 1 }).numHiddenLayers, (v) => v === 24),
   rejects(Z, 'paddingMask with keyLength 2³³', R, /^paddingMask: the values of the mask \[1, 1, 1, 8589934592\] float32 need 32\.0 GiB/, () => paddingMask([0], 2 ** 33)),
   rejects(Z, 'causalMask of 2²⁰ × 2²⁰', R, /^causalMask: the values of the mask \[1, 1, 1048576, 1048576\] float32 need 4096\.0 GiB/, () => causalMask(2 ** 20, 2 ** 20)),
-  safely(Z, 'tokenizing one text of 1 000 000 characters without truncation', 'every token returned', async () => (await loadTokenizer(repoPath('packages/bert/assets/attnkit-tiny-bert/'))).encode(['word '.repeat(200_000)], { truncation: false }).inputIds[0]!.length, (n) => n === 200_002),
-  safely(Z, 'tokenizing 125 000 texts in one call', '125 000 rows, padded to the longest', async () => (await loadTokenizer(repoPath('packages/bert/assets/attnkit-tiny-bert/'))).encode(Array.from({ length: 125_000 }, (_, i) => 'a b c'.slice(0, 1 + (i % 5)))).inputIds.length, (n) => n === 125_000),
+  safely(Z, 'tokenizing one text of 1 000 000 characters without truncation', 'every token returned', async () => (await loadTokenizer(repoPath('packages/models/assets/attnkit-tiny-bert/'))).encode(['word '.repeat(200_000)], { truncation: false }).inputIds[0]!.length, (n) => n === 200_002),
+  safely(Z, 'tokenizing 125 000 texts in one call', '125 000 rows, padded to the longest', async () => (await loadTokenizer(repoPath('packages/models/assets/attnkit-tiny-bert/'))).encode(Array.from({ length: 125_000 }, (_, i) => 'a b c'.slice(0, 1 + (i % 5)))).inputIds.length, (n) => n === 125_000),
   safely(Z, 'readSafetensors on a Node Buffer at an odd offset of a pooled buffer', 'read correctly, as a copy (later writes to the buffer change nothing)', () => {
     const pooled = Buffer.alloc(file.length + 3);
     pooled.set(file, 3);

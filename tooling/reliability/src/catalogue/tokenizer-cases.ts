@@ -1,10 +1,10 @@
-import { loadTokenizer, tokenizerJsonFromVocab, type Tokenizer } from '@attnkit/bert';
+import { loadTokenizer, tokenizerJsonFromVocab, type Tokenizer } from '@attnkit/tokenizers';
 import { rejects, safely, type CatalogueCase } from './catalogue-case.js';
 import { repoPath } from './fixtures-path.js';
 
 const E = 'InvalidArgumentError';
 let cached: Tokenizer | undefined;
-const tokenizer = async () => (cached ??= await loadTokenizer(repoPath('packages/bert/assets/attnkit-tiny-bert/')));
+const tokenizer = async () => (cached ??= await loadTokenizer(repoPath('packages/models/assets/attnkit-tiny-bert/')));
 
 /** The tokenizer and its files. */
 export const tokenizerCases: CatalogueCase[] = [

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { memory } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
-import { BertModel, loadEncoder, parseBertConfig, type Encoder } from '@attnkit/bert';
-import { writeSafetensors } from '@attnkit/nn';
+import { BertModel, loadEncoder, parseBertConfig, type Encoder } from '@attnkit/models';
+import { writeSafetensors } from '@attnkit/hub';
 import { FUZZ_RUNS, FUZZ_TIMEOUT_MS } from '../fuzz-budget.js';
 import { isTypedError } from './typed-error.js';
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ResourceLimitError } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
-import { parseBertConfig, type BertConfig } from '@attnkit/bert';
+import { parseBertConfig, type BertConfig } from '@attnkit/models';
 import { FUZZ_RUNS } from '../fuzz-budget.js';
 
 /** A valid config, or an InvalidArgumentError (a ResourceLimitError for sizes past what attnkit builds) — nothing else; valid configs keep their invariants. */

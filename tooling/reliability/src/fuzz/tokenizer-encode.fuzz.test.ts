@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, it } from 'vitest';
-import { loadTokenizer, type EncodedBatch, type EncodeOptions, type Tokenizer } from '@attnkit/bert';
+import { loadTokenizer, type EncodedBatch, type EncodeOptions, type Tokenizer } from '@attnkit/tokenizers';
 import { FUZZ_RUNS, FUZZ_TIMEOUT_MS } from '../fuzz-budget.js';
 import { repoPath } from '../catalogue/fixtures-path.js';
 import { isTypedError } from './typed-error.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { AttnkitError } from '@attnkit/errors';
-import { loadTokenizer } from '@attnkit/bert';
+import { loadTokenizer } from '@attnkit/tokenizers';
 import { FUZZ_RUNS } from '../fuzz-budget.js';
 
 /** A working tokenizer (whose ids stay in the vocabulary for any text), or a typed error. */

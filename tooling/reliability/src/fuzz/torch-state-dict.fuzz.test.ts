@@ -3,7 +3,7 @@ import { tensor, type Tensor } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, it } from 'vitest';
 import { MultiHeadAttention } from '@attnkit/attention';
 import { useBackend } from '@attnkit/backends';
-import { writeSafetensors } from '@attnkit/nn';
+import { writeSafetensors } from '@attnkit/hub';
 import { FUZZ_RUNS, FUZZ_TIMEOUT_MS } from '../fuzz-budget.js';
 import { withoutLeak } from './no-leak.js';
 import { isTypedError } from './typed-error.js';

@@ -1,7 +1,7 @@
 import { memory } from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
-import { loadBert } from '@attnkit/bert';
+import { loadBert } from '@attnkit/models';
 
 const PASSES = 200;
 const path = new URL('../../../reference/fixtures/bert-b/', import.meta.url).pathname;

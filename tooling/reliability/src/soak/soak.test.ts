@@ -1,7 +1,7 @@
 import { memory } from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
-import { loadBert, type BertModel } from '@attnkit/bert';
+import { loadBert, type BertModel } from '@attnkit/models';
 
 const PASSES = Number(process.env['ATTNKIT_SOAK_PASSES'] ?? 1000);
 const folder = (name: string) => decodeURIComponent(new URL(`../../../reference/fixtures/${name}/`, import.meta.url).pathname);

@@ -1,0 +1,14 @@
+export { checkModelSource, describeSource, type ModelSource } from './model-source.js';
+export { ModelFiles, modelFiles, type ModelFilesOptions } from './model-files.js';
+export type { LoadProgress, ReadFileOptions } from './read/file-reader.js';
+export { MAX_MODEL_FILE_BYTES } from './read/max-model-file-bytes.js';
+export { ModelLoadError } from './model-load-error.js';
+export { cachedFetch, MODEL_CACHE_NAME } from './cached-fetch.js';
+export { readCheckpoint, type Checkpoint, type StoredTensor } from './read-checkpoint.js';
+export { nonFiniteTensors } from './non-finite-tensors.js';
+export { readSafetensors, MAX_HEADER_BYTES, type SafetensorsEntry, type SafetensorsFile, type ReadSafetensorsOptions } from './safetensors/read-safetensors.js';
+export { writeSafetensors } from './safetensors/write-safetensors.js';
+export { decodeHalf } from './safetensors/decode-float.js';
+export { SafetensorsError } from './safetensors/safetensors-error.js';
+export { int8WeightTensors, readInt8WeightTensors, type StoredInt8Weight, type Int8WeightTensors } from './int8/int8-weight-tensors.js';
+export { int8QuantizationConfig, parseInt8QuantizationConfig } from './int8/int8-quantization-config.js';

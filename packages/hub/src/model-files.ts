@@ -1,0 +1,147 @@
+import { checkAbortSignal, checkFunction, checkOptionKeys } from '@attnkit/errors';
+import { ModelLoadError } from './model-load-error.js';
+import { checkModelSource, describeSource, isFileSet, isUrlSource, type ModelSource } from './model-source.js';
+import type { FileReader, LoadProgress, ReadContext, ReadFileOptions } from './read/file-reader.js';
+import { givenFilesReader } from './read/read-given-files.js';
+import { localFilesReader } from './read/read-local-files.js';
+import { urlFilesReader } from './read/read-url-files.js';
+import { relativeFolder, subfolderSource } from './subfolder-source.js';
+
+/** Options of {@link modelFiles}. */
+export interface ModelFilesOptions {
+  /** Told how far each file has been read. */
+  readonly onProgress?: ((progress: LoadProgress) => void) | undefined;
+  /** Stops reading: a pending or later read rejects with the signal's reason (an `AbortError`). */
+  readonly signal?: AbortSignal | undefined;
+  /** The loader named in errors. Default `'modelFiles'`. */
+  readonly caller?: string | undefined;
+  /**
+   * Fetches URL sources instead of the global `fetch` (same signature): a caching fetch such as
+   * `cachedFetch()`, one with credentials or a proxy, or a mock in tests.
+   */
+  readonly fetch?: typeof fetch | undefined;
+}
+
+const OPTION_KEYS = ['onProgress', 'signal', 'caller', 'fetch'] as const;
+
+/** The files read so far, shared by a folder's reader, its subfolders' and the views other loaders open on it. */
+type ReadCache = Map<string, Promise<Uint8Array | undefined>>;
+
+/**
+ * The files of one model folder, read once each: every loader of a folder (the encoder, its
+ * tokenizer, a sentence-transformers folder's modules) is given the same `ModelFiles`, so a file two
+ * of them need is read (or downloaded) once. Made by {@link modelFiles}. What it has read stays in
+ * memory while it is referenced: a loader opens one per load and lets it go.
+ *
+ * @example
+ * const files = modelFiles('./all-MiniLM-L6-v2', { onProgress: (p) => console.log(p.file, p.loaded) });
+ * const config = await files.json('config.json');           // Map of the top-level keys, or undefined
+ * const pooling = await files.subfolder('1_Pooling').json('config.json');
+ */
+export class ModelFiles {
+  /** The folder, URL or file set this reads. */
+  readonly source: ModelSource;
+  /** The folder's path inside the one first opened (`''` at the top, `'1_Pooling/'` in a module). */
+  readonly prefix: string;
+  readonly #context: ReadContext;
+  readonly #read: FileReader;
+  readonly #cache: ReadCache;
+
+  /** Use {@link modelFiles}. */
+  constructor(source: ModelSource, context: ReadContext, prefix = '', cache: ReadCache = new Map()) {
+    this.source = source;
+    this.prefix = prefix;
+    this.#context = context;
+    this.#cache = cache;
+    this.#read = isFileSet(source) ? givenFilesReader(source.files, context) : isUrlSource(source) ? urlFilesReader(new URL(String(source).replace(/\/?$/, '/'), typeof location === 'undefined' ? undefined : location.href), context) : localFilesReader(String(source), context);
+  }
+
+  /** Where the files are, for messages: the path or URL, or "the given files". */
+  get where(): string {
+    return describeSource(this.source);
+  }
+
+  /** The loader named in errors. */
+  get caller(): string {
+    return this.#context.caller;
+  }
+
+  /**
+   * The bytes of file `name` (a path inside the folder), `undefined` if the folder has none. Read
+   * once: later calls, from any view of this folder, get the same bytes. `required` makes an HTML
+   * page where the file should be an error (see {@link ReadFileOptions}).
+   */
+  read(name: string, options: ReadFileOptions = {}): Promise<Uint8Array | undefined> {
+    if (this.#context.signal?.aborted === true) return Promise.reject(this.#context.signal.reason);
+    const key = `${this.prefix}${name}`;
+    const known = this.#cache.get(key);
+    // an optional read took an HTML page for a missing file: a required one asks again, to say so
+    const reading = known === undefined ? this.#read(name, options) : options.required === true ? known.then((bytes) => bytes ?? this.#read(name, options)) : known;
+    this.#cache.set(key, reading);
+    reading.catch(() => this.#cache.delete(key)); // a failed read is tried again next time
+    return reading;
+  }
+
+  /**
+   * File `name` parsed as JSON (`undefined` if absent). Throws a `ModelLoadError` naming the file
+   * and the folder when it is not valid JSON.
+   */
+  async json(name: string, options: ReadFileOptions = {}): Promise<unknown> {
+    const bytes = await this.read(name, options);
+    if (bytes === undefined) return undefined;
+    try {
+      return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+    } catch (error) {
+      throw new ModelLoadError(name, `${name} in ${this.where} is not valid JSON (${(error as Error).message}).`, error, this.caller);
+    }
+  }
+
+  /**
+   * The files of a folder inside this one (a sentence-transformers module such as `1_Pooling`),
+   * sharing what has been read. `path` stays inside: no `..`, absolute paths, schemes or (local
+   * folders) symbolic links to folders outside — a `ModelLoadError` otherwise.
+   */
+  subfolder(path: string): ModelFiles {
+    const relative = relativeFolder(path);
+    if (relative === '') return this;
+    return new ModelFiles(subfolderSource(this.source, relative), this.#context, `${this.prefix}${relative}/`, this.#cache);
+  }
+
+  /** A view of the same folder and the same read files, with other options (a loader's own caller, signal, progress). */
+  with(options: ModelFilesOptions): ModelFiles {
+    return new ModelFiles(this.source, contextOf(options, this.#context), this.prefix, this.#cache);
+  }
+}
+
+function contextOf(options: ModelFilesOptions, inherited?: ReadContext): ReadContext {
+  const caller = options.caller ?? inherited?.caller ?? 'modelFiles';
+  checkFunction(options.fetch, { caller, argument: 'fetch', expected: 'a function with the signature of the global fetch (such as cachedFetch())' });
+  checkFunction(options.onProgress, { caller, argument: 'onProgress' });
+  checkAbortSignal(options.signal, { caller });
+  const onProgress = options.onProgress ?? inherited?.onProgress;
+  const signal = options.signal ?? inherited?.signal;
+  return { caller, fetch: options.fetch ?? inherited?.fetch ?? ((input, init) => globalThis.fetch(input, init)), ...(onProgress === undefined ? {} : { onProgress }), ...(signal === undefined ? {} : { signal }) };
+}
+
+/**
+ * Opens the files of a model source: a local folder (Node), a URL (fetched relative to the folder
+ * URL with `options.fetch`, default the global `fetch`), or `{ files }`. Given a `ModelFiles`
+ * already, returns a view of it that shares what it has read (the options given here apply to the
+ * reads made through the view; those not given are the opened one's). Every failure is a
+ * `ModelLoadError` naming the file and where it was read: an HTTP status with its URL, a network
+ * error, a redirect to another scheme than http(s) or more than 10 redirects, an unreadable file,
+ * a file over 2 GiB. A 404 (or an HTML page for an optional file) reads as a missing file. The
+second argument is the options, or just an `onProgress` callback.
+ *
+ * @example
+ * const files = modelFiles('https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2/resolve/main/', { fetch: cachedFetch() });
+ * const weights = await files.read('model.safetensors', { required: true }); // Uint8Array
+ */
+export function modelFiles(source: ModelSource | ModelFiles, given: ModelFilesOptions | ((progress: LoadProgress) => void) = {}): ModelFiles {
+  const options = typeof given === 'function' ? { onProgress: given } : given;
+  const caller = typeof options === 'object' && options !== null && typeof options.caller === 'string' ? options.caller : 'modelFiles';
+  checkOptionKeys(options, OPTION_KEYS, caller);
+  if (source instanceof ModelFiles) return source.with(options);
+  checkModelSource(source, caller);
+  return new ModelFiles(source, contextOf(options));
+}

@@ -1,0 +1,258 @@
+import { add, slice, squeeze, tanh, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { checkObject, InvalidArgumentError } from '@attnkit/errors';
+import { mergeHeads, splitHeads } from '@attnkit/attention';
+import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, linearResidualLayerNorm, linearThenActivation, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
+import type { Encoder, EncoderInputs, EncoderOutputs } from '../encoder/encoder.js';
+import type { EncoderConfig, ModelType } from '../encoder/encoder-config.js';
+import { attendHeads, encoderForward, type LayerCallOptions } from '../encoder/encoder-forward.js';
+import { initialiseLikeHuggingFace } from '../encoder/initialise-like-hugging-face.js';
+import { loadCheckpoint } from '../encoder/load-checkpoint.js';
+import { checkEncoderSize } from '../encoder/encoder-size.js';
+
+// The module tree mirrors Hugging Face's modeling_bert, so a parameter's dotted path is its
+// checkpoint key (`encoder.layer.0.attention.self.query.weight`): loading is `loadStateDict`.
+
+/**
+ * `embeddings`: word + position + token type (when the family has token types), then LayerNorm
+ * and dropout. `ids [B, T]` → `[B, T, E]` (ids already checked by the model's `forward`, so not
+ * read back again; T ≤ max positions).
+ *
+ * @example
+ * const x = model.embeddings.forward(inputIds, tokenTypeIds); // [B, T] int32 -> [B, T, E]
+ */
+export class BertEmbeddings extends Module {
+  readonly wordEmbeddings: Embedding;
+  readonly positionEmbeddings: Embedding;
+  /** Absent for families without token types (`typeVocabSize` 0: MPNet). */
+  readonly tokenTypeEmbeddings: Embedding | undefined;
+  readonly layerNorm: LayerNorm;
+  readonly dropout: Dropout;
+
+  constructor(c: EncoderConfig) {
+    super();
+    checkObject(c, { caller: 'BertEmbeddings', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
+    [this.wordEmbeddings, this.positionEmbeddings, this.tokenTypeEmbeddings, this.layerNorm, this.dropout] = this.guard(() => [
+      this.registerModule('word_embeddings', new Embedding(c.vocabSize, c.hiddenSize, { paddingIdx: c.padTokenId })),
+      this.registerModule('position_embeddings', new Embedding(c.maxPositionEmbeddings, c.hiddenSize)),
+      c.typeVocabSize === 0 ? undefined : this.registerModule('token_type_embeddings', new Embedding(c.typeVocabSize, c.hiddenSize)),
+      this.registerModule('LayerNorm', new LayerNorm(c.hiddenSize, { eps: c.layerNormEps })),
+      this.registerModule('dropout', new Dropout(c.hiddenDropoutProb)),
+    ] as const);
+  }
+
+  forward(inputIds: Tensor, tokenTypeIds: Tensor | undefined): Tensor {
+    this.assertLive('BertEmbeddings.forward');
+    return tidy(() => {
+      const length = inputIds.shape[1] as number;
+      const words = this.wordEmbeddings.forward(inputIds, { idsChecked: true }); // [B, T, E] (the model's forward checked the ids)
+      const embedded = add(words, this.positionVectors(inputIds, length)); // + [T, E] or [B, T, E]
+      const types = this.tokenTypeEmbeddings;
+      const typed = types === undefined
+        ? embedded
+        : add(embedded, tokenTypeIds === undefined
+          ? slice(types.weight, [0, 0], [1, -1]) // [1, E]: every token in segment 0
+          : types.forward(tokenTypeIds, { idsChecked: true })); // [B, T, E]
+      return this.dropout.forward(this.layerNorm.forward(typed));
+    });
+  }
+
+  /** Position vectors of `T` tokens: positions 0..T-1 (T ≤ max positions, checked) → `[T, E]`. Families that count positions otherwise override this. */
+  protected positionVectors(_inputIds: Tensor, length: number): Tensor {
+    return slice(this.positionEmbeddings.weight, [0, 0], [length, -1]); // [T, E]
+  }
+}
+
+/**
+ * `attention.self`: query, key and value projections, then scaled dot-product attention over H heads.
+ *
+ * @example
+ * const { context } = layer.attention.self.forward(hidden, mask); // [B, T, E]
+ * const { weights } = layer.attention.self.forward(hidden, mask, undefined, { outputAttentions: true }); // [B, H, T, T]
+ */
+export class BertSelfAttention extends Module {
+  readonly numHeads: number;
+  readonly query: Linear;
+  readonly key: Linear;
+  readonly value: Linear;
+  readonly dropoutRate: number;
+
+  constructor(c: EncoderConfig) {
+    super();
+    checkObject(c, { caller: 'BertSelfAttention', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
+    this.numHeads = c.numAttentionHeads;
+    this.dropoutRate = c.attentionProbsDropoutProb;
+    [this.query, this.key, this.value] = this.guard(() => [
+      this.registerModule('query', new Linear(c.hiddenSize, c.hiddenSize)),
+      this.registerModule('key', new Linear(c.hiddenSize, c.hiddenSize)),
+      this.registerModule('value', new Linear(c.hiddenSize, c.hiddenSize)),
+    ] as const);
+  }
+
+  /** `hidden [B, T, E]`, `mask` bool `[B, 1, 1, T]`, `bias` `[1, H, T, T]` added to the scores → `{ context [B, T, E], weights [B, H, T, T] (with outputAttentions) }`. */
+  forward(hidden: Tensor, mask: Tensor | undefined, bias?: Tensor, options: LayerCallOptions = {}): { context: Tensor; weights: Tensor | undefined } {
+    this.assertLive('BertSelfAttention.forward');
+    return tidy(() => {
+      const heads = (projection: Linear) => splitHeads(projection.forward(hidden), this.numHeads); // [B, T, E] -> [B, H, T, D]
+      const { output, weights } = attendHeads(heads(this.query), heads(this.key), heads(this.value), {
+        mask,
+        ...(bias === undefined ? {} : { bias }),
+        dropout: this.dropoutRate,
+        training: this.training,
+      }, options); // [B, H, T, D]
+      return { context: mergeHeads(output), weights }; // [B, H, T, D] -> [B, T, E]
+    });
+  }
+}
+
+/**
+ * `attention.output` and `output`: dense, dropout, residual, LayerNorm. `[B, T, in]` → `[B, T, E]`.
+ *
+ * @example
+ * const attended = layer.attention.output.forward(context, hidden); // LN(dense(context) + hidden)
+ */
+export class BertResidualOutput extends Module {
+  readonly dense: Linear;
+  readonly layerNorm: LayerNorm;
+  readonly dropout: Dropout;
+
+  constructor(c: EncoderConfig, inFeatures: number) {
+    super();
+    checkObject(c, { caller: 'BertResidualOutput', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
+    [this.dense, this.layerNorm, this.dropout] = this.guard(() => [
+      this.registerModule('dense', new Linear(inFeatures, c.hiddenSize)),
+      this.registerModule('LayerNorm', new LayerNorm(c.hiddenSize, { eps: c.layerNormEps })),
+      this.registerModule('dropout', new Dropout(c.hiddenDropoutProb)),
+    ] as const);
+  }
+
+  forward(x: Tensor, residual: Tensor): Tensor {
+    this.assertLive('BertResidualOutput.forward');
+    return linearResidualLayerNorm(this.dense, x, residual, this.layerNorm, this.dropout); // LN(dropout(dense(x)) + residual); int8: in the kernel
+  }
+}
+
+/**
+ * `encoder.layer.N`: self-attention and a feed-forward block, each post-LN. `[B, T, E]` → `[B, T, E]`.
+ *
+ * @example
+ * const { hidden } = model.encoder.layer.at(0).forward(x, mask); // mask bool [B, 1, 1, T]
+ */
+export class BertLayer extends Module {
+  readonly attention: Module & { readonly self: BertSelfAttention; readonly output: BertResidualOutput };
+  readonly intermediate: Module & { readonly dense: Linear };
+  readonly output: BertResidualOutput;
+  readonly activation: ActivationFunction;
+
+  constructor(c: EncoderConfig) {
+    super();
+    checkObject(c, { caller: 'BertLayer', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
+    this.activation = activationByName(c.hiddenAct, 'BertLayer');
+    [this.attention, this.intermediate, this.output] = this.guard(() => [
+      this.registerModule('attention', children({ self: new BertSelfAttention(c), output: new BertResidualOutput(c, c.hiddenSize) })),
+      this.registerModule('intermediate', children({ dense: new Linear(c.hiddenSize, c.intermediateSize) })),
+      this.registerModule('output', new BertResidualOutput(c, c.intermediateSize)),
+    ] as const);
+  }
+
+  /** `weights [B, H, T, T]` only with `outputAttentions`. */
+  forward(hidden: Tensor, mask: Tensor | undefined, bias?: Tensor, options: LayerCallOptions = {}): { hidden: Tensor; weights: Tensor | undefined } {
+    this.assertLive('BertLayer.forward');
+    return tidy(() => {
+      const { context, weights } = this.attention.self.forward(hidden, mask, bias, options); // [B, T, E]
+      const attended = this.attention.output.forward(context, hidden); // LN(dense(context) + hidden)
+      const intermediate = linearThenActivation(this.intermediate.dense, attended, this.activation); // [B, T, I]; int8 + GELU: fused in the kernel
+      return { hidden: this.output.forward(intermediate, attended), weights }; // LN(dense(intermediate) + attended)
+    });
+  }
+}
+
+/** A module that only groups named children (Hugging Face's `BertAttention`, `BertIntermediate`, `BertPooler` wrappers). */
+export class Children extends Module {
+  constructor(named: Record<string, Module>) {
+    super();
+    this.guard(() => Object.entries(named).forEach(([name, child]) => Object.assign(this, { [name]: this.registerModule(name, child) })));
+  }
+}
+
+/** `named` grouped under one module, each child reachable by its name. */
+export function children<C extends Record<string, Module>>(named: C): Module & Readonly<C> {
+  return new Children(named) as Module & Readonly<C>;
+}
+
+/** Inputs of {@link BertModel.forward} (those of every encoder). */
+export type BertInputs = EncoderInputs;
+
+/** Named outputs of {@link BertModel.forward}; the caller disposes them. */
+export interface BertOutputs extends EncoderOutputs {
+  /** `[B, E]`: `tanh(dense(h[:, 0]))`. */
+  readonly poolerOutput: Tensor;
+}
+
+/**
+ * A BERT encoder equal to Hugging Face's `BertModel` (post-LN, any `hidden_act`), composed of
+ * `@attnkit/nn` layers in HF's module tree: `namedParameters()` are the checkpoint keys, so
+ * `stateDict()` / `loadStateDict()` speak `model.safetensors`. Built without a checkpoint, it is
+ * initialised as HF does (`N(0, initializer_range)`, zero biases, unit LayerNorms) for training.
+ * RoBERTa and XLM-R are this model with their own position ids (`RobertaModel`).
+ *
+ * @example
+ * const model = await loadBert('path/to/bert-folder');
+ * const { lastHiddenState, poolerOutput } = model.forward({ inputIds, attentionMask, tokenTypeIds });
+ */
+export class BertModel extends Module implements Encoder {
+  /** The `model_type`s this class builds. */
+  static readonly modelTypes: readonly ModelType[] = ['bert'];
+  readonly config: EncoderConfig;
+  readonly embeddings: BertEmbeddings;
+  readonly encoder: Module & { readonly layer: ModuleList<BertLayer> };
+  readonly pooler: Module & { readonly dense: Linear };
+  readonly initialisedKeys: readonly string[];
+
+  /**
+   * `checkpoint`: values by checkpoint key (no `bert.` prefix; tensors or `{ shape, values }` as
+   * `readSafetensors` gives them), loaded strictly — except a pooler the checkpoint does not have at
+   * all, which is initialised (see `initialisedKeys`). Without a checkpoint: Hugging Face's random
+   * initialisation (`seed` makes it reproducible).
+   */
+  constructor(config: EncoderConfig, checkpoint?: StateDictSource, options: { readonly seed?: number } = {}) {
+    super();
+    checkObject(config, { caller: new.target.name, argument: 'config', expected: 'a parsed config (parseBertConfig, or parseEncoderConfig for any family)' });
+    const c = config;
+    const expected = (new.target as typeof BertModel).modelTypes;
+    if (!expected.includes(c.modelType)) throw new InvalidArgumentError({ caller: new.target.name, argument: 'config.modelType', expected: expected.map((t) => `"${t}"`).join(' or '), received: JSON.stringify(c.modelType), hint: 'loadEncoder picks the model class from config.json.' });
+    checkEncoderSize(c, new.target.name); // before any allocation
+    this.config = c;
+    let initialised: string[] = [];
+    [this.embeddings, this.encoder, this.pooler] = this.guard(() => {
+      const parts = skipInitialization(() => [ // no random draw: the values come next
+        this.registerModule('embeddings', this.createEmbeddings(c)),
+        this.registerModule('encoder', children({ layer: new ModuleList(Array.from({ length: c.numHiddenLayers }, () => new BertLayer(c))) })),
+        this.registerModule('pooler', children({ dense: new Linear(c.hiddenSize, c.hiddenSize) })),
+      ] as const);
+      const initialise = (keys?: readonly string[]) => initialiseLikeHuggingFace(this, c.initializerRange, options.seed, keys === undefined ? undefined : (name) => keys.includes(name));
+      if (checkpoint === undefined) initialise();
+      else initialised = loadCheckpoint(this, checkpoint, ['pooler.dense.weight', 'pooler.dense.bias'], initialise);
+      return parts;
+    });
+    this.initialisedKeys = initialised;
+  }
+
+  /** The embeddings module; RoBERTa's counts positions from the padding id. */
+  protected createEmbeddings(config: EncoderConfig): BertEmbeddings {
+    return new BertEmbeddings(config);
+  }
+
+  /** Runs the encoder. Outputs are new tensors; dispose them. */
+  forward(inputs: BertInputs): BertOutputs {
+    const caller = `${this.className}.forward`;
+    this.assertLive(caller);
+    return encoderForward(caller, this.config, {
+      embed: (ids, types) => this.embeddings.forward(ids, types),
+      layers: this.encoder.layer,
+      pool: (hidden) => {
+        const first = squeeze(slice(hidden, [0, 0, 0], [-1, 1, -1]), [1]); // [B, 1, E] -> [B, E]
+        return tanh(this.pooler.dense.forward(first)); // tanh(dense(h[:, 0]))
+      },
+    }, inputs) as BertOutputs;
+  }
+}

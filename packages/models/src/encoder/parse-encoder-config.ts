@@ -1,0 +1,37 @@
+import { InvalidArgumentError } from '@attnkit/errors';
+import { parseBertConfig } from '../bert/bert-config.js';
+import { parseDistilBertConfig } from '../distilbert/distilbert-config.js';
+import { parseElectraConfig } from '../electra/electra-config.js';
+import { parseMPNetConfig } from '../mpnet/mpnet-config.js';
+import { parseRobertaConfig } from '../roberta/roberta-config.js';
+import { MODEL_TYPES, type EncoderConfig, type ModelType } from './encoder-config.js';
+import { configEntries } from './read-encoder-config.js';
+
+/** Each family's config parser, by `model_type`. */
+const PARSERS: Record<ModelType, (json: unknown, caller: string) => EncoderConfig> = {
+  bert: parseBertConfig,
+  roberta: parseRobertaConfig,
+  'xlm-roberta': parseRobertaConfig,
+  distilbert: parseDistilBertConfig,
+  electra: parseElectraConfig,
+  mpnet: parseMPNetConfig,
+};
+
+/**
+ * Validates a Hugging Face `config.json` (already parsed) of any family in {@link MODEL_TYPES}
+ * with that family's parser, and returns what attnkit uses. Settings attnkit does not implement (an
+ * unknown `hidden_act`, relative position embeddings in BERT, a decoder) and unknown `model_type`s
+ * are errors that name the supported values, never silently ignored. A config without
+ * `model_type` is BERT's.
+ *
+ * @example
+ * const config = parseEncoderConfig(JSON.parse(await readFile('model/config.json', 'utf8')));
+ * config.modelType; // 'roberta'
+ */
+export function parseEncoderConfig(json: unknown, caller = 'parseEncoderConfig'): EncoderConfig {
+  const modelType = configEntries(json, caller).get('model_type') ?? 'bert';
+  if (typeof modelType !== 'string' || !Object.hasOwn(PARSERS, modelType)) {
+    throw new InvalidArgumentError({ caller, argument: 'model_type', expected: `one of ${MODEL_TYPES.map((t) => `"${t}"`).join(', ')}`, received: JSON.stringify(modelType) ?? String(modelType), hint: 'Rotary and ALiBi encoders (ModernBERT, NomicBERT, Jina v2, GTE v1.5) are not supported yet; docs/models.md lists what loads.' });
+  }
+  return PARSERS[modelType as ModelType](json, caller);
+}

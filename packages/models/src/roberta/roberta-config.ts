@@ -1,0 +1,23 @@
+import type { EncoderConfig } from '../encoder/encoder-config.js';
+import { BERT_KEYS, configEntries, familyModelType, readEncoderConfig, type EncoderConfigKeys } from '../encoder/read-encoder-config.js';
+
+/** A RoBERTa or XLM-RoBERTa configuration (identical architectures), read from `config.json`. */
+export interface RobertaConfig extends EncoderConfig {
+  readonly modelType: 'roberta' | 'xlm-roberta';
+}
+
+/** BERT's names; padding id 1, positions counted after it. */
+const KEYS: EncoderConfigKeys = { ...BERT_KEYS, padTokenId: 1, positionsAfterPadding: true, tokenTypes: true, layerNormEps: true };
+
+/**
+ * Validates a RoBERTa or XLM-RoBERTa `config.json` (`model_type` `"roberta"`, `"xlm-roberta"` or
+ * absent). Positions count from `pad_token_id + 1`, so sequences hold at most
+ * `max_position_embeddings - pad_token_id - 1` tokens (`maxSequenceLength`).
+ *
+ * @example
+ * parseRobertaConfig(json).maxSequenceLength; // 512 for max_position_embeddings 514, pad_token_id 1
+ */
+export function parseRobertaConfig(json: unknown, caller = 'parseRobertaConfig'): RobertaConfig {
+  const raw = configEntries(json, caller);
+  return readEncoderConfig(familyModelType(raw, ['roberta', 'xlm-roberta'], caller), raw, KEYS, caller);
+}

@@ -1,0 +1,82 @@
+import { callBackend, ensureBackend } from '@attnkit/backends';
+import { checkAbortSignal, checkBoolean, checkFunction, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { modelFiles, type LoadProgress, type ModelFiles, type ModelSource } from '@attnkit/hub';
+import { loadEncoder } from '@attnkit/models';
+import { loadTokenizer } from '@attnkit/tokenizers';
+import type { Dense } from './modules/dense.js';
+import { loadDense } from './modules/load-dense.js';
+import { readSentenceFolder } from './read-sentence-folder.js';
+import { SentenceEncoder } from './sentence-encoder.js';
+
+/** Options of {@link loadSentenceEncoder}. */
+export interface LoadSentenceEncoderOptions {
+  /** Told how far each file of the folder (JSON files, tokenizer, weights) has been read. */
+  readonly onProgress?: (progress: LoadProgress) => void;
+  /** Told about defaults applied (a plain folder read with mean pooling) and tensors skipped on purpose. */
+  readonly onNotice?: (message: string) => void;
+  /** Stops the load: it rejects with the signal's reason (an `AbortError`), leaving no tensor behind. */
+  readonly signal?: AbortSignal;
+  /** The (initialised) backend the weights are made on. Default: the backend active when the call is made. */
+  readonly backend?: string;
+  /** Refuse weights (encoder and Dense modules) holding NaN or ±Infinity; off by default. */
+  readonly checkFinite?: boolean;
+  /** Fetches URL sources instead of the global `fetch` (same signature): `cachedFetch()` of `@attnkit/hub` keeps the files in the browser's Cache API. */
+  readonly fetch?: typeof fetch;
+  /**
+   * `'int8'`: an int8 inference model — the encoder is loaded with `loadEncoder`'s
+   * `quantize: 'int8'` (every Linear of the encoder, pooler included, becomes an `Int8Linear`). The
+   * Dense modules stay float32: they run once per sentence, not per token, so there is no time to
+   * save, and their error would go straight into the embedding. Inference only (training refuses
+   * it). Default: float32. An int8 folder (`saveInt8Folder` of `@attnkit/train`: the encoder's
+   * Linear weights stored int8, a quarter of their float32 bytes) loads as an int8 model with or
+   * without this option, its Int8Linear layers built from the stored int8 values (see
+   * `loadEncoder`).
+   */
+  readonly quantize?: 'int8';
+}
+
+const OPTION_KEYS = ['onProgress', 'onNotice', 'signal', 'backend', 'checkFinite', 'fetch', 'quantize'] as const;
+const CALLER = 'loadSentenceEncoder';
+
+/**
+ * Loads a sentence-transformers folder (or a plain Hugging Face folder, with mean pooling) from a
+ * local folder (Node), a URL or a set of files: the encoder of its `model_type`, its tokenizer,
+ * and its modules as `modules.json` lists them. Any file the folder refers to stays inside it.
+ * `options.fetch` fetches URL sources instead of the global `fetch`: `cachedFetch()` of
+ * `@attnkit/hub` downloads a model once per browser. `options.quantize: 'int8'` loads an int8
+ * inference encoder (Dense modules stay float32; see {@link LoadSentenceEncoderOptions.quantize}).
+ *
+ * @example
+ * const model = await loadSentenceEncoder('./bge-small-en-v1.5');
+ * const embeddings = await model.encode(['query text'], { normalize: true }); // [1, 384]
+ * const int8 = await loadSentenceEncoder('./bge-small-en-v1.5', { quantize: 'int8' }); // int8 matrix products, inference only
+ */
+export async function loadSentenceEncoder(source: ModelSource | ModelFiles, options: LoadSentenceEncoderOptions = {}): Promise<SentenceEncoder> {
+  checkObject(options, { caller: CALLER, argument: 'options', expected: 'an object of load options' });
+  checkOptionKeys(options, OPTION_KEYS, CALLER);
+  checkFunction(options.onNotice, { caller: CALLER, argument: 'onNotice' });
+  checkBoolean(options.checkFinite, { caller: CALLER, argument: 'checkFinite', fallback: false });
+  if (options.quantize !== undefined && options.quantize !== 'int8') throw new InvalidArgumentError({ caller: CALLER, argument: 'quantize', expected: "'int8' (or absent for float32 weights)", received: describeValue(options.quantize) }); // before any file is read
+  checkAbortSignal(options.signal, { caller: CALLER });
+  // one reader for the whole folder: the sentence modules, the encoder, its tokenizer and the Dense weights read each file once
+  const files = modelFiles(source, { caller: CALLER, onProgress: options.onProgress, signal: options.signal, fetch: options.fetch });
+  if (options.backend === undefined) await ensureBackend(CALLER); // Node, nothing chosen: wasm, not tfjs' slow pure-JS cpu
+  const backend = callBackend(CALLER, options.backend); // the weights are made here, whatever happens meanwhile
+  const folder = await readSentenceFolder(files);
+  const transformer = files.subfolder(folder.transformerPath);
+  if (folder.plain) options.onNotice?.(`${CALLER}: ${files.where} has no modules.json (not a sentence-transformers folder); embedding with mean pooling, as sentence-transformers does for such a folder.`);
+  const encoder = await loadEncoder(transformer, { backend: backend.name, ...(options.checkFinite === undefined ? {} : { checkFinite: options.checkFinite }), ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }), ...(options.quantize === undefined ? {} : { quantize: options.quantize }) });
+  const dense: Dense[] = [];
+  try {
+    const tokenizer = await loadTokenizer(transformer, { lowercase: folder.doLowerCase });
+    for (const module of folder.modules) {
+      if (module.type === 'Dense') dense.push(await loadDense(files, module.path, module.config, { backend, checkFinite: options.checkFinite }));
+    }
+    options.signal?.throwIfAborted();
+    return new SentenceEncoder(encoder, tokenizer, folder, dense);
+  } catch (error) {
+    encoder.dispose();
+    dense.forEach((d) => d.dispose());
+    throw error;
+  }
+}

@@ -1,0 +1,247 @@
+import { Tokenizer as HfTokenizer } from '@huggingface/tokenizers';
+import { InvalidArgumentError, checkInteger, checkOptionKeys, describeValue } from '@attnkit/errors';
+import { precompiledNormalizer } from './normalizers/precompiled-charsmap.js';
+import { checkTokenizerJson } from './tokenizer-json/check-tokenizer-json.js';
+import { checkTokenizerRegexes } from './regex/check-tokenizer-regexes.js';
+
+/** Options of {@link Tokenizer.encode}. */
+export interface EncodeOptions {
+  /** `'longest'` (default): pad to the longest sequence; `'max_length'`: to `maxLength` (at most 2^20); `false`: no padding (then all must have equal length). */
+  readonly padding?: 'longest' | 'max_length' | false;
+  /**
+   * Default true: cut sequences (pairs: longest first, as Hugging Face's `longest_first`) so that
+   * they fit `maxLength` with their special tokens. `false`: return every id, however long (the
+   * model then says whether it can take them). Hugging Face's strategies by name:
+   * `'longest_first'` (= true), `'only_first'` / `'only_second'` (cut only that side of a pair; an
+   * error when that side cannot give enough, or, for `'only_second'`, when a single text is too
+   * long), `'do_not_truncate'` (= false).
+   */
+  readonly truncation?: boolean | TruncationStrategy;
+  /** Default: the model's `model_max_length` from tokenizer_config.json, else 512. */
+  readonly maxLength?: number;
+}
+
+/** Hugging Face's truncation strategies (`TruncationStrategy` in transformers). */
+export type TruncationStrategy = 'longest_first' | 'only_first' | 'only_second' | 'do_not_truncate';
+
+const TRUNCATION_VALUES: ReadonlyArray<boolean | TruncationStrategy> = [true, false, 'longest_first', 'only_first', 'only_second', 'do_not_truncate'];
+const PADDING_VALUES: ReadonlyArray<EncodeOptions['padding']> = ['longest', 'max_length', false];
+
+/** A padded batch: `[B, T]` nested arrays, ready for an encoder's `forward`. */
+export interface EncodedBatch {
+  readonly inputIds: number[][];
+  readonly attentionMask: number[][];
+  /** Segment ids from the post-processor; all zeros for tokenizers whose models take none (RoBERTa, XLM-R, DistilBERT, MPNet). */
+  readonly tokenTypeIds: number[][];
+  /** The tokens of each sequence, without padding. */
+  readonly tokens: string[][];
+}
+
+/** The longest `padding: 'max_length'` pads to (2^20 tokens): every row is made that long, so a larger `maxLength` would allocate gigabytes. */
+const MAX_PADDED_LENGTH = 2 ** 20;
+
+/** Tokenizer classes whose models take no token type ids (transformers' `model_input_names` without them). */
+const WITHOUT_TOKEN_TYPES = /^(Roberta|XLMRoberta|DistilBert|MPNet|Camembert|Bart|Longformer)Tokenizer(Fast)?$/;
+
+/**
+ * `@huggingface/tokenizers` approximates SentencePiece's `Precompiled` normalizer (NFKC and a few
+ * replacements); the file's charsmap says exactly what to do, so every `Precompiled` step (also
+ * inside a `Sequence`) runs {@link precompiledNormalizer} on it instead.
+ */
+function useRealCharsmaps(normalizer: unknown): void {
+  if ((typeof normalizer !== 'object' && typeof normalizer !== 'function') || normalizer === null) return; // the library's normalizers are callable objects
+  const n = normalizer as { config?: { type?: unknown; precompiled_charsmap?: unknown }; normalizers?: unknown[]; normalize?: (text: string) => string };
+  if (n.config?.type === 'Precompiled' && typeof n.config.precompiled_charsmap === 'string' && n.config.precompiled_charsmap !== '') {
+    n.normalize = precompiledNormalizer(n.config.precompiled_charsmap);
+  }
+  n.normalizers?.forEach(useRealCharsmaps);
+}
+
+/** A special token named in tokenizer_config.json: a string or an `AddedToken` object with `content`. */
+function tokenName(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object' && value !== null && typeof (value as { content?: unknown }).content === 'string') return (value as { content: string }).content;
+  return undefined;
+}
+
+/**
+ * A Hugging Face tokenizer from its `tokenizer.json` — WordPiece (BERT, DistilBERT, ELECTRA,
+ * MPNet), byte-level BPE (RoBERTa) or Unigram/SentencePiece (XLM-R and the BERT models that use
+ * it) — run by `@huggingface/tokenizers`, with the file's special tokens and post-processor,
+ * `longest_first` truncation that keeps the special tokens, batch padding and sentence pairs.
+ * The file is checked as data first ({@link checkTokenizerJson}: integer ids, a known model type)
+ * and its regular expressions must not backtrack catastrophically ({@link checkTokenizerRegexes}).
+ *
+ * @example
+ * const tokenizer = await loadTokenizer('./all-MiniLM-L6-v2');
+ * const batch = tokenizer.encode(['Hello world!', ['A question?', 'An answer.']]);
+ * encoder.forward(batch);
+ */
+export class Tokenizer {
+  readonly #tokenizer: HfTokenizer;
+  readonly #pad: number | undefined;
+  readonly #specials: { readonly single: number; readonly pair: number };
+  readonly #tokenTypes: boolean;
+  readonly modelMaxLength: number;
+
+  /** `tokenizerJson`: a parsed `tokenizer.json`; `tokenizerConfig`: a parsed `tokenizer_config.json` (pad token, `model_max_length`, class). */
+  constructor(tokenizerJson: Record<string, unknown>, tokenizerConfig: Record<string, unknown> = {}) {
+    checkTokenizerJson(tokenizerJson, 'Tokenizer');
+    const config = new Map(Object.entries(tokenizerConfig));
+    this.#tokenizer = new HfTokenizer(tokenizerJson, Object.fromEntries([...config].filter(([key]) => key !== '__proto__')));
+    checkTokenizerRegexes(this.#tokenizer, 'Tokenizer');
+    useRealCharsmaps(this.#tokenizer.normalizer);
+    const padName = tokenName(config.get('pad_token')) ?? tokenName((tokenizerJson['padding'] as { pad_token?: unknown } | null)?.pad_token) ?? ['[PAD]', '<pad>'].find((t) => this.#tokenizer.token_to_id(t) !== undefined);
+    this.#pad = padName === undefined ? undefined : this.#tokenizer.token_to_id(padName);
+    this.#specials = { single: this.#postProcess([], null).tokens.length, pair: this.#postProcess([], []).tokens.length };
+    const names = config.get('model_input_names');
+    const tokenizerClass = config.get('tokenizer_class');
+    this.#tokenTypes = Array.isArray(names) ? names.includes('token_type_ids') : !(typeof tokenizerClass === 'string' && WITHOUT_TOKEN_TYPES.test(tokenizerClass));
+    const max = config.get('model_max_length');
+    this.modelMaxLength = typeof max === 'number' && Number.isInteger(max) && max > this.#specials.single && max < 1e6 ? max : 512;
+  }
+
+  /** Tokens of one text, without special tokens. */
+  tokenize(text: string): string[] {
+    return this.#tokenizer.tokenize(text, { add_special_tokens: false });
+  }
+
+  /** The id of a token (`undefined` if it is not in the vocabulary). */
+  tokenToId(token: string): number | undefined {
+    return this.#tokenizer.token_to_id(token);
+  }
+
+  /** The token of an id (`undefined` outside the vocabulary). */
+  idToToken(id: number): string | undefined {
+    return this.#tokenizer.id_to_token(id);
+  }
+
+  /** Whether `token` is one of the file's special tokens (`[CLS]`, `</s>`, ...). */
+  isSpecialToken(token: string): boolean {
+    for (const added of this.#tokenizer.get_added_tokens_decoder().values()) if (added.special && added.content === token) return true;
+    return false;
+  }
+
+  /** The number of special tokens the post-processor adds to one text (`pair: true`: to a pair). */
+  numSpecialTokens(pair = false): number {
+    return pair ? this.#specials.pair : this.#specials.single;
+  }
+
+  /** Text back from ids (special tokens skipped). */
+  decode(ids: readonly number[]): string {
+    return ids.length === 0 ? '' : this.#tokenizer.decode([...ids], { skip_special_tokens: true });
+  }
+
+  /** Encodes texts, or `[first, second]` sentence pairs, as one padded batch. */
+  encode(texts: ReadonlyArray<string | readonly [string, string]>, options: EncodeOptions = {}): EncodedBatch {
+    const caller = 'Tokenizer.encode';
+    checkOptionKeys(options, ['padding', 'truncation', 'maxLength'], caller);
+    if (!Array.isArray(texts) || texts.length === 0) throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'a non-empty list of strings or [string, string] pairs', received: describeValue(texts) });
+    const padding = options.padding ?? 'longest';
+    if (!PADDING_VALUES.includes(padding)) throw new InvalidArgumentError({ caller, argument: 'padding', expected: "'longest', 'max_length' or false", received: describeValue(padding) });
+    const truncation = options.truncation ?? true;
+    if (!TRUNCATION_VALUES.includes(truncation)) {
+      throw new InvalidArgumentError({ caller, argument: 'truncation', expected: "true, false, 'longest_first', 'only_first', 'only_second' or 'do_not_truncate'", received: describeValue(truncation) });
+    }
+    const strategy = truncation === true ? 'longest_first' : truncation === false ? 'do_not_truncate' : truncation;
+    const maxLength = checkInteger(options.maxLength ?? this.modelMaxLength, { caller, argument: 'maxLength', min: this.#specials.single + 1 });
+    if (padding === 'max_length' && maxLength > MAX_PADDED_LENGTH) {
+      throw new InvalidArgumentError({ caller, argument: 'maxLength', expected: `at most ${MAX_PADDED_LENGTH} with padding: 'max_length' (every row is padded to it)`, received: String(maxLength), hint: "padding: 'longest' pads to the longest sequence only." });
+    }
+    // Array.from: one read of each entry (a hole is undefined and refused; nothing changes after its check)
+    const encoded = Array.from(texts as ArrayLike<unknown>).map((entry: unknown, i) => {
+      const parts: unknown[] | undefined = Array.isArray(entry) ? Array.from(entry as ArrayLike<unknown>) : undefined;
+      const pair = parts !== undefined && parts.length === 2 && parts.every((s) => typeof s === 'string');
+      if (typeof entry !== 'string' && !pair) throw new InvalidArgumentError({ caller, argument: `texts[${i}]`, expected: 'a string or a [string, string] pair', received: describeValue(entry) });
+      const [first, second] = typeof entry === 'string' ? [entry, undefined] : (parts as [string, string]);
+      let a = this.tokenize(first);
+      let b = second === undefined ? null : this.tokenize(second);
+      if (strategy !== 'do_not_truncate') {
+        const budget = maxLength - (b === null ? this.#specials.single : this.#specials.pair);
+        if (budget < (b === null ? 1 : 2)) throw new InvalidArgumentError({ caller, argument: 'maxLength', expected: `room for ${b === null ? this.#specials.single : this.#specials.pair} special tokens and the text (≥ ${maxLength - budget + (b === null ? 1 : 2)})`, received: String(maxLength) });
+        if (strategy === 'longest_first') [a, b] = b === null ? [a.slice(0, budget), null] : longestFirst(a, b, budget, maxLength);
+        else [a, b] = onlyOneSide(strategy, a, b, budget, { caller, index: i, maxLength });
+      }
+      const { tokens, token_type_ids: types } = this.#postProcess(a, b);
+      const ids = tokens.map((token, t) => {
+        const id = this.#tokenizer.token_to_id(token) ?? this.#tokenizer.model?.unk_token_id; // pieces outside the vocabulary are the unknown token, as the model says
+        if (id === undefined) throw new InvalidArgumentError({ caller, argument: `texts[${i}]`, expected: 'text whose tokens are all in the vocabulary (the tokenizer has no unknown token to stand for the others)', received: `token ${t} ${JSON.stringify(token)}` });
+        return id;
+      });
+      return { ids, tokens, types: this.#tokenTypes && types !== undefined ? types : ids.map(() => 0) };
+    });
+    const longest = encoded.reduce((n, e) => Math.max(n, e.ids.length), 0); // a loop, not Math.max(...spread): any number of texts
+    const width = padding === 'max_length' ? Math.max(maxLength, longest) : longest;
+    if (padding === false && encoded.some((e) => e.ids.length !== longest)) {
+      throw new InvalidArgumentError({ caller, argument: 'padding', expected: "'longest' or 'max_length' for sequences of different lengths", received: 'false' });
+    }
+    const pad = this.#pad;
+    if (pad === undefined && encoded.some((e) => e.ids.length !== width)) {
+      throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'sequences of one length: the tokenizer has no padding token (pad_token in tokenizer_config.json)', received: 'sequences of different lengths' });
+    }
+    const padded = (row: number[], value: number) => (row.length === width ? row : [...row, ...Array<number>(width - row.length).fill(value)]);
+    return {
+      inputIds: encoded.map((e) => padded(e.ids, pad as number)),
+      attentionMask: encoded.map((e) => padded(e.ids.map(() => 1), 0)),
+      tokenTypeIds: encoded.map((e) => padded(e.types, 0)),
+      tokens: encoded.map((e) => e.tokens),
+    };
+  }
+
+  /** The file's post-processor (special tokens, type ids) on one sequence or a pair. */
+  #postProcess(a: string[], b: string[] | null): { tokens: string[]; token_type_ids?: number[] } {
+    const processor = this.#tokenizer.post_processor;
+    if (processor === null) return { tokens: [...a, ...(b ?? [])], token_type_ids: [...a.map(() => 0), ...(b ?? []).map(() => 1)] };
+    const out = processor(a, b, true);
+    return { tokens: [...out.tokens, ...(out.tokens_pair ?? [])], ...(out.token_type_ids === undefined ? {} : { token_type_ids: out.token_type_ids }) };
+  }
+}
+
+/**
+ * Hugging Face's `only_first` / `only_second` truncation (the `tokenizers` library's
+ * `truncate_encodings`): the named side gives up every token over `budget`, and must keep at least
+ * one; a single text has no second side, so `only_second` cannot shorten it (an error when it is
+ * too long, as in Hugging Face).
+ */
+function onlyOneSide(strategy: 'only_first' | 'only_second', a: string[], b: string[] | null, budget: number, where: { caller: string; index: number; maxLength: number }): [string[], string[] | null] {
+  const excess = a.length + (b?.length ?? 0) - budget;
+  if (excess <= 0) return [a, b];
+  const side = strategy === 'only_first' ? a : b;
+  const name = strategy === 'only_first' ? 'first' : 'second';
+  const fail = (received: string): never => {
+    throw new InvalidArgumentError({
+      caller: where.caller,
+      argument: `texts[${where.index}]`,
+      expected: `a ${name} sequence that '${strategy}' truncation can shorten to fit maxLength = ${where.maxLength} (it must keep at least one token)`,
+      received,
+      hint: "Use truncation: 'longest_first' (the default), or a larger maxLength.",
+    });
+  };
+  if (side === null) return fail(`a single text of ${a.length} tokens, ${excess} over the room for text; it has no second sequence`);
+  if (side.length <= excess) return fail(`${excess} tokens to remove, and the ${name} sequence has ${side.length}`);
+  const kept = side.slice(0, side.length - excess);
+  return strategy === 'only_first' ? [kept, b] : [a, kept];
+}
+
+/**
+ * Hugging Face's `longest_first` truncation of a pair to `budget` tokens, as the `tokenizers`
+ * library does it (checked on every pair of lengths up to 29 for several budgets): the shorter
+ * side keeps what fits if it takes at most half, the longer gets the rest; otherwise each gets
+ * half and the longer side the odd token. Lengths are compared after capping them at `maxLength`
+ * (so two sides longer than `maxLength` count as equal: the second gets the odd token).
+ */
+export function longestFirst<T>(a: readonly T[], b: readonly T[], budget: number, maxLength = Infinity): [T[], T[]] {
+  if (!Array.isArray(a) || !Array.isArray(b)) throw new InvalidArgumentError({ caller: 'longestFirst', argument: Array.isArray(a) ? 'b' : 'a', expected: 'a list of tokens or ids', received: describeValue(Array.isArray(a) ? b : a) });
+  if (!Number.isInteger(budget) || budget < 0) throw new InvalidArgumentError({ caller: 'longestFirst', argument: 'budget', expected: 'a non-negative integer', received: describeValue(budget) });
+  if (!(maxLength === Infinity || (Number.isInteger(maxLength) && maxLength >= 0))) throw new InvalidArgumentError({ caller: 'longestFirst', argument: 'maxLength', expected: 'a non-negative integer or Infinity', received: describeValue(maxLength) });
+  if (a.length + b.length <= budget) return [[...a], [...b]];
+  const swap = Math.min(a.length, maxLength) > Math.min(b.length, maxLength);
+  let short = Math.min(swap ? b.length : a.length, maxLength);
+  let long = short > budget ? short : Math.max(short, budget - short);
+  if (short + long > budget) {
+    short = Math.floor(budget / 2);
+    long = short + (budget % 2);
+  }
+  const [first, second] = swap ? [long, short] : [short, long];
+  return [a.slice(0, first), b.slice(0, second)];
+}
