@@ -1,5 +1,5 @@
 export { checkModelSource, describeSource, type ModelSource } from './model-source.js';
-export { ModelFiles, modelFiles, type ModelFilesOptions } from './model-files.js';
+export { ModelFiles, modelFiles, checkModelFiles, type ModelFilesOptions } from './model-files.js';
 export type { LoadProgress, ReadFileOptions } from './read/file-reader.js';
 export { MAX_MODEL_FILE_BYTES } from './read/max-model-file-bytes.js';
 export { ModelLoadError } from './model-load-error.js';

@@ -93,3 +93,72 @@ describe('modelFiles: the fetch option', () => {
     expect(() => modelFiles('https://models.example/tiny/', { caller: 'loadEncoder', fetch: 'https://proxy' as never })).toThrow("loadEncoder: 'fetch' must be a function with the signature of the global fetch (such as cachedFetch()); received string 'https://proxy'.");
   });
 });
+
+describe('ModelFiles: one reader per folder, each file read once', () => {
+  const counting = () => {
+    const asked: string[] = [];
+    const fetch = vi.fn(async (url: URL) => {
+      asked.push(url.pathname);
+      if (url.pathname.endsWith('/missing.json')) return new Response(null, { status: 404 });
+      return new Response(`{"path":"${url.pathname}"}`);
+    });
+    return { asked, fetch: fetch as unknown as typeof globalThis.fetch };
+  };
+
+  it('reads a file once however often, and through whichever view, it is asked for', async () => {
+    const { asked, fetch } = counting();
+    const files = modelFiles('https://models.example/m/', { fetch, caller: 'loadSentenceEncoder' });
+    const encoderView = modelFiles(files, { caller: 'loadEncoder' }); // what a loader given the reader opens
+    const [a, b, c] = await Promise.all([files.read('config.json'), encoderView.read('config.json'), files.json('config.json')]);
+    expect(new TextDecoder().decode(a)).toBe('{"path":"/m/config.json"}');
+    expect(b).toBe(a);
+    expect(c).toEqual({ path: '/m/config.json' });
+    expect(encoderView.caller).toBe('loadEncoder');
+    expect(await files.read('missing.json')).toBeUndefined();
+    expect(await encoderView.read('missing.json')).toBeUndefined();
+    expect(asked).toEqual(['/m/config.json', '/m/missing.json']);
+  });
+
+  it('shares what it read with its subfolders: 1_Pooling/config.json is one file, whether read from the top or inside', async () => {
+    const { asked, fetch } = counting();
+    const files = modelFiles('https://models.example/m/', { fetch });
+    const pooling = files.subfolder('1_Pooling/');
+    expect(pooling.prefix).toBe('1_Pooling/');
+    expect(String(pooling.source)).toBe('https://models.example/m/1_Pooling/');
+    await pooling.read('config.json');
+    await files.read('1_Pooling/config.json');
+    await files.subfolder('1_Pooling').read('config.json');
+    expect(asked).toEqual(['/m/1_Pooling/config.json']);
+    expect(files.subfolder('')).toBe(files);
+  });
+
+  it('asks again after a failed read, and for a required file after an optional read found an HTML page', async () => {
+    let calls = 0;
+    const flaky = (async () => (++calls === 1 ? new Response('busy', { status: 503 }) : new Response('{}'))) as unknown as typeof globalThis.fetch;
+    const files = modelFiles('https://models.example/m/', { fetch: flaky });
+    await expect(files.read('config.json')).rejects.toThrow(ModelLoadError);
+    expect(new TextDecoder().decode(await files.read('config.json'))).toBe('{}');
+    const page = (async () => new Response('<html></html>', { headers: { 'content-type': 'text/html' } })) as unknown as typeof globalThis.fetch;
+    const app = modelFiles('https://example.org/app/', { fetch: page });
+    expect(await app.read('config.json')).toBeUndefined();
+    await expect(app.read('config.json', { required: true })).rejects.toThrow(/is an HTML page, not JSON/);
+  });
+
+  it('a view with an aborted signal rejects with its reason, even for a file already read', async () => {
+    const { fetch } = counting();
+    const files = modelFiles('https://models.example/m/', { fetch });
+    await files.read('config.json');
+    const controller = new AbortController();
+    controller.abort();
+    await expect(modelFiles(files, { signal: controller.signal }).read('config.json')).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('names a file that is not valid JSON, and refuses bad options and a bad subfolder', async () => {
+    const files = modelFiles({ files: { 'config.json': '{"a":' } }, { caller: 'loadEncoder' });
+    await expect(files.json('config.json')).rejects.toThrow(/^loadEncoder: config\.json in the given files is not valid JSON \(/);
+    expect(() => modelFiles('./m', { onProgress: 'log' } as never)).toThrow("modelFiles: 'onProgress' must be a function; received string 'log'.");
+    expect(() => modelFiles('./m', { signal: true } as never)).toThrow(/^modelFiles: 'signal' must be an AbortSignal/);
+    expect(() => modelFiles('./m', { cache: true } as never)).toThrow(/^modelFiles: 'options' must be an object with only the keys onProgress, signal, caller, fetch/);
+    expect(() => files.subfolder('../up')).toThrow(ModelLoadError);
+  });
+});

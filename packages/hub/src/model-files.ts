@@ -1,4 +1,4 @@
-import { checkAbortSignal, checkFunction, checkOptionKeys } from '@attnkit/errors';
+import { checkAbortSignal, checkFunction, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { ModelLoadError } from './model-load-error.js';
 import { checkModelSource, describeSource, isFileSet, isUrlSource, type ModelSource } from './model-source.js';
 import type { FileReader, LoadProgress, ReadContext, ReadFileOptions } from './read/file-reader.js';
@@ -49,6 +49,8 @@ export class ModelFiles {
 
   /** Use {@link modelFiles}. */
   constructor(source: ModelSource, context: ReadContext, prefix = '', cache: ReadCache = new Map()) {
+    checkModelSource(source, 'ModelFiles');
+    checkObject(context, { caller: 'ModelFiles', argument: 'context', expected: 'the read options modelFiles() makes (call modelFiles(source, options) instead)' });
     this.source = source;
     this.prefix = prefix;
     this.#context = context;
@@ -144,4 +146,16 @@ export function modelFiles(source: ModelSource | ModelFiles, given: ModelFilesOp
   if (source instanceof ModelFiles) return source.with(options);
   checkModelSource(source, caller);
   return new ModelFiles(source, contextOf(options));
+}
+
+/**
+ * `files` when it is a {@link ModelFiles} (what `modelFiles()` returns); a typed error naming
+ * `caller` otherwise.
+ *
+ * @example
+ * checkModelFiles(files, 'readCheckpoint');
+ */
+export function checkModelFiles(files: unknown, caller: string): ModelFiles {
+  if (!(files instanceof ModelFiles)) throw new InvalidArgumentError({ caller, argument: 'files', expected: 'the files of a model folder (modelFiles(source))', received: describeValue(files) });
+  return files;
 }

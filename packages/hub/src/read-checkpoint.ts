@@ -1,5 +1,5 @@
 import { ModelLoadError } from './model-load-error.js';
-import type { ModelFiles } from './model-files.js';
+import { checkModelFiles, type ModelFiles } from './model-files.js';
 import { readSafetensors, type SafetensorsEntry } from './safetensors/read-safetensors.js';
 
 /** A stored tensor as a checkpoint holds it: float32 (F32/F16/BF16 widened), int32 (I32/I64), or int8 (I8, one byte a value). */
@@ -46,7 +46,7 @@ function weightMap(json: unknown, where: string, caller: string): Map<string, st
  * tensors.get('model.embed_tokens.weight')?.shape; // [151936, 1024]
  */
 export async function readCheckpoint(files: ModelFiles): Promise<Checkpoint> {
-  const { where, caller } = files;
+  const { where, caller } = checkModelFiles(files, 'readCheckpoint');
   const parse = (name: string, bytes: Uint8Array) => {
     try {
       return readSafetensors(bytes, { keepInt8: true }).tensors; // int8 weights stay one byte a value

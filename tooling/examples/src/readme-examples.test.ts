@@ -3,7 +3,7 @@
 // sentence-transformers folder, and './bert-base-uncased', a plain Hugging Face folder) are pointed
 // at small folders of the same kind made by sentence-transformers and transformers (reference fixtures).
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,8 @@ const FOLDERS: Record<string, string> = {
   './all-MiniLM-L6-v2': join(ROOT, 'tooling', 'reference', 'fixtures', 'sentence', 'bert-mean-normalize'),
   './bert-base-uncased': join(ROOT, 'packages', 'models', 'assets', 'attnkit-tiny-bert'),
 };
-const PACKAGES = ['errors', 'backends', 'masks', 'nn', 'kernels', 'scorers', 'attention', 'bert', 'sentence', 'train', 'cli'];
+/** Every package with a README: a new package's example is run without being listed here. */
+const PACKAGES = readdirSync(join(ROOT, 'packages')).filter((pkg) => existsSync(join(ROOT, 'packages', pkg, 'README.md'))).sort();
 
 /** The first ```ts block of a README. */
 function firstExample(pkg: string): string {
@@ -29,6 +30,10 @@ function firstExample(pkg: string): string {
 }
 
 describe('the first example of each package README', () => {
+  it('finds every package', () => {
+    expect(PACKAGES).toEqual(['attention', 'backends', 'cli', 'errors', 'hub', 'kernels', 'masks', 'models', 'nn', 'scorers', 'sentence', 'tokenizers', 'train']);
+  });
+
   beforeAll(() => {
     rmSync(OUT, { recursive: true, force: true });
     mkdirSync(OUT, { recursive: true });

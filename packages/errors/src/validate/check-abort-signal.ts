@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../invalid-argument-error.js';
+import { checkObject } from './check-object.js';
 import { describeValue } from './describe-value.js';
 
 /**
@@ -9,7 +10,8 @@ import { describeValue } from './describe-value.js';
  * @example
  * checkAbortSignal(options.signal, { caller: 'loadSentenceEncoder' });
  */
-export function checkAbortSignal(value: unknown, { caller, argument = 'signal' }: { readonly caller: string; readonly argument?: string }): void {
+export function checkAbortSignal(value: unknown, details: { readonly caller: string; readonly argument?: string }): void {
+  const { caller, argument = 'signal' } = checkObject(details, { caller: 'checkAbortSignal', argument: 'details', expected: 'an object { caller, argument? }' });
   if (value === undefined) return;
   const signal = value as { throwIfAborted?: unknown; aborted?: unknown } | null;
   if (typeof signal !== 'object' || signal === null || typeof signal.throwIfAborted !== 'function' || typeof signal.aborted !== 'boolean') {

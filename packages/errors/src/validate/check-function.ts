@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../invalid-argument-error.js';
+import { checkObject } from './check-object.js';
 import { describeValue } from './describe-value.js';
 
 /**
@@ -9,6 +10,7 @@ import { describeValue } from './describe-value.js';
  * @example
  * checkFunction(options.onProgress, { caller: 'loadSentenceEncoder', argument: 'onProgress' });
  */
-export function checkFunction(value: unknown, { caller, argument, expected = 'a function' }: { readonly caller: string; readonly argument: string; readonly expected?: string }): void {
+export function checkFunction(value: unknown, details: { readonly caller: string; readonly argument: string; readonly expected?: string }): void {
+  const { caller, argument, expected = 'a function' } = checkObject(details, { caller: 'checkFunction', argument: 'details', expected: 'an object { caller, argument, expected? }' });
   if (value !== undefined && typeof value !== 'function') throw new InvalidArgumentError({ caller, argument, expected, received: describeValue(value) });
 }

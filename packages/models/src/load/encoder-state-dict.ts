@@ -1,3 +1,4 @@
+import { checkObject, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { ModelLoadError, type StoredInt8Weight } from '@attnkit/hub';
 import type { TensorData } from '@attnkit/nn';
 import { checkpointKeys } from '../encoder/checkpoint-keys.js';
@@ -26,7 +27,8 @@ export interface EncoderStateDict {
  * const { checkpoint, heads } = encoderStateDict(await readEncoderFolder(files, { parseConfig: parseBertConfig }));
  */
 export function encoderStateDict(folder: EncoderFolder, encoderPath = ''): EncoderStateDict {
-  const { files, tensors, int8, config } = folder;
+  const { files, tensors, int8, config } = checkObject(folder, { caller: 'encoderStateDict', argument: 'folder', expected: 'a read encoder folder (readEncoderFolder)' });
+  if (!(tensors instanceof Map) || typeof config?.modelType !== 'string' || !(int8?.weights instanceof Map)) throw new InvalidArgumentError({ caller: 'encoderStateDict', argument: 'folder', expected: 'a read encoder folder (readEncoderFolder): { files, config, tensors, int8 }', received: describeValue(folder) });
   const fail = (message: string): never => {
     throw new ModelLoadError('model.safetensors', `model.safetensors in ${files.where} ${message}`, undefined, files.caller);
   };

@@ -3,11 +3,10 @@ import { memory } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { Int8Linear } from '@attnkit/nn';
-import { readSafetensors, writeSafetensors } from '@attnkit/hub';
+import { readSafetensors, writeSafetensors, ModelLoadError } from '@attnkit/hub';
 import { int8EncoderFiles } from '../int8/int8-encoder-files.js';
 import type { StoredTensor } from '@attnkit/hub';
 import { loadEncoder } from './load-encoder.js';
-import { ModelLoadError } from '@attnkit/hub';
 
 // loadEncoder on int8 folders (int8EncoderFiles): what a good one gives is tested beside
 // int8EncoderFiles; here, every way a folder can lie about its int8 weights is a ModelLoadError

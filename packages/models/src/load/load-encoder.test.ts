@@ -6,10 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { Int8Linear, Linear } from '@attnkit/nn';
-import { readSafetensors, writeSafetensors } from '@attnkit/hub';
+import { readSafetensors, writeSafetensors, ModelLoadError } from '@attnkit/hub';
 import embeddedFixtures from '@attnkit/reference/fixtures/embedded-bert.json' with { type: 'json' };
 import { loadEncoder } from './load-encoder.js';
-import { ModelLoadError } from '@attnkit/hub';
 import { loadBert } from '../bert/load-bert.js';
 
 const family = (name: string) => decodeURIComponent(new URL(`../../../../tooling/reference/fixtures/families/${name}/`, import.meta.url).pathname);

@@ -1,4 +1,5 @@
-import { nonFiniteTensors, parseInt8QuantizationConfig, readCheckpoint, readInt8WeightTensors, ModelLoadError, type Int8WeightTensors, type ModelFiles, type StoredTensor } from '@attnkit/hub';
+import { checkFunction, checkOptionKeys } from '@attnkit/errors';
+import { checkModelFiles, nonFiniteTensors, parseInt8QuantizationConfig, readCheckpoint, readInt8WeightTensors, ModelLoadError, type Int8WeightTensors, type ModelFiles, type StoredTensor } from '@attnkit/hub';
 import type { EncoderConfig, ModelType } from '../encoder/encoder-config.js';
 
 /** What an encoder folder holds, read and checked, before anything is made on a backend. */
@@ -30,8 +31,10 @@ export interface ReadEncoderFolderOptions<C extends EncoderConfig> {
  * const folder = await readEncoderFolder(modelFiles('./all-MiniLM-L6-v2', { caller: 'loadEncoder' }), { parseConfig: parseEncoderConfig });
  * folder.config.modelType; // 'bert'
  */
-export async function readEncoderFolder<C extends EncoderConfig>(files: ModelFiles, { parseConfig, modelTypes, checkFinite = false }: ReadEncoderFolderOptions<C>): Promise<EncoderFolder<C>> {
-  const { where, caller } = files;
+export async function readEncoderFolder<C extends EncoderConfig>(files: ModelFiles, options: ReadEncoderFolderOptions<C>): Promise<EncoderFolder<C>> {
+  const { where, caller } = checkModelFiles(files, 'readEncoderFolder');
+  const { parseConfig, modelTypes, checkFinite = false } = checkOptionKeys(options, ['parseConfig', 'modelTypes', 'checkFinite'], 'readEncoderFolder');
+  checkFunction(parseConfig, { caller: 'readEncoderFolder', argument: 'parseConfig', expected: 'a config parser such as parseEncoderConfig' });
   const fail = (file: string, message: string, cause?: unknown): never => {
     throw new ModelLoadError(file, message, cause, caller);
   };

@@ -1,7 +1,9 @@
 import { memory, tensor, type Tensor } from '@tensorflow/tfjs-core';
 import * as attention from '@attnkit/attention';
 import * as backends from '@attnkit/backends';
-import * as bert from '@attnkit/models';
+import * as hub from '@attnkit/hub';
+import * as models from '@attnkit/models';
+import * as tokenizers from '@attnkit/tokenizers';
 import * as errors from '@attnkit/errors';
 import * as kernels from '@attnkit/kernels';
 import * as masks from '@attnkit/masks';
@@ -28,7 +30,7 @@ const ACCEPTED: Readonly<Record<string, string>> = {
   'errors.formatShape': 'formats any value for a message (a non-shape is described)',
   'backends.callBackend': 'the first argument only names the caller in messages',
   'backends.assertBackendReady': 'the first argument only names the caller in messages',
-  'bert.describeSource': 'describes any source for a message',
+  'hub.describeSource': 'describes any source for a message',
   'backends.ensureBackend:"x"': 'a string only names the caller in messages; a backend is ready (or wasm is brought up)',
   'backends.namedOutputs:{}': 'an empty record of outputs: no outputs',
   'backends.namedOutputs:a bool tensor': 'one tensor is one output',
@@ -36,13 +38,13 @@ const ACCEPTED: Readonly<Record<string, string>> = {
   'masks.maskToBias:a bool tensor': 'a bool tensor is a mask',
   'masks.toTorchBoolMask:a bool tensor': 'a bool tensor is a mask',
   'masks.fromTorchBoolMask:a bool tensor': 'a bool tensor is a PyTorch bool mask',
-  'nn.writeSafetensors:{}': 'no tensors: an empty, valid file',
-  'bert.checkTokenizerRegexes:{}': 'an object with no compiled patterns has none to refuse',
-  'bert.lowercaseTokenizerJson:{}': 'a tokenizer.json object; a Lowercase normalizer is added',
-  'bert.checkModelSource:"x"': 'a relative folder path is a model source',
-  'bert.modelFiles:"x"': 'a relative folder path: a reader, whose reads say what is missing',
+  'hub.writeSafetensors:{}': 'no tensors: an empty, valid file',
+  'tokenizers.checkTokenizerRegexes:{}': 'an object with no compiled patterns has none to refuse',
+  'tokenizers.lowercaseTokenizerJson:{}': 'a tokenizer.json object; a Lowercase normalizer is added',
+  'hub.checkModelSource:"x"': 'a relative folder path is a model source',
+  'hub.modelFiles:"x"': 'a relative folder path: a reader, whose reads say what is missing',
   'sentence.readSentenceFolder:"x"': 'a relative folder path; a folder without modules.json reads as a plain Hugging Face folder',
-  'bert.regexHazard:"x"': 'a valid pattern with no hazard',
+  'tokenizers.regexHazard:"x"': 'a valid pattern with no hazard',
   'errors.checkObject:{}': 'an object is an options object',
   'errors.boundMessage': 'bounds any value as a message (it exists for messages)',
   'errors.summarizeList': 'summarises any value for a message (a non-list is "none")',
@@ -55,7 +57,7 @@ const ACCEPTED: Readonly<Record<string, string>> = {
   'backends.erfF32:NaN': 'NaN is a number: erf(NaN) is NaN, as in the wasm kernels',
   'backends.geluF32:NaN': 'NaN is a number: GELU(NaN) is NaN, as in the wasm kernels',
 };
-const PACKAGES: ReadonlyArray<readonly [string, Record<string, unknown>]> = [['errors', errors], ['backends', backends], ['masks', masks], ['nn', nn], ['scorers', scorers], ['attention', attention], ['bert', bert], ['sentence', sentence], ['kernels', kernels], ['train', train]];
+const PACKAGES: ReadonlyArray<readonly [string, Record<string, unknown>]> = [['errors', errors], ['backends', backends], ['masks', masks], ['nn', nn], ['scorers', scorers], ['attention', attention], ['hub', hub], ['tokenizers', tokenizers], ['models', models], ['sentence', sentence], ['kernels', kernels], ['train', train]];
 
 /** Calls (or constructs) `fn` with `argument`; disposes what comes back. */
 async function call(fn: (...args: unknown[]) => unknown, argument: unknown): Promise<string> {
