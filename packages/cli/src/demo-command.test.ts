@@ -40,7 +40,7 @@ describe('the demo (no arguments)', () => {
   }, 60_000);
 
   it.each([
-    [['--backend', 'webgl'], "attnkit: '--backend' must be cpu or wasm (webgl and webgpu need a browser: use the web page); received webgl."],
+    [['--backend', 'webgl'], "attnkit: '--backend' must be cpu or wasm (webgl needs a browser: use the web page); received webgl."],
     [['--text', ''], "attnkit: '--text' must be non-empty text; received \"\"."],
     [['--compare', 'cpu,webgpu'], "attnkit: '--compare' must be a comma-separated list of cpu, wasm; received cpu,webgpu."],
   ])('rejects %j with the usage', (argv, message) => {

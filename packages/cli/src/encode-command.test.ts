@@ -78,6 +78,6 @@ describe('attnkit encode', () => {
     expect(failure?.stderr).toContain(`attnkit: loadEncoder: config.json is missing in ${join(dir, 'missing')}`);
     const unknown = await run(tsx, [...cli, 'embedd', '--text', 'x']).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(unknown?.code).toBe(2); // a usage mistake, not a bug
-    expect(unknown?.stderr).toMatch(/^attnkit: 'command' must be none \(the demo\), encode, similarity, embed, join, bench, train, quantize or report; received 'embedd'\. Run attnkit --help/);
+    expect(unknown?.stderr).toMatch(/^attnkit: 'command' must be none \(the demo\), encode, similarity, embed, join, bench, train, quantize or report; received 'embedd'\. Did you mean attnkit embed\? Run attnkit --help/);
   }, 60_000);
 });

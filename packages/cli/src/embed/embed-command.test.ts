@@ -191,7 +191,7 @@ describe('parseEmbedArgs', () => {
     [['a.txt'], /'--output' must be OUT\.npy or OUT\.jsonl; received none/],
     [['a.txt', '--output', 'o.npy', '--workers', '0'], /'--workers' must be a whole number from 1 to 64; received "0"/],
     [['a.txt', '--output', 'o.npy', '--batch-size', '1e3'], /'--batch-size' must be a whole number from 1 to 4096; received "1e3"/],
-    [['a.txt', '--output', 'o.npy', '--backend', 'webgl'], /'--backend' must be cpu or wasm; received "webgl"/],
+    [['a.txt', '--output', 'o.npy', '--backend', 'webgl'], /'--backend' must be cpu or wasm \(webgl needs a browser: use the web page\); received webgl\./],
     [['a.txt', '--output', 'o.npy', '--input-format', 'tsv'], /'--input-format' must be text, jsonl, csv; received "tsv"/],
     [['a.txt', '--output', 'o.npy', '--text-field', ''], /'--text-field' must be a key or column name; received ""/],
     [['a.txt', '--output', 'o.npy', '--bogus'], /'arguments' must be the options of attnkit embed; received Unknown option '--bogus'/],
