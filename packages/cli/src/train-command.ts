@@ -106,6 +106,17 @@ export function parseTrainArgs(argv: readonly string[]): TrainRequest {
   return { ...values, model, output };
 }
 
+/** The text of the file `--pairs` or `--texts` names: a folder, device, pipe or unreadable file is a usage error naming it. */
+function readTrainingFile(path: string, argument: '--pairs' | '--texts'): string {
+  try {
+    if (!statSync(path).isFile()) refuse(argument, 'a regular file', `${path} (a folder, device or pipe)`);
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) throw error;
+    return refuse(argument, 'a readable file', `${path} (${(error as { code?: string }).code ?? (error as Error).message})`);
+  }
+}
+
 /**
  * Reads a pairs file: JSONL objects `{ anchor, positive, negative? }` or `{ a, b, label }`, or TSV
  * lines of two or three columns (a numeric third column is a label). Blank lines are skipped; the
@@ -115,14 +126,7 @@ export function parseTrainArgs(argv: readonly string[]): TrainRequest {
  * readPairs('pairs.tsv'); // { loss: 'multiple-negatives-ranking', pairs: [{ anchor, positive }, ...] }
  */
 export function readPairs(path: string): { loss: 'multiple-negatives-ranking'; pairs: RankingPair[] } | { loss: 'cosine-similarity'; pairs: ScoredPair[] } {
-  let text: string;
-  try {
-    if (!statSync(path).isFile()) refuse('--pairs', 'a regular file', `${path} (a folder, device or pipe)`);
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if (error instanceof InvalidArgumentError) throw error;
-    return refuse('--pairs', 'a readable file', `${path} (${(error as { code?: string }).code ?? (error as Error).message})`);
-  }
+  const text = readTrainingFile(path, '--pairs');
   const jsonl = /\.(jsonl|ndjson)$/i.test(path);
   const ranking: RankingPair[] = [];
   const scored: ScoredPair[] = [];
@@ -168,14 +172,7 @@ export function readPairs(path: string): { loss: 'multiple-negatives-ranking'; p
  * readTexts('corpus.txt'); // ['the first text', 'the second text', ...]
  */
 export function readTexts(path: string): string[] {
-  let text: string;
-  try {
-    if (!statSync(path).isFile()) refuse('--texts', 'a regular file', `${path} (a folder, device or pipe)`);
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if (error instanceof InvalidArgumentError) throw error;
-    return refuse('--texts', 'a readable file', `${path} (${(error as { code?: string }).code ?? (error as Error).message})`);
-  }
+  const text = readTrainingFile(path, '--texts');
   const jsonl = /\.(jsonl|ndjson)$/i.test(path);
   const texts: string[] = [];
   text.split('\n').forEach((raw, i) => {
