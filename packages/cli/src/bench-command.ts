@@ -1,10 +1,9 @@
-import { parseArgs } from 'node:util';
 import { useBackend } from '@attnkit/backends';
-import { InvalidArgumentError } from '@attnkit/errors';
 import { loadSentenceEncoder } from '@attnkit/sentence';
-import { callerPath } from './caller-path.js';
-import type { CommandHelp } from './command-help.js';
-import { embeddedModelFolder } from './embedded-model.js';
+import { defineCommand } from './command-line/cli-command.js';
+import { valueOption, wholeNumberOption } from './command-line/option-kinds.js';
+import { OPTIONS } from './command-line/option-table.js';
+import { parseCommandLine } from './command-line/parse-command-line.js';
 
 /** What `attnkit bench` was asked to measure. */
 export interface BenchRequest {
@@ -35,34 +34,32 @@ export interface BenchResult {
   readonly textsPerSecond: number;
 }
 
-export const BENCH_USAGE = 'attnkit bench [--model DIR] [--backend cpu,wasm] [--batch 8] [--tokens 128] [--runs 5] [--json]';
-
-/** `attnkit bench --help`. */
-export const BENCH_HELP: CommandHelp = {
-  usage: BENCH_USAGE,
+/** `attnkit bench`. */
+export const BENCH_COMMAND = defineCommand({
+  name: 'bench',
+  purpose: 'a quick speed check: load, first and warm encode times and texts/s on this machine',
+  usage: 'attnkit bench [--model DIR] [--backend cpu,wasm] [--batch N] [--tokens N] [--runs N] [--json]',
   summary: 'A quick speed check on this machine: per backend, the model load time, the first encode of a batch (kernel set-up included), then the median, fastest and slowest of --runs warm encodes (tokenize, forward, pooling, as attnkit embed runs them) and texts/s. For comparisons against other engines, use the repository benchmark (pnpm bench).',
-  options: [
-    { flag: '--model DIR', description: 'a sentence-transformers or Hugging Face folder, or an http(s) URL', default: 'the embedded attnkit-tiny-bert' },
-    { flag: '--backend LIST', description: 'comma-separated backends to measure: cpu, wasm', default: 'wasm' },
-    { flag: '--batch N', description: 'texts per encode', default: '8' },
-    { flag: '--tokens N', description: "tokens per text (special tokens included; at most the model's maximum)", default: "128, or the model's maximum if lower" },
-    { flag: '--runs N', description: 'warm runs', default: '5' },
-    { flag: '--json', description: 'print the results as JSON on stdout', default: 'a table' },
-    { flag: '-h, --help', description: 'print this help' },
-  ],
+  options: {
+    model: OPTIONS.model,
+    backends: valueOption({
+      name: 'backend',
+      placeholder: 'cpu,wasm',
+      help: 'comma-separated backends to measure: cpu, wasm',
+      default: 'wasm',
+      parse: (value = 'wasm', refuse) => {
+        const backends = value.split(',').map((b) => b.trim());
+        return backends.every((b) => b === 'cpu' || b === 'wasm') && new Set(backends).size === backends.length ? (backends as ('cpu' | 'wasm')[]) : refuse('cpu, wasm or cpu,wasm (each once)', JSON.stringify(value));
+      },
+    }),
+    batch: wholeNumberOption({ name: 'batch', help: 'texts per encode', min: 1, max: 4096, fallback: 8 }),
+    tokens: wholeNumberOption({ name: 'tokens', help: "tokens per text (special tokens included; at most the model's maximum)", default: "128, or the model's maximum if lower", min: 1, max: 8192, fallback: 128 }),
+    runs: wholeNumberOption({ name: 'runs', help: 'warm runs', min: 1, max: 1000, fallback: 5 }),
+    json: OPTIONS.json('the results', 'a table'),
+  },
   examples: ['attnkit bench', 'attnkit bench --model ./all-MiniLM-L6-v2 --backend cpu,wasm --batch 32 --tokens 64', 'attnkit bench --runs 10 --json > bench.json'],
   notes: ['Exit codes: 0 done; 2 a usage error or a missing model folder; 1 a bug (please report it).'],
-};
-
-function usage(argument: string, expected: string, received: string): never {
-  throw new InvalidArgumentError({ caller: 'attnkit bench', argument, expected, received, hint: `Usage: ${BENCH_USAGE} (attnkit bench --help lists every option)` });
-}
-
-function whole(value: string | undefined, argument: string, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d{1,6}$/.test(value) || Number(value) < 1 || Number(value) > max) usage(argument, `a whole number from 1 to ${max}`, JSON.stringify(value));
-  return Number(value);
-}
+});
 
 /**
  * Parses `attnkit bench` arguments.
@@ -71,22 +68,7 @@ function whole(value: string | undefined, argument: string, fallback: number, ma
  * parseBenchArgs(['--backend', 'cpu,wasm', '--batch', '16']);
  */
 export function parseBenchArgs(argv: readonly string[]): BenchRequest {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: [...argv], options: { model: { type: 'string' }, backend: { type: 'string' }, batch: { type: 'string' }, tokens: { type: 'string' }, runs: { type: 'string' }, json: { type: 'boolean' } }, strict: true }));
-  } catch (error) {
-    usage('arguments', 'the options of attnkit bench', (error as Error).message);
-  }
-  const backends = (values.backend ?? 'wasm').split(',').map((b) => b.trim());
-  if (backends.some((b) => b !== 'cpu' && b !== 'wasm') || new Set(backends).size !== backends.length) usage('--backend', 'cpu, wasm or cpu,wasm (each once)', JSON.stringify(values.backend));
-  return {
-    model: values.model === undefined ? embeddedModelFolder() : callerPath(values.model),
-    backends: backends as ('cpu' | 'wasm')[],
-    batch: whole(values.batch, '--batch', 8, 4096),
-    tokens: whole(values.tokens, '--tokens', 128, 8192),
-    runs: whole(values.runs, '--runs', 5, 1000),
-    json: values.json === true,
-  };
+  return parseCommandLine(BENCH_COMMAND, argv).values;
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;

@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 import { env } from '@tensorflow/tfjs-core';
 import { AttnkitError, InvalidArgumentError } from '@attnkit/errors';
-import { formatHelp, helpRequested, type CommandHelp } from './command-help.js';
-import { TRAIN_HELP, parseTrainArgs, runTrain } from './train-command.js';
-import { BENCH_HELP, formatBench, parseBenchArgs, runBench } from './bench-command.js';
-import { DEMO_HELP, formatDemoReport, parseDemoArgs, runDemo } from './demo-command.js';
-import { EMBED_HELP, formatEmbedSummary, parseEmbedArgs, runEmbed } from './embed/embed-command.js';
-import { JOIN_HELP, parseJoinArgs, runJoin } from './embed/join-command.js';
+import { closestName } from './command-line/closest-name.js';
+import { formatHelp, helpRequested } from './command-line/command-help.js';
+import { COMMANDS, type CommandName } from './command-list.js';
+import { parseTrainArgs, runTrain } from './train-command.js';
+import { formatBench, parseBenchArgs, runBench } from './bench-command.js';
+import { DEMO_COMMAND, formatDemoReport, parseDemoArgs, runDemo } from './demo-command.js';
+import { formatEmbedSummary, parseEmbedArgs, runEmbed } from './embed/embed-command.js';
+import { parseJoinArgs, runJoin } from './embed/join-command.js';
 import { progressBar } from './progress-bar.js';
-import { ENCODE_HELP, parseEncodeArgs, runEncode } from './encode-command.js';
-import { REPORT_HELP, parseReportArgs, runReport } from './report-command.js';
-import { QUANTIZE_HELP, formatQuantizeSummary, parseQuantizeArgs, runQuantize } from './quantize-command.js';
-import { SIMILARITY_HELP, formatSimilarity, parseSimilarityArgs, runSimilarity } from './similarity-command.js';
+import { parseEncodeArgs, runEncode } from './encode-command.js';
+import { parseReportArgs, runReport } from './report-command.js';
+import { formatQuantizeSummary, parseQuantizeArgs, runQuantize } from './quantize-command.js';
+import { formatSimilarity, parseSimilarityArgs, runSimilarity } from './similarity-command.js';
 
 env().set('PROD', true); // no "install tfjs-node" banner (attnkit targets cpu and wasm in Node), no debug checks
 
@@ -108,28 +110,25 @@ async function joinShards(argv: string[]): Promise<void> {
   if (request.json) console.log(JSON.stringify(result));
 }
 
-const COMMANDS: Record<string, { readonly help: CommandHelp; readonly run: (argv: string[]) => Promise<void> }> = {
-  encode: { help: ENCODE_HELP, run: encode },
-  similarity: { help: SIMILARITY_HELP, run: similarity },
-  embed: { help: EMBED_HELP, run: embed },
-  join: { help: JOIN_HELP, run: joinShards },
-  bench: { help: BENCH_HELP, run: bench },
-  train: { help: TRAIN_HELP, run: train },
-  quantize: { help: QUANTIZE_HELP, run: quantize },
-  report: { help: REPORT_HELP, run: report },
-};
+/** What each command does with its arguments (its declaration, help and parsing are in COMMANDS). */
+const RUN: Readonly<Record<CommandName, (argv: string[]) => Promise<void>>> = { encode, similarity, embed, join: joinShards, bench, train, quantize, report };
 
 async function main(given: string[]): Promise<void> {
   const argv = given[0] === '--' ? given.slice(1) : given; // `pnpm start -- encode ...` passes the `--` on (npm drops it)
-  const [command, ...rest] = argv;
-  if (command === undefined || command.startsWith('-')) {
-    if (helpRequested(argv)) return void console.log(formatHelp(DEMO_HELP));
+  const [name, ...rest] = argv;
+  if (name === undefined || name.startsWith('-')) {
+    if (helpRequested(argv)) return void console.log(formatHelp(DEMO_COMMAND, COMMANDS));
     return demo(argv);
   }
-  const chosen = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-  if (chosen === undefined) throw new InvalidArgumentError({ caller: 'attnkit', argument: 'command', expected: `none (the demo), ${Object.keys(COMMANDS).join(', ').replace(/, (?=[^,]*$)/, ' or ')}`, received: `'${command.slice(0, 40)}'`, hint: 'Run attnkit --help for the commands and their options.' }); // a usage mistake: exit code 2
-  if (helpRequested(rest)) return void console.log(formatHelp(chosen.help));
-  return chosen.run(rest);
+  const command = COMMANDS.find((c) => c.name === name && c.name !== '');
+  if (command === undefined) {
+    const names = COMMANDS.map((c) => c.name).filter((n) => n !== '');
+    const meant = closestName(name, names);
+    // a usage mistake: exit code 2
+    throw new InvalidArgumentError({ caller: 'attnkit', argument: 'command', expected: `none (the demo), ${names.join(', ').replace(/, (?=[^,]*$)/, ' or ')}`, received: `'${name.slice(0, 40)}'`, hint: `${meant === undefined ? '' : `Did you mean attnkit ${meant}? `}Run attnkit --help for the commands and their options.` });
+  }
+  if (helpRequested(rest)) return void console.log(formatHelp(command));
+  return RUN[command.name as CommandName](rest);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

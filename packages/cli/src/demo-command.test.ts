@@ -2,9 +2,8 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '@attnkit/errors';
-import { thrown } from '@attnkit/test-utils';
 import { EXAMPLE_SENTENCES, formatDemoReport, parseDemoArgs, runDemo, type DemoReport } from './demo-command.js';
+import { expectUsageError } from './testing/expect-usage-error.js';
 
 const run = promisify(execFile);
 const tsx = join(import.meta.dirname, '..', 'node_modules', '.bin', 'tsx');
@@ -40,14 +39,11 @@ describe('the demo (no arguments)', () => {
   }, 60_000);
 
   it.each([
-    [['--backend', 'webgl'], "attnkit: '--backend' must be cpu or wasm (webgl and webgpu need a browser: use the web page); received webgl."],
+    [['--backend', 'webgl'], "attnkit: '--backend' must be cpu or wasm (webgl needs a browser: use the web page); received webgl."],
     [['--text', ''], "attnkit: '--text' must be non-empty text; received \"\"."],
     [['--compare', 'cpu,webgpu'], "attnkit: '--compare' must be a comma-separated list of cpu, wasm; received cpu,webgpu."],
   ])('rejects %j with the usage', (argv, message) => {
-    const error = thrown(() => parseDemoArgs(argv));
-    expect(error).toBeInstanceOf(InvalidArgumentError);
-    expect(error.message.startsWith(message.slice(0, -1))).toBe(true);
-    expect(error.message).toContain('Usage: attnkit');
+    expectUsageError(() => parseDemoArgs(argv), message, 'Usage: attnkit');
   });
 
   it('exits 2 with a clear message for a missing or a malformed model folder', async () => {

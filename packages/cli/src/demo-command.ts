@@ -1,53 +1,47 @@
-import { parseArgs } from 'node:util';
-
 import { maxDifference, useBackend, type BackendCapabilities } from '@attnkit/backends';
-import { InvalidArgumentError } from '@attnkit/errors';
 import type { LoadProgress } from '@attnkit/hub';
 import { l2Normalize, loadSentenceEncoder, similarity as similarityOf } from '@attnkit/sentence';
 import { tensor2d, tidy } from '@tensorflow/tfjs-core';
-import { callerPath } from './caller-path.js';
-import { EXIT_CODES, type CommandHelp } from './command-help.js';
-import { EMBEDDED_MODEL_NOTE, embeddedModelFolder } from './embedded-model.js';
+import { defineCommand } from './command-line/cli-command.js';
+import { EXIT_CODES } from './command-line/command-help.js';
+import { valueOption } from './command-line/option-kinds.js';
+import { OPTIONS } from './command-line/option-table.js';
+import { parseCommandLine } from './command-line/parse-command-line.js';
+import { EMBEDDED_MODEL_NOTE } from './embedded-model.js';
 import { formatSimilarityMatrix } from './format-similarity-matrix.js';
 
 /** Sentences the demo encodes when none are given. */
 export const EXAMPLE_SENTENCES = ['The cat sat on the mat.', 'A cat was sitting on a mat.', 'Stock markets fell sharply today.', 'Attention is all you need.'];
-export const DEMO_USAGE = 'attnkit [--backend cpu|wasm] [--model DIR] [--text "..." ...] [--compare cpu,wasm] [--json]';
 
-/** `attnkit --help`: the demo (the command without a name) and the list of commands. */
-export const DEMO_HELP: CommandHelp = {
-  usage: `${DEMO_USAGE}\n       attnkit <encode|similarity|embed|join|train|quantize|bench|report> [options]   (attnkit <command> --help for each)`,
+/** `attnkit` without a command: the demo. `attnkit --help` adds the list of commands. */
+export const DEMO_COMMAND = defineCommand({
+  name: '',
+  purpose: 'the demo: tokens, the cosine-similarity matrix of the sentence embeddings, backend capabilities, load and forward times, cpu/wasm agreement',
+  usage: 'attnkit [--backend cpu|wasm] [--model DIR] [--text "..." ...] [--compare cpu,wasm] [--json]',
   summary: 'Without a command: encodes sentences with a BERT-family model and prints the tokens, the cosine-similarity matrix of the sentence embeddings (pooled as the model folder says), the backend and its capabilities, load / first / warm forward times and the agreement between backends.',
-  options: [
-    { flag: '--backend cpu|wasm', description: 'the tfjs backend (webgl and webgpu need a browser: npm run demo:web)', default: 'wasm' },
-    { flag: '--model DIR', description: 'a Hugging Face or sentence-transformers folder (relative to where you run the command) or an http(s) URL', default: 'the embedded attnkit-tiny-bert (small, trained on WordNet)' },
-    { flag: '--text "..."', description: 'a sentence to encode; repeat for more', default: 'four example sentences' },
-    { flag: '--compare cpu,wasm', description: 'backends whose last_hidden_state is compared (max abs difference against the first)', default: 'cpu,wasm' },
-    { flag: '--json', description: 'print one JSON object (model, capabilities, tokens, similarity, timingsMs, agreement, embeddings) on stdout instead of the report', default: 'off' },
-    { flag: '-h, --help', description: 'print this help' },
-  ],
+  options: {
+    backend: { ...OPTIONS.backend, help: 'the tfjs backend (webgl and webgpu need a browser: npm run demo:web)' },
+    model: OPTIONS.model,
+    texts: { ...OPTIONS.text, help: 'a sentence to encode; repeat for more', default: 'four example sentences' },
+    compare: valueOption({
+      name: 'compare',
+      placeholder: 'cpu,wasm',
+      help: 'backends whose last_hidden_state is compared (max abs difference against the first)',
+      default: 'cpu,wasm',
+      parse: (value = 'cpu,wasm', refuse) => {
+        const backends = value.split(',').map((b) => b.trim()).filter((b) => b !== '');
+        return backends.every((b) => b === 'cpu' || b === 'wasm') ? (backends as ('cpu' | 'wasm')[]) : refuse('a comma-separated list of cpu, wasm', value);
+      },
+    }),
+    json: OPTIONS.json('one object (model, capabilities, tokens, similarity, timingsMs, agreement, embeddings)', 'the report'),
+  },
   examples: [
     'attnkit --backend cpu --text "Hello there" --text "General Kenobi" --compare cpu,wasm',
     'attnkit --model ./all-MiniLM-L6-v2 --json > report.json',
     'attnkit similarity --text "A cat sat." --text "A cat was sitting."',
   ],
-  notes: [
-    [
-      'Commands:',
-      '  (none)       the demo above',
-      '  encode       hidden states and sentence embeddings as JSON (attnkit encode --help)',
-      '  similarity   the cosine-similarity matrix of sentences (attnkit similarity --help)',
-      '  embed        a corpus file of any size to .npy or JSONL: worker threads, resume, shards (attnkit embed --help)',
-      '  join         the shard outputs of attnkit embed --shard into one (attnkit join --help)',
-      '  train        fine-tune a model on pairs of texts, resumable (attnkit train --help)',
-      '  quantize     write the int8 folder of a model: Linear weights a quarter of their size (attnkit quantize --help)',
-      '  bench        a quick speed check: load, first and warm encode times, texts/s (attnkit bench --help)',
-      '  report       backends, capabilities and the kernel conformance table (attnkit report --help)',
-    ].join('\n'),
-    'Progress and diagnostics go to stderr, so stdout holds only the result (one JSON document with --json).',
-    EXIT_CODES,
-  ],
-};
+  notes: ['Progress and diagnostics go to stderr, so stdout holds only the result (one JSON document with --json).', EXIT_CODES],
+});
 
 /** What the demo was asked to do. */
 export interface DemoRequest {
@@ -70,31 +64,16 @@ export interface DemoReport {
   readonly embeddings: number[][];
 }
 
-function fail(argument: string, expected: string, received: string): never {
-  throw new InvalidArgumentError({ caller: 'attnkit', argument, expected, received, hint: `Usage: ${DEMO_USAGE} (attnkit --help lists every option and command)` });
-}
-
 /**
  * Parses the demo's arguments. Defaults: wasm, the embedded model, example sentences, `--compare cpu,wasm`.
- * A relative `--model` is resolved against the directory the command was run from ({@link callerPath}).
+ * A relative `--model` is resolved against the directory the command was run from (`callerPath`).
  *
  * @example
  * parseDemoArgs(['--backend', 'cpu', '--text', 'hello']);
  */
 export function parseDemoArgs(argv: readonly string[]): DemoRequest {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: [...argv], options: { backend: { type: 'string' }, model: { type: 'string' }, text: { type: 'string', multiple: true }, compare: { type: 'string' }, json: { type: 'boolean' } }, strict: true }));
-  } catch (error) {
-    fail('arguments', 'the options of the demo', (error as Error).message);
-  }
-  const backend = values.backend ?? 'wasm';
-  if (backend !== 'cpu' && backend !== 'wasm') fail('--backend', 'cpu or wasm (webgl and webgpu need a browser: use the web page)', backend);
-  const texts = values.text ?? EXAMPLE_SENTENCES;
-  if (texts.length === 0 || texts.some((t) => t.trim() === '')) fail('--text', 'non-empty text', '""');
-  const compare = (values.compare ?? 'cpu,wasm').split(',').map((b) => b.trim()).filter((b) => b !== '');
-  for (const b of compare) if (b !== 'cpu' && b !== 'wasm') fail('--compare', 'a comma-separated list of cpu, wasm', values.compare ?? '');
-  return { backend, model: values.model === undefined ? embeddedModelFolder() : callerPath(values.model), texts, compare: compare as ('cpu' | 'wasm')[], json: values.json === true };
+  const { values } = parseCommandLine(DEMO_COMMAND, argv);
+  return { ...values, texts: values.texts.length > 0 ? values.texts : EXAMPLE_SENTENCES };
 }
 
 function median(values: number[]): number {

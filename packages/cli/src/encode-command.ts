@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import type { Tensor } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
-import { InvalidArgumentError } from '@attnkit/errors';
 import { l2Normalize, loadSentenceEncoder } from '@attnkit/sentence';
-import { callerPath } from './caller-path.js';
-import { EXIT_CODES, type CommandHelp } from './command-help.js';
-import { embeddedModelFolder } from './embedded-model.js';
+import { defineCommand } from './command-line/cli-command.js';
+import { EXIT_CODES } from './command-line/command-help.js';
+import { pathOption } from './command-line/option-kinds.js';
+import { OPTIONS } from './command-line/option-table.js';
+import { parseCommandLine } from './command-line/parse-command-line.js';
+import { refuseArgument } from './command-line/refuse-argument.js';
 import { writeOutputAtomically } from './write-output.js';
 
 /** What `attnkit encode` was asked to do. */
@@ -22,60 +23,41 @@ export interface EncodeRequest {
   readonly normalize: boolean;
 }
 
-export const ENCODE_USAGE = 'attnkit encode [--model DIR] [--backend cpu|wasm] (--text "..." ... | --input ids.json) [--prompt-name NAME] [--normalize] [--output out.json]';
-
-/** `attnkit encode --help`. */
-export const ENCODE_HELP: CommandHelp = {
-  usage: ENCODE_USAGE,
+/** `attnkit encode`. */
+export const ENCODE_COMMAND = defineCommand({
+  name: 'encode',
+  purpose: 'hidden states and sentence embeddings as JSON, on stdout or into --output',
+  usage: 'attnkit encode [--model DIR] [--backend cpu|wasm] (--text "..." ... | --input ids.json) [--prompt-name NAME] [--normalize] [--output out.json]',
   summary: 'Encodes texts (or token ids) and prints, or writes to --output, one JSON object: last_hidden_state, pooler_output (families with a pooler), tokens (for --text), sentence_embedding (as the model folder says; for texts, SentenceTransformer.encode\'s) and timings_ms. Relative paths are taken from the directory you run the command in.',
-  options: [
-    { flag: '--text "..."', description: 'a text to encode; repeat for more (or --input, not both)' },
-    { flag: '--input ids.json', description: 'a JSON file with input_ids (and attention_mask, token_type_ids) as nested arrays' },
-    { flag: '--model DIR', description: 'a Hugging Face or sentence-transformers folder, or an http(s) URL', default: 'the embedded attnkit-tiny-bert (small, trained on WordNet)' },
-    { flag: '--backend cpu|wasm', description: 'the tfjs backend', default: 'wasm' },
-    { flag: '--prompt-name NAME', description: "one of the folder's prompts (texts only)", default: "the folder's default prompt, if any" },
-    { flag: '--normalize', description: 'scale sentence_embedding to unit length', default: 'off' },
-    { flag: '--output out.json', description: 'write the JSON there (atomically: a temporary file, then renamed); a one-line summary goes to stderr', default: 'the JSON on stdout' },
-    { flag: '-h, --help', description: 'print this help' },
-  ],
+  options: {
+    texts: { ...OPTIONS.text, help: 'a text to encode; repeat for more (or --input, not both)' },
+    input: pathOption({ name: 'input', placeholder: 'ids.json', help: 'a JSON file with input_ids (and attention_mask, token_type_ids) as nested arrays' }),
+    model: OPTIONS.model,
+    backend: OPTIONS.backend,
+    promptName: OPTIONS.promptName,
+    normalize: OPTIONS.normalize,
+    output: pathOption({ name: 'output', placeholder: 'out.json', help: 'write the JSON there (atomically: a temporary file, then renamed); a one-line summary goes to stderr', default: 'the JSON on stdout' }),
+  },
   examples: [
     'attnkit encode --text "Hello world" --text "A second sentence." --output out.json',
     'attnkit encode --model ./my-st-model --text "Wie spät ist es?" --prompt-name query --normalize',
     'attnkit encode --model ./my-bert --backend cpu --input ids.json > out.json',
   ],
   notes: [EXIT_CODES],
-};
-
-function usage(argument: string, expected: string, received: string): never {
-  throw new InvalidArgumentError({ caller: 'attnkit encode', argument, expected, received, hint: `Usage: ${ENCODE_USAGE} (attnkit encode --help lists every option)` });
-}
+});
 
 /**
  * Parses `attnkit encode` arguments. Defaults: the embedded model, the wasm backend. Relative
- * `--model`, `--input` and `--output` are resolved against the directory the command was run from ({@link callerPath}).
+ * `--model`, `--input` and `--output` are resolved against the directory the command was run from (`callerPath`).
  *
  * @example
  * parseEncodeArgs(['--text', 'hello', '--output', 'out.json']);
  */
 export function parseEncodeArgs(argv: readonly string[]): EncodeRequest {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: { model: { type: 'string' }, backend: { type: 'string' }, text: { type: 'string', multiple: true }, input: { type: 'string' }, output: { type: 'string' }, 'prompt-name': { type: 'string' }, normalize: { type: 'boolean' } },
-      strict: true,
-    }));
-  } catch (error) {
-    usage('arguments', 'the options of attnkit encode', (error as Error).message);
-  }
-  const backend = values.backend ?? 'wasm';
-  if (backend !== 'cpu' && backend !== 'wasm') usage('--backend', 'cpu or wasm (webgl needs a browser: use the web page)', backend);
-  const texts = values.text ?? [];
-  if ((texts.length === 0) === (values.input === undefined)) usage('--text / --input', 'one or more --text, or one --input ids.json (not both)', texts.length === 0 ? 'neither' : 'both');
-  if (texts.some((t) => t.trim() === '')) usage('--text', 'non-empty text', '""');
-  if (values['prompt-name'] !== undefined && values.input !== undefined) usage('--prompt-name', 'texts (--text): ids from --input are embedded as they are', '--input');
-  const path = (value: string | undefined) => (value === undefined ? undefined : callerPath(value));
-  return { model: path(values.model) ?? embeddedModelFolder(), backend, texts, input: path(values.input), output: path(values.output), promptName: values['prompt-name'], normalize: values.normalize === true };
+  const { values, refuse } = parseCommandLine(ENCODE_COMMAND, argv);
+  if ((values.texts.length === 0) === (values.input === undefined)) refuse('--text / --input', 'one or more --text, or one --input ids.json (not both)', values.texts.length === 0 ? 'neither' : 'both');
+  if (values.promptName !== undefined && values.input !== undefined) refuse('--prompt-name', 'texts (--text): ids from --input are embedded as they are', '--input');
+  return values;
 }
 
 async function readIds(path: string): Promise<{ input_ids: number[][]; attention_mask?: number[][]; token_type_ids?: number[][] }> {
@@ -83,9 +65,9 @@ async function readIds(path: string): Promise<{ input_ids: number[][]; attention
   try {
     json = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    usage('--input', 'a readable JSON file with input_ids (and attention_mask, token_type_ids) as nested arrays', `${path} (${(error as Error).message})`);
+    refuseArgument(ENCODE_COMMAND, '--input', 'a readable JSON file with input_ids (and attention_mask, token_type_ids) as nested arrays', `${path} (${(error as Error).message})`);
   }
-  if (typeof json !== 'object' || json === null || !Array.isArray((json as { input_ids?: unknown }).input_ids)) usage('--input', 'a JSON object with input_ids: number[][]', path);
+  if (typeof json !== 'object' || json === null || !Array.isArray((json as { input_ids?: unknown }).input_ids)) refuseArgument(ENCODE_COMMAND, '--input', 'a JSON object with input_ids: number[][]', path);
   return json as { input_ids: number[][] };
 }
 

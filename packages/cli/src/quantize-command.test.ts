@@ -18,12 +18,12 @@ describe('parseQuantizeArgs', () => {
   it.each([
     [[], "attnkit quantize: 'folders' must be two: the float model folder and the folder to write the int8 one to; received none."],
     [['in'], "attnkit quantize: 'folders' must be two: the float model folder and the folder to write the int8 one to; received \"in\"."],
-    [['in', 'out', '--backend', 'webgl'], "attnkit quantize: '--backend' must be cpu or wasm; received \"webgl\"."],
+    [['in', 'out', '--backend', 'webgl'], "attnkit quantize: '--backend' must be cpu or wasm (webgl needs a browser: use the web page); received webgl."],
     [['same', 'same'], `attnkit quantize: 'folders' must be two different folders (the input is read, the output written); received ${resolve('same')} twice.`],
   ])('refuses %j with a usage error', (argv, message) => {
     const error = thrown(() => parseQuantizeArgs(argv));
     expect(error).toBeInstanceOf(InvalidArgumentError);
-    expect(error.message).toBe(`${message} Usage: attnkit quantize <model-folder> <output-folder> [--backend cpu|wasm] [--overwrite] [--json] (attnkit quantize --help)`);
+    expect(error.message).toBe(`${message} Usage: attnkit quantize <model-folder> <output-folder> [--backend cpu|wasm] [--overwrite] [--json] (attnkit quantize --help lists every option)`);
   });
 
   it('refuses an unknown option', () => {

@@ -1,27 +1,28 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { parseArgs } from 'node:util';
 import { useBackend } from '@attnkit/backends';
-import { InvalidArgumentError } from '@attnkit/errors';
 import { saveInt8Folder } from '@attnkit/train';
 import { callerPath } from './caller-path.js';
-import { EXIT_CODES, type CommandHelp } from './command-help.js';
+import { defineCommand } from './command-line/cli-command.js';
+import { EXIT_CODES } from './command-line/command-help.js';
+import { OPTIONS } from './command-line/option-table.js';
+import { parseCommandLine } from './command-line/parse-command-line.js';
 
-export const QUANTIZE_USAGE = 'attnkit quantize <model-folder> <output-folder> [--backend cpu|wasm] [--overwrite] [--json]';
-
-/** `attnkit quantize --help`. */
-export const QUANTIZE_HELP: CommandHelp = {
-  usage: QUANTIZE_USAGE,
-  summary: "Writes the int8 version of a Hugging Face or sentence-transformers folder: every Linear weight of the encoder stored int8 per output channel with a float32 scale (compressed-tensors' int-quantized layout, a quantization_config in config.json), a quarter of its float32 bytes; tokenizer, pooling and Dense files copied as they are. attnkit loads the folder as an int8 model, giving what --quantize int8 gives on the float folder, bit for bit.",
-  options: [
-    { flag: '--backend cpu|wasm', description: 'the tfjs backend the float model is loaded on to quantize it', default: 'wasm' },
-    { flag: '--overwrite', description: 'replace a non-empty output folder', default: 'off' },
-    { flag: '--json', description: 'print the summary (files, bytes before and after) as one JSON object on stdout', default: 'off' },
-    { flag: '-h, --help', description: 'print this help' },
-  ],
+/** `attnkit quantize`. */
+export const QUANTIZE_COMMAND = defineCommand({
+  name: 'quantize',
+  purpose: 'writes the int8 folder of a model: Linear weights int8, a quarter of their float32 bytes, which every command loads as an int8 model',
+  usage: 'attnkit quantize <model-folder> <output-folder> [--backend cpu|wasm] [--overwrite] [--json]',
+  summary: "Writes the int8 version of a Hugging Face or sentence-transformers folder: every Linear weight of the encoder stored int8 per output channel with a float32 scale (compressed-tensors' int-quantized layout, a quantization_config in config.json), a quarter of its float32 bytes; tokenizer, pooling and Dense files copied as they are. Every attnkit command loads the folder as an int8 model, with the numbers loadSentenceEncoder(floatFolder, { quantize: 'int8' }) gives, bit for bit.",
+  positionals: true,
+  options: {
+    backend: { ...OPTIONS.backend, help: 'the tfjs backend the float model is loaded on to quantize it' },
+    overwrite: OPTIONS.overwrite,
+    json: OPTIONS.json('the summary (files, bytes before and after)', 'a one-line summary on stderr'),
+  },
   examples: ['attnkit quantize ./all-MiniLM-L6-v2 ./all-MiniLM-L6-v2-int8', 'attnkit quantize ./bge-small-en-v1.5 ./bge-int8 --overwrite --json'],
   notes: ['The output folder is written to a temporary sibling and renamed into place: a crash never leaves half of it.', EXIT_CODES],
-};
+});
 
 /** What `attnkit quantize` was asked to do. */
 export interface QuantizeRequest {
@@ -43,10 +44,6 @@ export interface QuantizeSummary {
   readonly outputBytes: number;
 }
 
-const usage = (argument: string, expected: string, received: string): never => {
-  throw new InvalidArgumentError({ caller: 'attnkit quantize', argument, expected, received, hint: `Usage: ${QUANTIZE_USAGE} (attnkit quantize --help)` });
-};
-
 /**
  * Parses `attnkit quantize` arguments: two folders (relative to where the command runs), then options.
  *
@@ -54,19 +51,11 @@ const usage = (argument: string, expected: string, received: string): never => {
  * parseQuantizeArgs(['./all-MiniLM-L6-v2', './all-MiniLM-L6-v2-int8', '--backend', 'cpu']);
  */
 export function parseQuantizeArgs(argv: readonly string[]): QuantizeRequest {
-  let parsed: { values: { backend?: string; overwrite?: boolean; json?: boolean }; positionals: string[] } | undefined;
-  try {
-    parsed = parseArgs({ args: [...argv], options: { backend: { type: 'string' }, overwrite: { type: 'boolean' }, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
-  } catch (error) {
-    usage('arguments', 'the options of attnkit quantize', (error as Error).message);
-  }
-  const { values, positionals } = parsed!;
-  if (positionals.length !== 2) usage('folders', 'two: the float model folder and the folder to write the int8 one to', positionals.length === 0 ? 'none' : positionals.map((p) => JSON.stringify(p)).join(', '));
-  const backend = values.backend ?? 'wasm';
-  if (backend !== 'cpu' && backend !== 'wasm') usage('--backend', 'cpu or wasm', JSON.stringify(backend));
+  const { values, positionals, refuse } = parseCommandLine(QUANTIZE_COMMAND, argv);
+  if (positionals.length !== 2) refuse('folders', 'two: the float model folder and the folder to write the int8 one to', positionals.length === 0 ? 'none' : positionals.map((p) => JSON.stringify(p)).join(', '));
   const [input, output] = positionals.map((p) => callerPath(p)) as [string, string];
-  if (input === output) usage('folders', 'two different folders (the input is read, the output written)', `${input} twice`);
-  return { input, output, backend: backend as 'cpu' | 'wasm', overwrite: values.overwrite === true, json: values.json === true };
+  if (input === output) refuse('folders', 'two different folders (the input is read, the output written)', `${input} twice`);
+  return { input, output, ...values };
 }
 
 /**

@@ -1,19 +1,19 @@
-import { parseArgs } from 'node:util';
 import { availableBackends, detectEnvironment } from '@attnkit/backends';
-import { InvalidArgumentError } from '@attnkit/errors';
 import { backendReport } from './backend-report.js';
-import { EXIT_CODES, type CommandHelp } from './command-help.js';
+import { defineCommand } from './command-line/cli-command.js';
+import { EXIT_CODES } from './command-line/command-help.js';
+import { parseCommandLine } from './command-line/parse-command-line.js';
 
-export const REPORT_USAGE = 'attnkit report';
-
-/** `attnkit report --help`. */
-export const REPORT_HELP: CommandHelp = {
-  usage: REPORT_USAGE,
+/** `attnkit report`. */
+export const REPORT_COMMAND = defineCommand({
+  name: 'report',
+  purpose: 'the backends this machine offers, their capabilities and the kernel conformance table',
+  usage: 'attnkit report',
   summary: "Brings up every backend this machine offers (cpu and wasm in Node), prints each one's capabilities (float precision, wasm binary and threads, missing and filled kernels) and the kernel conformance table (max abs error against float64). Exits 1 if a conformance case fails.",
-  options: [{ flag: '-h, --help', description: 'print this help' }],
+  options: {},
   examples: ['attnkit report', 'attnkit report > conformance.md'],
   notes: [EXIT_CODES],
-};
+});
 
 /**
  * Parses `attnkit report` arguments: it takes none, so anything else is a typed usage error.
@@ -22,11 +22,7 @@ export const REPORT_HELP: CommandHelp = {
  * parseReportArgs([]);
  */
 export function parseReportArgs(argv: readonly string[]): void {
-  try {
-    parseArgs({ args: [...argv], options: {}, strict: true });
-  } catch (error) {
-    throw new InvalidArgumentError({ caller: 'attnkit report', argument: 'arguments', expected: 'none', received: (error as Error).message, hint: `Usage: ${REPORT_USAGE} (attnkit report --help)` });
-  }
+  parseCommandLine(REPORT_COMMAND, argv);
 }
 
 /**

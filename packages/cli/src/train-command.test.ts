@@ -75,7 +75,7 @@ describe('parseTrainArgs', () => {
     [['--model', 'm', '--pairs', 'p', '--output', 'o', '--epochs', '2', '--max-steps', '5'], /'--epochs \/ --max-steps' must be one of them; received both/],
     [['--model', 'm', '--pairs', 'p', '--output', 'o', '--batch-size', '1'], /'--batch-size' must be a whole number from 2 to 4096; received "1"/],
     [['--model', 'm', '--pairs', 'p', '--output', 'o', '--learning-rate', '0'], /'--learning-rate' must be a number in \(0, 1\]; received "0"/],
-    [['--model', 'm', '--pairs', 'p', '--output', 'o', '--backend', 'webgl'], /'--backend' must be cpu or wasm; received "webgl"/],
+    [['--model', 'm', '--pairs', 'p', '--output', 'o', '--backend', 'webgl'], /'--backend' must be cpu or wasm \(webgl needs a browser: use the web page\); received webgl\./],
     [['--model', 'm', '--pairs', 'p', '--output', 'o', '--lr', '1'], /'arguments' must be the options of attnkit train; received Unknown option '--lr'/],
   ])('%j is an InvalidArgumentError', (args, message) => {
     const error = thrown(() => parseTrainArgs(args));

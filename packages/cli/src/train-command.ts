@@ -1,13 +1,16 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { loadBertForMaskedLM } from '@attnkit/models';
 import { loadTokenizer } from '@attnkit/tokenizers';
 import { loadSentenceEncoder } from '@attnkit/sentence';
 import { saveMaskedLMFolder, saveSentenceFolder, trainMaskedLanguageModel, trainSentenceEncoder, type RankingPair, type ScoredPair, type TrainingHistory, type TrainingProgress } from '@attnkit/train';
-import { callerPath } from './caller-path.js';
-import type { CommandHelp } from './command-help.js';
+import { defineCommand } from './command-line/cli-command.js';
+import type { Refuse } from './command-line/cli-option.js';
+import { pathOption, valueOption, wholeNumberOption } from './command-line/option-kinds.js';
+import { OPTIONS } from './command-line/option-table.js';
+import { parseCommandLine } from './command-line/parse-command-line.js';
+import { refuseArgument } from './command-line/refuse-argument.js';
 
 /** What `attnkit train` was asked to do. */
 export interface TrainRequest {
@@ -47,49 +50,45 @@ export interface TrainSummary {
   readonly status: 'complete' | 'interrupted';
 }
 
-export const TRAIN_USAGE = 'attnkit train --model DIR (--pairs FILE | --texts FILE) --output DIR [--epochs N | --max-steps N] [--batch-size 16] [--learning-rate X] [options]';
+/** `--learning-rate X`, `--warmup-ratio X`: a finite number that `check` accepts (`expected` says which). */
+const realNumber = (check: (n: number) => boolean, expected: string) => (value: string | undefined, refuse: Refuse) => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  return value.trim() === '' || !Number.isFinite(n) || !check(n) ? refuse(expected, JSON.stringify(value)) : n;
+};
 
-/** `attnkit train --help`. */
-export const TRAIN_HELP: CommandHelp = {
-  usage: TRAIN_USAGE,
+/** `attnkit train`. */
+export const TRAIN_COMMAND = defineCommand({
+  name: 'train',
+  purpose: 'fine-tunes a model on pairs of texts (JSONL or TSV) into a sentence-transformers folder, or pre-trains a BERT encoder on plain texts (masked LM); resumable',
+  usage: 'attnkit train --model DIR (--pairs FILE | --texts FILE) --output DIR [--epochs N | --max-steps N] [--batch-size N] [--learning-rate X] [options]',
   summary: 'Fine-tunes a sentence-embedding model on pairs of texts and writes a sentence-transformers folder that attnkit and sentence-transformers both load. Pairs of texts that mean the same (anchor, positive[, hard negative]) train with MultipleNegativesRankingLoss (in-batch negatives); pairs with a similarity label train with CosineSimilarityLoss. With --texts instead, a BERT encoder is pre-trained on plain texts with the masked-language-model objective (15 % of the tokens predicted) and written as a Hugging Face BertForMaskedLM folder, which the sentence commands also load (mean pooling). AdamW with linear warm-up and decay, gradients clipped to norm 1, seeded. Checkpoints go to OUTPUT.checkpoints/ as it trains: an interrupted run (Ctrl-C, a killed process) continues from the last one when run again with the same arguments.',
-  options: [
-    { flag: '--model DIR', description: 'the model to start from: a sentence-transformers or Hugging Face folder' },
-    { flag: '--pairs FILE', description: 'JSONL ({"anchor", "positive"[, "negative"]} or {"a", "b", "label"} per line) or TSV (anchor<TAB>positive[<TAB>negative], or a<TAB>b<TAB>number)' },
-    { flag: '--texts FILE', description: 'instead of --pairs: plain texts for masked-language-model pre-training, one per line (or JSONL {"text": ...})' },
-    { flag: '--output DIR', description: 'the fine-tuned folder (written when training ends)' },
-    { flag: '--backend cpu|wasm', description: 'the tfjs backend', default: 'wasm' },
-    { flag: '--epochs N', description: 'passes over the pairs', default: '1' },
-    { flag: '--max-steps N', description: 'optimiser steps in all, instead of --epochs' },
-    { flag: '--batch-size N', description: 'pairs per step (the ranking loss uses the other pairs of a batch as negatives: larger is better)', default: '16' },
-    { flag: '--learning-rate X', description: 'peak learning rate', default: '2e-5 (pairs), 5e-5 (texts)' },
-    { flag: '--warmup-ratio X', description: 'share of the steps spent warming up', default: '0.1 (pairs), 0 (texts)' },
-    { flag: '--seed N', description: 'seeds the data order and dropout', default: '42' },
-    { flag: '--checkpoint-every N', description: 'steps between checkpoints', default: '100' },
-    { flag: '--overwrite', description: 'replace an existing --output (and start again instead of resuming)', default: 'off' },
-    { flag: '--json', description: 'print a JSON summary on stdout', default: 'a one-line summary on stderr' },
-    { flag: '-h, --help', description: 'print this help' },
-  ],
+  options: {
+    model: pathOption({ name: 'model', placeholder: 'DIR', help: 'the model to start from: a sentence-transformers or Hugging Face folder' }),
+    pairs: pathOption({ name: 'pairs', placeholder: 'FILE', help: 'JSONL ({"anchor", "positive"[, "negative"]} or {"a", "b", "label"} per line) or TSV (anchor<TAB>positive[<TAB>negative], or a<TAB>b<TAB>number)' }),
+    texts: pathOption({ name: 'texts', placeholder: 'FILE', help: 'instead of --pairs: plain texts for masked-language-model pre-training, one per line (or JSONL {"text": ...})' }),
+    output: pathOption({ name: 'output', placeholder: 'DIR', help: 'the fine-tuned folder (written when training ends)' }),
+    backend: OPTIONS.backend,
+    epochs: wholeNumberOption({ name: 'epochs', help: 'passes over the pairs', default: '1', min: 1, max: 10_000 }),
+    maxSteps: wholeNumberOption({ name: 'max-steps', help: 'optimiser steps in all, instead of --epochs', min: 1, max: 10_000_000 }),
+    batchSize: wholeNumberOption({ name: 'batch-size', help: 'pairs per step (the ranking loss uses the other pairs of a batch as negatives: larger is better)', min: 1, max: 4096, fallback: 16 }),
+    learningRate: valueOption({ name: 'learning-rate', placeholder: 'X', help: 'peak learning rate', default: '2e-5 (pairs), 5e-5 (texts)', parse: realNumber((n) => n > 0 && n <= 1, 'a number in (0, 1]') }),
+    warmupRatio: valueOption({ name: 'warmup-ratio', placeholder: 'X', help: 'share of the steps spent warming up', default: '0.1 (pairs), 0 (texts)', parse: realNumber((n) => n >= 0 && n < 1, 'a number in [0, 1)') }),
+    seed: wholeNumberOption({ name: 'seed', help: 'seeds the data order and dropout', min: 0, max: 2 ** 31 - 1, fallback: 42 }),
+    checkpointEvery: wholeNumberOption({ name: 'checkpoint-every', help: 'steps between checkpoints', min: 1, max: 10_000_000, fallback: 100 }),
+    overwrite: { ...OPTIONS.overwrite, help: 'replace an existing --output (and start again instead of resuming)' },
+    json: OPTIONS.json('a summary', 'a one-line summary on stderr'),
+  },
   examples: [
     'attnkit train --model ./all-MiniLM-L6-v2 --pairs pairs.jsonl --output ./my-model',
     'attnkit train --model ./my-model --pairs faq.tsv --output ./my-model-faq --epochs 3 --batch-size 32 --learning-rate 5e-5',
     'attnkit train --model ./my-bert --texts corpus.txt --output ./my-bert-domain --max-steps 2000 --batch-size 32',
   ],
   notes: ['Exit codes: 0 done; 2 a usage or input error (bad option, a malformed pairs line: the message names the line, a missing model folder, an existing --output); 130 interrupted (run the same command again to continue); 1 a bug (please report it).'],
-};
+});
 
-function usage(argument: string, expected: string, received: string): never {
-  throw new InvalidArgumentError({ caller: 'attnkit train', argument, expected, received, hint: `Usage: ${TRAIN_USAGE} (attnkit train --help lists every option)` });
-}
-
-function number(value: string | undefined, argument: string, fallback: number, check: (n: number) => boolean, expected: string): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || !check(n)) usage(argument, expected, JSON.stringify(value));
-  return n;
-}
-
-const whole = (min: number, max: number) => (n: number) => Number.isInteger(n) && n >= min && n <= max;
+/** A usage error of `attnkit train` found while reading its files. */
+const refuse = (argument: string, expected: string, received: string): never => refuseArgument(TRAIN_COMMAND, argument, expected, received);
 
 /**
  * Parses `attnkit train` arguments. Relative paths are taken from the directory the command runs in.
@@ -98,41 +97,25 @@ const whole = (min: number, max: number) => (n: number) => Number.isInteger(n) &
  * parseTrainArgs(['--model', './base', '--pairs', 'pairs.jsonl', '--output', './tuned']);
  */
 export function parseTrainArgs(argv: readonly string[]): TrainRequest {
-  let values;
+  const { values } = parseCommandLine(TRAIN_COMMAND, argv);
+  const model = values.model ?? refuse('--model', 'a model folder to start from', 'none');
+  const output = values.output ?? refuse('--output', 'a folder to write the fine-tuned model to', 'none');
+  if ((values.pairs === undefined) === (values.texts === undefined)) refuse('--pairs / --texts', 'one of them: --pairs FILE (a JSONL or TSV file of pairs) or --texts FILE (plain texts, one per line)', values.pairs === undefined ? 'none' : 'both');
+  if (values.epochs !== undefined && values.maxSteps !== undefined) refuse('--epochs / --max-steps', 'one of them', 'both');
+  // the ranking loss needs another pair in the batch as a negative
+  if (values.pairs !== undefined && values.batchSize < 2) refuse('--batch-size', 'a whole number from 2 to 4096', JSON.stringify(String(values.batchSize)));
+  return { ...values, model, output };
+}
+
+/** The text of the file `--pairs` or `--texts` names: a folder, device, pipe or unreadable file is a usage error naming it. */
+function readTrainingFile(path: string, argument: '--pairs' | '--texts'): string {
   try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        model: { type: 'string' }, pairs: { type: 'string' }, texts: { type: 'string' }, output: { type: 'string' }, backend: { type: 'string' }, epochs: { type: 'string' }, 'max-steps': { type: 'string' },
-        'batch-size': { type: 'string' }, 'learning-rate': { type: 'string' }, 'warmup-ratio': { type: 'string' }, seed: { type: 'string' }, 'checkpoint-every': { type: 'string' },
-        overwrite: { type: 'boolean' }, json: { type: 'boolean' },
-      },
-      strict: true,
-    }));
+    if (!statSync(path).isFile()) refuse(argument, 'a regular file', `${path} (a folder, device or pipe)`);
+    return readFileSync(path, 'utf8');
   } catch (error) {
-    usage('arguments', 'the options of attnkit train', (error as Error).message);
+    if (error instanceof InvalidArgumentError) throw error;
+    return refuse(argument, 'a readable file', `${path} (${(error as { code?: string }).code ?? (error as Error).message})`);
   }
-  for (const required of ['model', 'output'] as const) if (values[required] === undefined) usage(`--${required}`, required === 'model' ? 'a model folder to start from' : 'a folder to write the fine-tuned model to', 'none');
-  if ((values.pairs === undefined) === (values.texts === undefined)) usage('--pairs / --texts', 'one of them: --pairs FILE (a JSONL or TSV file of pairs) or --texts FILE (plain texts, one per line)', values.pairs === undefined ? 'none' : 'both');
-  const backend = values.backend ?? 'wasm';
-  if (backend !== 'cpu' && backend !== 'wasm') usage('--backend', 'cpu or wasm', JSON.stringify(backend));
-  if (values.epochs !== undefined && values['max-steps'] !== undefined) usage('--epochs / --max-steps', 'one of them', 'both');
-  return {
-    model: callerPath(values.model!),
-    pairs: values.pairs === undefined ? undefined : callerPath(values.pairs),
-    texts: values.texts === undefined ? undefined : callerPath(values.texts),
-    output: callerPath(values.output!),
-    backend,
-    batchSize: values.texts === undefined ? number(values['batch-size'], '--batch-size', 16, whole(2, 4096), 'a whole number from 2 to 4096') : number(values['batch-size'], '--batch-size', 16, whole(1, 4096), 'a whole number from 1 to 4096'),
-    epochs: values.epochs === undefined ? undefined : number(values.epochs, '--epochs', 1, whole(1, 10_000), 'a whole number from 1 to 10000'),
-    maxSteps: values['max-steps'] === undefined ? undefined : number(values['max-steps'], '--max-steps', 1, whole(1, 10_000_000), 'a whole number from 1 to 10000000'),
-    learningRate: values['learning-rate'] === undefined ? undefined : number(values['learning-rate'], '--learning-rate', 0, (n) => n > 0 && n <= 1, 'a number in (0, 1]'),
-    warmupRatio: values['warmup-ratio'] === undefined ? undefined : number(values['warmup-ratio'], '--warmup-ratio', 0, (n) => n >= 0 && n < 1, 'a number in [0, 1)'),
-    seed: number(values.seed, '--seed', 42, whole(0, 2 ** 31 - 1), 'a whole number from 0 to 2147483647'),
-    checkpointEvery: number(values['checkpoint-every'], '--checkpoint-every', 100, whole(1, 10_000_000), 'a whole number from 1 to 10000000'),
-    overwrite: values.overwrite === true,
-    json: values.json === true,
-  };
 }
 
 /**
@@ -144,19 +127,12 @@ export function parseTrainArgs(argv: readonly string[]): TrainRequest {
  * readPairs('pairs.tsv'); // { loss: 'multiple-negatives-ranking', pairs: [{ anchor, positive }, ...] }
  */
 export function readPairs(path: string): { loss: 'multiple-negatives-ranking'; pairs: RankingPair[] } | { loss: 'cosine-similarity'; pairs: ScoredPair[] } {
-  let text: string;
-  try {
-    if (!statSync(path).isFile()) usage('--pairs', 'a regular file', `${path} (a folder, device or pipe)`);
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if (error instanceof InvalidArgumentError) throw error;
-    return usage('--pairs', 'a readable file', `${path} (${(error as { code?: string }).code ?? (error as Error).message})`);
-  }
+  const text = readTrainingFile(path, '--pairs');
   const jsonl = /\.(jsonl|ndjson)$/i.test(path);
   const ranking: RankingPair[] = [];
   const scored: ScoredPair[] = [];
   let kind: 'ranking' | 'scored' | undefined;
-  const bad = (line: number, expected: string, received: string): never => usage('--pairs', expected, `${received} at ${path}:${line}`);
+  const bad = (line: number, expected: string, received: string): never => refuse('--pairs', expected, `${received} at ${path}:${line}`);
   text.split('\n').forEach((raw, i) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') return;
@@ -185,7 +161,7 @@ export function readPairs(path: string): { loss: 'multiple-negatives-ranking'; p
       ranking.push({ anchor: fields.anchor as string, positive: fields.positive as string, ...(fields.negative === undefined ? {} : { negative: fields.negative as string }) });
     }
   });
-  if (kind === undefined) usage('--pairs', 'at least one pair', `${path} has none`);
+  if (kind === undefined) refuse('--pairs', 'at least one pair', `${path} has none`);
   return kind === 'scored' ? { loss: 'cosine-similarity', pairs: scored } : { loss: 'multiple-negatives-ranking', pairs: ranking };
 }
 
@@ -197,14 +173,7 @@ export function readPairs(path: string): { loss: 'multiple-negatives-ranking'; p
  * readTexts('corpus.txt'); // ['the first text', 'the second text', ...]
  */
 export function readTexts(path: string): string[] {
-  let text: string;
-  try {
-    if (!statSync(path).isFile()) usage('--texts', 'a regular file', `${path} (a folder, device or pipe)`);
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if (error instanceof InvalidArgumentError) throw error;
-    return usage('--texts', 'a readable file', `${path} (${(error as { code?: string }).code ?? (error as Error).message})`);
-  }
+  const text = readTrainingFile(path, '--texts');
   const jsonl = /\.(jsonl|ndjson)$/i.test(path);
   const texts: string[] = [];
   text.split('\n').forEach((raw, i) => {
@@ -218,13 +187,13 @@ export function readTexts(path: string): string[] {
     try {
       record = JSON.parse(line);
     } catch (error) {
-      usage('--texts', 'one JSON object per line', `${(error as Error).message} at ${path}:${i + 1}`);
+      refuse('--texts', 'one JSON object per line', `${(error as Error).message} at ${path}:${i + 1}`);
     }
     const value = (record as { text?: unknown } | null)?.text;
-    if (typeof value !== 'string' || value.trim() === '') usage('--texts', 'a JSON object with a non-empty "text"', `${JSON.stringify(record).slice(0, 80)} at ${path}:${i + 1}`);
+    if (typeof value !== 'string' || value.trim() === '') refuse('--texts', 'a JSON object with a non-empty "text"', `${JSON.stringify(record).slice(0, 80)} at ${path}:${i + 1}`);
     texts.push(value as string);
   });
-  if (texts.length === 0) usage('--texts', 'at least one text', `${path} has none`);
+  if (texts.length === 0) refuse('--texts', 'at least one text', `${path} has none`);
   return texts;
 }
 
@@ -238,7 +207,7 @@ export function readTexts(path: string): string[] {
  */
 export async function runTrain(request: TrainRequest, options: { signal?: AbortSignal; onProgress?: (progress: TrainingProgress) => void } = {}): Promise<TrainSummary> {
   const started = performance.now();
-  if (existsSync(request.output) && !request.overwrite) usage('--output', 'a folder that does not exist yet (or --overwrite)', `${request.output} exists`);
+  if (existsSync(request.output) && !request.overwrite) refuse('--output', 'a folder that does not exist yet (or --overwrite)', `${request.output} exists`);
   const checkpoints = `${request.output}.checkpoints`;
   const resume = !request.overwrite && existsSync(checkpoints);
   let stepsThisRun = 0;

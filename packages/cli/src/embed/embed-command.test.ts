@@ -38,6 +38,14 @@ function npy(path: string): { shape: readonly number[]; values: Float32Array } {
 }
 const idsOf = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
 const lineCount = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').length - 1 : 0);
+/** Sends `signal` to the run once `path` has `lines` lines: it is under way, with rows written. */
+const signalAfter = (path: string, lines: number, signal: NodeJS.Signals) => (child: ReturnType<typeof spawn>) => {
+  const poll = setInterval(() => {
+    if (lineCount(path) < lines) return;
+    clearInterval(poll);
+    child.kill(signal);
+  }, 20);
+};
 
 const TEXTS = corpus(300);
 let folder: string;
@@ -115,14 +123,7 @@ describe('attnkit embed (the built bin, run from a temp directory)', () => {
     const texts = corpus(1200);
     writeFileSync(join(folder, 'long.txt'), `${texts.join('\n')}\n`);
     const ids = join(folder, 'killed.ids.jsonl');
-    const killed = await attnkit(['embed', 'long.txt', '--output', 'killed.npy', '--workers', '1', '--batch-size', '4'], folder, {}, (child) => {
-      const poll = setInterval(() => {
-        if (lineCount(ids) >= 64) {
-          clearInterval(poll);
-          child.kill('SIGKILL');
-        }
-      }, 20);
-    });
+    const killed = await attnkit(['embed', 'long.txt', '--output', 'killed.npy', '--workers', '1', '--batch-size', '4'], folder, {}, signalAfter(ids, 64, 'SIGKILL'));
     expect(killed.signal).toBe('SIGKILL');
     const before = lineCount(ids);
     expect(before).toBeGreaterThanOrEqual(64);
@@ -140,14 +141,7 @@ describe('attnkit embed (the built bin, run from a temp directory)', () => {
 
   it('SIGINT (Ctrl-C) writes the rows in flight and exits 130 with a resumable output; a finished output is not redone; other settings are refused', async () => {
     const ids = join(folder, 'stopped.ids.jsonl');
-    const stopped = await attnkit(['embed', 'long.txt', '--output', 'stopped.npy', '--workers', '1', '--batch-size', '4'], folder, {}, (child) => {
-      const poll = setInterval(() => {
-        if (lineCount(ids) >= 32) {
-          clearInterval(poll);
-          child.kill('SIGINT');
-        }
-      }, 20);
-    });
+    const stopped = await attnkit(['embed', 'long.txt', '--output', 'stopped.npy', '--workers', '1', '--batch-size', '4'], folder, {}, signalAfter(ids, 32, 'SIGINT'));
     expect(stopped.code).toBe(130);
     expect(stopped.stderr).toMatch(/interrupted: run the same command again to resume/);
     const finished = await attnkit(['embed', 'long.txt', '--output', 'stopped.npy', '--workers', '1', '--batch-size', '4'], folder);
@@ -191,7 +185,7 @@ describe('parseEmbedArgs', () => {
     [['a.txt'], /'--output' must be OUT\.npy or OUT\.jsonl; received none/],
     [['a.txt', '--output', 'o.npy', '--workers', '0'], /'--workers' must be a whole number from 1 to 64; received "0"/],
     [['a.txt', '--output', 'o.npy', '--batch-size', '1e3'], /'--batch-size' must be a whole number from 1 to 4096; received "1e3"/],
-    [['a.txt', '--output', 'o.npy', '--backend', 'webgl'], /'--backend' must be cpu or wasm; received "webgl"/],
+    [['a.txt', '--output', 'o.npy', '--backend', 'webgl'], /'--backend' must be cpu or wasm \(webgl needs a browser: use the web page\); received webgl\./],
     [['a.txt', '--output', 'o.npy', '--input-format', 'tsv'], /'--input-format' must be text, jsonl, csv; received "tsv"/],
     [['a.txt', '--output', 'o.npy', '--text-field', ''], /'--text-field' must be a key or column name; received ""/],
     [['a.txt', '--output', 'o.npy', '--bogus'], /'arguments' must be the options of attnkit embed; received Unknown option '--bogus'/],

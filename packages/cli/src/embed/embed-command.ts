@@ -1,10 +1,12 @@
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { parseArgs } from 'node:util';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { callerPath } from '../caller-path.js';
-import { EXIT_CODES, type CommandHelp } from '../command-help.js';
-import { embeddedModelFolder } from '../embedded-model.js';
+import { defineCommand } from '../command-line/cli-command.js';
+import { valueOption, wholeNumberOption } from '../command-line/option-kinds.js';
+import { OPTIONS } from '../command-line/option-table.js';
+import { parseCommandLine } from '../command-line/parse-command-line.js';
+import { refuseArgument } from '../command-line/refuse-argument.js';
 import type { ProgressState } from '../progress-bar.js';
 import { EmbedOutput, idsPathOf, type OutputFormat } from './embed-output.js';
 import { INPUT_FORMATS, inputFormatOf, readRecords, type InputFormat, type TextRecord } from './read-records.js';
@@ -52,29 +54,35 @@ export interface EmbedSummary {
   readonly status: 'complete' | 'already complete' | 'interrupted';
 }
 
-export const EMBED_USAGE = 'attnkit embed INPUT --output OUT.npy|OUT.jsonl [--model DIR] [--backend cpu|wasm] [--workers N] [--shard I/N] [options]';
-
-/** `attnkit embed --help`. */
-export const EMBED_HELP: CommandHelp = {
-  usage: EMBED_USAGE,
+/** `attnkit embed`. */
+export const EMBED_COMMAND = defineCommand({
+  name: 'embed',
+  purpose: 'a corpus file of any size to .npy + ids or JSONL, in input order: worker threads on every core, resumable, sharded',
+  usage: 'attnkit embed INPUT --output OUT.npy|OUT.jsonl [--model DIR] [--backend cpu|wasm] [--workers N] [--shard I/N] [options]',
   summary: 'Embeds a corpus file of any size with a sentence-embedding model: streams INPUT (text: one text per line; .jsonl: one JSON string or object per line; .csv: a header row and a text column), uses worker threads on every core, and writes the vectors in input order to OUT.npy (float32 [rows, dim]) with OUT.ids.jsonl beside it, or to OUT.jsonl ({"id", "embedding"} per line). An interrupted run (Ctrl-C, a killed job) resumes where it stopped when run again with the same arguments: no row is lost or computed twice. --shard I/N embeds every N-th record from the I-th (0-based), so N machines split a corpus with no coordinator; in a Kubernetes Indexed Job the shard comes from JOB_COMPLETION_INDEX and JOB_COMPLETIONS. Join shard outputs with attnkit join.',
-  options: [
-    { flag: '--output OUT', description: 'OUT.npy (+ OUT.ids.jsonl) or OUT.jsonl; with shards, OUT-00002-of-00008.npy and so on; OUT.embed.json records the settings' },
-    { flag: '--model DIR', description: 'a sentence-transformers or Hugging Face folder, or an http(s) URL', default: 'the embedded attnkit-tiny-bert (small, trained on WordNet)' },
-    { flag: '--backend cpu|wasm', description: 'the tfjs backend of every worker', default: 'wasm' },
-    { flag: '--input-format text|jsonl|csv', description: 'how INPUT is laid out', default: 'from its extension (.jsonl, .ndjson, .csv; anything else: text)' },
-    { flag: '--text-field NAME', description: 'the JSONL key or CSV column with the text', default: 'text' },
-    { flag: '--id-field NAME', description: 'the JSONL key or CSV column with the id', default: 'id, else the line number' },
-    { flag: '--batch-size N', description: 'texts per forward pass (texts are sorted by length first)', default: '32' },
-    { flag: '--workers N', description: 'worker threads, each with its own copy of the model', default: 'the number of cores' },
-    { flag: '--threads N', description: 'wasm threads per worker', default: 'cores / workers, at least 1' },
-    { flag: '--shard I/N', description: 'embed records I, I+N, I+2N, ... (0-based)', default: 'JOB_COMPLETION_INDEX/JOB_COMPLETIONS if set, else all' },
-    { flag: '--prompt-name NAME', description: "one of the folder's prompts", default: "the folder's default prompt, if any" },
-    { flag: '--normalize', description: 'scale the vectors to unit length', default: 'off' },
-    { flag: '--overwrite', description: 'replace an existing output instead of resuming it', default: 'resume' },
-    { flag: '--json', description: 'print a JSON summary on stdout', default: 'a one-line summary on stderr' },
-    { flag: '-h, --help', description: 'print this help' },
-  ],
+  positionals: true,
+  options: {
+    output: valueOption({ name: 'output', placeholder: 'OUT.npy|OUT.jsonl', help: 'OUT.npy (+ OUT.ids.jsonl) or OUT.jsonl; with shards, OUT-00002-of-00008.npy and so on; OUT.embed.json records the settings', parse: (value) => value }),
+    model: OPTIONS.model,
+    backend: { ...OPTIONS.backend, help: 'the tfjs backend of every worker' },
+    inputFormat: valueOption({
+      name: 'input-format',
+      placeholder: 'text|jsonl|csv',
+      help: 'how INPUT is laid out',
+      default: 'from its extension (.jsonl, .ndjson, .csv; anything else: text)',
+      parse: (value, refuse) => (value === undefined || (INPUT_FORMATS as readonly string[]).includes(value) ? (value as InputFormat | undefined) : refuse(INPUT_FORMATS.join(', '), JSON.stringify(value))),
+    }),
+    textField: valueOption({ name: 'text-field', placeholder: 'NAME', help: 'the JSONL key or CSV column with the text', default: 'text', parse: (value = 'text', refuse) => (value === '' ? refuse('a key or column name', '""') : value) }),
+    idField: valueOption({ name: 'id-field', placeholder: 'NAME', help: 'the JSONL key or CSV column with the id', default: 'id, else the line number', parse: (value = 'id', refuse) => (value === '' ? refuse('a key or column name', '""') : value) }),
+    batchSize: wholeNumberOption({ name: 'batch-size', help: 'texts per forward pass (texts are sorted by length first)', min: 1, max: 4096, fallback: 32 }),
+    workers: wholeNumberOption({ name: 'workers', help: 'worker threads, each with its own copy of the model', default: 'the number of cores', min: 1, max: 64 }),
+    threads: wholeNumberOption({ name: 'threads', help: 'wasm threads per worker', default: 'cores / workers, at least 1', min: 1, max: 8 }),
+    shard: valueOption({ name: 'shard', placeholder: 'I/N', help: 'embed records I, I+N, I+2N, ... (0-based)', default: 'JOB_COMPLETION_INDEX/JOB_COMPLETIONS if set, else all', parse: (value) => (value === undefined ? undefined : parseShard(value)) }),
+    promptName: OPTIONS.promptName,
+    normalize: { ...OPTIONS.normalize, help: 'scale the vectors to unit length' },
+    overwrite: { ...OPTIONS.overwrite, help: 'replace an existing output instead of resuming it', default: 'resume' },
+    json: OPTIONS.json('a summary', 'a one-line summary on stderr'),
+  },
   examples: [
     'attnkit embed corpus.txt --output vectors.npy',
     'attnkit embed docs.jsonl --model ./all-MiniLM-L6-v2 --text-field body --id-field doc_id --normalize --output vectors.npy',
@@ -83,17 +91,7 @@ export const EMBED_HELP: CommandHelp = {
   notes: [
     'Exit codes: 0 done (also when the output was already complete); 2 a usage or input error (bad option, unreadable INPUT, a malformed line: the message names the file and line, an output started with other settings); 130 interrupted (run the same command again to resume); 1 a bug (please report it).',
   ],
-};
-
-function usage(argument: string, expected: string, received: string): never {
-  throw new InvalidArgumentError({ caller: 'attnkit embed', argument, expected, received, hint: `Usage: ${EMBED_USAGE} (attnkit embed --help lists every option)` });
-}
-
-function count(value: string | undefined, argument: string, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d{1,6}$/.test(value) || Number(value) < 1 || Number(value) > max) usage(argument, `a whole number from 1 to ${max}`, JSON.stringify(value));
-  return Number(value);
-}
+});
 
 /**
  * Parses `attnkit embed` arguments. Relative paths are taken from the directory the command runs in.
@@ -102,50 +100,21 @@ function count(value: string | undefined, argument: string, fallback: number, ma
  * parseEmbedArgs(['corpus.txt', '--output', 'vectors.npy', '--workers', '2']);
  */
 export function parseEmbedArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cores: number = availableParallelism()): EmbedRequest {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      options: {
-        output: { type: 'string' }, model: { type: 'string' }, backend: { type: 'string' }, 'input-format': { type: 'string' }, 'text-field': { type: 'string' }, 'id-field': { type: 'string' },
-        'batch-size': { type: 'string' }, workers: { type: 'string' }, threads: { type: 'string' }, shard: { type: 'string' }, 'prompt-name': { type: 'string' },
-        normalize: { type: 'boolean' }, overwrite: { type: 'boolean' }, json: { type: 'boolean' },
-      },
-      strict: true,
-    });
-  } catch (error) {
-    usage('arguments', 'the options of attnkit embed', (error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (positionals.length !== 1) usage('INPUT', 'one input file', positionals.length === 0 ? 'none' : `${positionals.length}: ${positionals.slice(0, 3).map((p) => JSON.stringify(p)).join(', ')}`);
-  if (values.output === undefined) usage('--output', 'OUT.npy or OUT.jsonl', 'none');
-  const outputFormat = /\.npy$/i.test(values.output) ? 'npy' : /\.(jsonl|ndjson)$/i.test(values.output) ? 'jsonl' : usage('--output', 'a path ending in .npy (vectors + OUT.ids.jsonl) or .jsonl (id and vector per line)', JSON.stringify(values.output));
-  const backend = values.backend ?? 'wasm';
-  if (backend !== 'cpu' && backend !== 'wasm') usage('--backend', 'cpu or wasm', JSON.stringify(backend));
+  const { values, positionals, refuse } = parseCommandLine(EMBED_COMMAND, argv);
+  if (positionals.length !== 1) refuse('INPUT', 'one input file', positionals.length === 0 ? 'none' : `${positionals.length}: ${positionals.slice(0, 3).map((p) => JSON.stringify(p)).join(', ')}`);
+  if (values.output === undefined) return refuse('--output', 'OUT.npy or OUT.jsonl', 'none');
+  const outputFormat = /\.npy$/i.test(values.output) ? 'npy' : /\.(jsonl|ndjson)$/i.test(values.output) ? 'jsonl' : refuse('--output', 'a path ending in .npy (vectors + OUT.ids.jsonl) or .jsonl (id and vector per line)', JSON.stringify(values.output));
   const input = callerPath(positionals[0]!);
-  const inputFormat = (values['input-format'] ?? inputFormatOf(input)) as InputFormat;
-  if (!INPUT_FORMATS.includes(inputFormat)) usage('--input-format', INPUT_FORMATS.join(', '), JSON.stringify(inputFormat));
-  for (const field of ['text-field', 'id-field'] as const) if (values[field] === '') usage(`--${field}`, 'a key or column name', '""');
-  const workers = count(values.workers, '--workers', cores, 64);
-  const shard = values.shard === undefined ? (shardFromEnvironment(env) ?? { index: 0, count: 1 }) : parseShard(values.shard);
+  const workers = values.workers ?? cores;
   return {
+    ...values,
     input,
-    inputFormat,
+    inputFormat: values.inputFormat ?? inputFormatOf(input),
     output: callerPath(values.output),
     outputFormat,
-    model: values.model === undefined ? embeddedModelFolder() : callerPath(values.model),
-    backend,
-    textField: values['text-field'] ?? 'text',
-    idField: values['id-field'] ?? 'id',
-    batchSize: count(values['batch-size'], '--batch-size', 32, 4096),
     workers,
-    threads: count(values.threads, '--threads', Math.max(1, Math.floor(cores / workers)), 8),
-    shard,
-    promptName: values['prompt-name'],
-    normalize: values.normalize === true,
-    overwrite: values.overwrite === true,
-    json: values.json === true,
+    threads: values.threads ?? Math.max(1, Math.floor(cores / workers)),
+    shard: values.shard ?? shardFromEnvironment(env) ?? { index: 0, count: 1 },
   };
 }
 
@@ -161,11 +130,11 @@ export async function runEmbed(request: EmbedRequest, options: { signal?: AbortS
   let size = 0;
   try {
     const stats = statSync(request.input);
-    if (!stats.isFile()) usage('INPUT', 'a regular file', `${request.input} (a folder, device or pipe)`);
+    if (!stats.isFile()) refuseArgument(EMBED_COMMAND, 'INPUT', 'a regular file', `${request.input} (a folder, device or pipe)`);
     size = stats.size;
   } catch (error) {
     if (error instanceof InvalidArgumentError) throw error;
-    usage('INPUT', 'a readable file', `${request.input} (${(error as { code?: string }).code ?? (error as Error).message})`);
+    refuseArgument(EMBED_COMMAND, 'INPUT', 'a readable file', `${request.input} (${(error as { code?: string }).code ?? (error as Error).message})`);
   }
   const path = shardPath(request.output, request.shard);
   const shardText = `${request.shard.index}/${request.shard.count}`;

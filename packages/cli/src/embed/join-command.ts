@@ -1,43 +1,43 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { callerPath } from '../caller-path.js';
-import type { CommandHelp } from '../command-help.js';
+import { defineCommand } from '../command-line/cli-command.js';
+import { OPTIONS } from '../command-line/option-table.js';
+import { parseCommandLine } from '../command-line/parse-command-line.js';
 import { idsPathOf } from './embed-output.js';
 import { NPY_HEADER_BYTES, npyHeader, readNpyHeader } from './npy-header.js';
 import { readLines } from './read-lines.js';
 
-export const JOIN_USAGE = 'attnkit join OUT.npy|OUT.jsonl [--json]';
-
-/** `attnkit join --help`. */
-export const JOIN_HELP: CommandHelp = {
-  usage: JOIN_USAGE,
+/** `attnkit join`. */
+export const JOIN_COMMAND = defineCommand({
+  name: 'join',
+  purpose: 'joins the shard outputs of attnkit embed --shard I/N into one, in input order',
+  usage: 'attnkit join OUT.npy|OUT.jsonl [--json]',
   summary: 'Joins the shard outputs of attnkit embed --shard I/N (OUT-00000-of-0000N.npy ... beside OUT) into OUT in input order: record r came from shard r mod N. Every shard must be complete and made with the same settings. Written to a temporary file, then renamed.',
-  options: [
-    { flag: '--json', description: 'print a JSON summary on stdout', default: 'a one-line summary on stderr' },
-    { flag: '-h, --help', description: 'print this help' },
-  ],
+  positionals: true,
+  options: { json: OPTIONS.json('a summary', 'a one-line summary on stderr') },
   examples: ['attnkit join vectors.npy      # vectors-00000-of-00004.npy ... -> vectors.npy + vectors.ids.jsonl', 'attnkit join vectors.jsonl'],
   notes: ['Exit codes: 0 done; 2 a missing, unfinished or mismatched shard (the message names it); 1 a bug (please report it).'],
-};
+});
 
+/** A missing, unfinished or mismatched shard: what to do about it is in `hint`, not the usage. */
 function refuse(argument: string, expected: string, received: string, hint?: string): never {
   throw new InvalidArgumentError({ caller: 'attnkit join', argument, expected, received, ...(hint === undefined ? {} : { hint }) });
 }
 
-/** Parses `attnkit join` arguments. */
+/**
+ * Parses `attnkit join` arguments.
+ *
+ * @example
+ * parseJoinArgs(['vectors.npy', '--json']); // { output: '/where/it/runs/vectors.npy', json: true }
+ */
 export function parseJoinArgs(argv: readonly string[]): { output: string; json: boolean } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, options: { json: { type: 'boolean' } }, strict: true });
-  } catch (error) {
-    refuse('arguments', 'the options of attnkit join', (error as Error).message, `Usage: ${JOIN_USAGE}`);
-  }
-  if (parsed.positionals.length !== 1) refuse('OUT', 'one output path, the --output the shards were run with', `${parsed.positionals.length} paths`, `Usage: ${JOIN_USAGE}`);
-  const output = callerPath(parsed.positionals[0]!);
-  if (!/\.(npy|jsonl|ndjson)$/i.test(output)) refuse('OUT', 'a path ending in .npy or .jsonl', JSON.stringify(output));
-  return { output, json: parsed.values.json === true };
+  const { values, positionals, refuse: usage } = parseCommandLine(JOIN_COMMAND, argv);
+  if (positionals.length !== 1) usage('OUT', 'one output path, the --output the shards were run with', `${positionals.length} paths`);
+  const output = callerPath(positionals[0]!);
+  if (!/\.(npy|jsonl|ndjson)$/i.test(output)) usage('OUT', 'a path ending in .npy or .jsonl', JSON.stringify(output));
+  return { output, ...values };
 }
 
 interface ShardFile {
