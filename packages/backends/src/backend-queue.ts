@@ -1,4 +1,4 @@
-import { nodeBuiltin } from './node-builtin.js';
+import { nodeBuiltin } from '@attnkit/errors';
 
 /** An async context that follows awaits: Node's AsyncLocalStorage, or the TC39 AsyncContext where a browser has it. */
 interface Context {

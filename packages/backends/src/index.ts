@@ -1,5 +1,4 @@
 export { BACKEND_NAMES, parseBackendName, type BackendName } from './backend-name.js';
-export { detectEnvironment, type RuntimeEnvironment } from './environment.js';
 export type { BackendCapabilities, WasmCapabilities, WebglCapabilities, WebgpuCapabilities } from './capabilities.js';
 export { WASM_BINARY_NAMES, type UseBackendOptions, type WasmBinaryName } from './use-backend-options.js';
 export { useBackend } from './use-backend.js';
@@ -9,21 +8,18 @@ export { withBackend } from './with-backend.js';
 export { callBackend, type CallBackend } from './call-backend.js';
 export { ensureBackend } from './ensure-backend.js';
 export { assertBackendReady } from './assert-backend-ready.js';
-export { nodeBuiltin, type BuiltIns } from './node-builtin.js';
 export { compareBackends, type CompareBackendsOptions, type ComparisonReport, type BackendComparison, type OutputComparison } from './compare-backends.js';
 export { maxDifference, type Difference } from './max-difference.js';
 export { defaultTolerance, DEFAULT_RELATIVE_TOLERANCE } from './default-tolerance.js';
 export { namedOutputs, type TensorOutputs } from './named-outputs.js';
 export { REQUIRED_KERNELS, missingKernels } from './required-kernels.js';
-export { GELU_KERNEL } from './adapters/wasm-gelu-fill.js';
-export { ERF_F32, erfF32, geluF32 } from './adapters/simd-kernels/erf-f32.js';
-export { LAYER_NORM_KERNEL } from './adapters/wasm-layer-norm-fill.js';
-export { MASKED_SOFTMAX_KERNEL } from './adapters/wasm-masked-softmax-fill.js';
 export { UnknownBackendError } from './errors/unknown-backend-error.js';
 export { BackendUnavailableError } from './errors/backend-unavailable-error.js';
 export { BackendPackageMissingError, type BackendPackageMissingDetails } from './errors/backend-package-missing-error.js';
 export { BackendInitError } from './errors/backend-init-error.js';
 export { BackendNotReadyError } from './errors/backend-not-ready-error.js';
 export { WasmBinariesMissingError } from './errors/wasm-binaries-missing-error.js';
-export { ResourceLimitError } from './errors/resource-limit-error.js';
 export { memoryBudget, checkMemoryBudget, type MemoryBudget } from './memory-budget.js';
+// Defined in @attnkit/errors (the lowest package: @attnkit/kernels throws and uses them too), and
+// still exported here, where they were first.
+export { ResourceLimitError, detectEnvironment, nodeBuiltin, type RuntimeEnvironment, type BuiltIns } from '@attnkit/errors';

@@ -1,5 +1,5 @@
 import { WasmBinariesMissingError } from '../errors/wasm-binaries-missing-error.js';
-import { nodeBuiltin } from '../node-builtin.js';
+import { nodeBuiltin } from '@attnkit/errors';
 import type { UseBackendOptions, WasmBinaryName } from '../use-backend-options.js';
 import { WASM_PACKAGE } from './backend-packages.js';
 import { missingPackageError } from './load-backend-package.js';

@@ -1,10 +1,10 @@
 import { add, engine, erf, getBackend, getKernel, mul, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { GELU_KERNEL } from '@attnkit/backends';
+import { GELU_KERNEL } from '@attnkit/kernels';
 import { checkTensor } from '@attnkit/errors';
 
 /**
  * Exact GELU, `0.5 · x · (1 + erf(x / √2))`, as BERT's `hidden_act: "gelu"`; `x [...]` → same shape.
- * On wasm it is one fused SIMD kernel (`GELU_KERNEL` from `@attnkit/backends`, one pass instead of
+ * On wasm it is one fused SIMD kernel (`GELU_KERNEL` from `@attnkit/kernels`, one pass instead of
  * five); elsewhere it is composed from tfjs ops (every backend has `Erf`; the conformance suite
  * checks it against float64). Both are within 1e-6 of float64 GELU on [-10, 10], and differentiable.
  *

@@ -1,12 +1,12 @@
 import { add, engine, getBackend, getKernel, moments, mul, rsqrt, sub, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { LAYER_NORM_KERNEL } from '@attnkit/backends';
+import { LAYER_NORM_KERNEL } from '@attnkit/kernels';
 import { InvalidArgumentError, checkTensor, describeValue } from '@attnkit/errors';
 
 /**
  * Layer normalisation over the last axis, as `nn.LayerNorm` (biased variance, `eps` inside the
  * square root). `x [..., E]`, `weight [E]`, `bias [E]` → `[..., E]`; without `weight` and `bias`
  * (PyTorch `elementwise_affine=False`) it only normalises. On wasm it is one fused SIMD
- * kernel (`LAYER_NORM_KERNEL` from `@attnkit/backends`) instead of nine tfjs ops; elsewhere, and for
+ * kernel (`LAYER_NORM_KERNEL` from `@attnkit/kernels`) instead of nine tfjs ops; elsewhere, and for
  * weights that only broadcast to `[E]`, it is composed from tfjs ops. Both are differentiable.
  *
  * @example

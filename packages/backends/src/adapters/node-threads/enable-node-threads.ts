@@ -1,6 +1,6 @@
 import type { WorkerOptions } from 'node:worker_threads';
 import { env } from '@tensorflow/tfjs-core';
-import { nodeBuiltin } from '../../node-builtin.js';
+import { nodeBuiltin } from '@attnkit/errors';
 import { WASM_PACKAGE } from '../backend-packages.js';
 import { loadBackendPackage } from '../load-backend-package.js';
 

@@ -1,4 +1,4 @@
-import { nodeBuiltin } from '../../node-builtin.js';
+import { nodeBuiltin } from '@attnkit/errors';
 
 /**
  * Runs `fn` while `os.cpus()` reports `count` CPUs, then restores it.
