@@ -1,4 +1,5 @@
 export { int8MatMul, MAX_INT8_DEPTH, type Int8MatMulOptions } from './int8-mat-mul.js';
+export { f32MatMul, f32MatMulUnchecked, type F32MatMulOptions } from './f32-mat-mul.js';
 export { f32Kernels, f32Kernel, type F32KernelReport } from './f32-kernels.js';
 export { F32_KERNEL_NAMES, type F32KernelName } from './f32-kernel-name.js';
 export type { F32GemmKernel, F32GemmRequest } from './f32-gemm-kernel.js';
@@ -17,7 +18,6 @@ export { fusedAttentionReference } from './fused-attention-reference.js';
 export { fusedAttentionKernels, fusedAttentionKernel } from './fused-attention-kernels.js';
 export { FUSED_ATTENTION_KERNEL_NAMES, type FusedAttentionKernelName, type FusedAttentionKernel, type FusedAttentionProblem, type BroadcastRows } from './fused-attention-problem.js';
 export { InferenceOnlyError } from './inference-only-error.js';
-export { f32MatMul, type F32MatMulOptions } from './f32-mat-mul.js';
 export { kernelThreads, kernelThreadsReady, startKernelThreads, stopKernelThreads, MAX_KERNEL_THREADS, type KernelThreadsReport, type StartKernelThreadsOptions } from './kernel-threads.js';
 export { residualLayerNormF32, type ResidualLayerNormValues } from './residual-layer-norm-f32.js';
 export { f32MatMul64, type Reference64 } from './f32-mat-mul64.js';
@@ -29,3 +29,4 @@ export { LAYER_NORM_KERNEL } from './tfjs-fills/wasm-layer-norm-fill.js';
 export { MASKED_SOFTMAX_KERNEL } from './tfjs-fills/wasm-masked-softmax-fill.js';
 export { originalWasmKernel } from './tfjs-fills/replace-wasm-kernel.js';
 export { engineState, webglContext, webgpuStorageBufferLimit, type EngineState } from './tfjs-internals.js';
+export { kernelRoute, type KernelRoute, type RoutedKernel } from './kernel-route.js';
