@@ -1,5 +1,5 @@
-import { engine, getBackend, type Tensor } from '@tensorflow/tfjs-core';
-import { fusedAttention, fusedAttentionKernels } from '@attnkit/kernels';
+import type { Tensor } from '@tensorflow/tfjs-core';
+import { fusedAttention, kernelRoute } from '@attnkit/kernels';
 import { validateMask } from '@attnkit/masks';
 import { scaledDotProductScorer } from '@attnkit/scorers';
 import { checkAttentionBias } from './check-attention-bias.js';
@@ -7,17 +7,16 @@ import { checkAttentionInputs } from './check-attention-inputs.js';
 import { attendUnfused, type AttentionOptions } from './scaled-dot-product-attention.js';
 
 /**
- * Whether this call can run as `fusedAttention` (`@attnkit/kernels`): the wasm backend with the
- * wasm SIMD kernel, the default scorer, no dropout in play (not `training`), and no gradient being
- * recorded — the fused kernel has none.
+ * Whether this call can run as `fusedAttention` (`@attnkit/kernels`): when `kernelRoute` sends
+ * fused attention to the kernel (the wasm backend with the wasm SIMD kernel, no gradient being
+ * recorded — the fused kernel has none) and the call is what the kernel computes: the default
+ * scorer, no dropout in play (not `training`).
  */
-function fusable(query: Tensor, key: Tensor, options: AttentionOptions, training: boolean): boolean {
-  return getBackend() === 'wasm'
-    && !training
+function fusable(query: Tensor, key: Tensor, value: Tensor, options: AttentionOptions, training: boolean): boolean {
+  return !training
     && (options.scorer === undefined || options.scorer === scaledDotProductScorer)
     && query.shape[3] === key.shape[3] // else the scorer's own error, from the unfused path
-    && !engine().isTapeOn()
-    && fusedAttentionKernels().supported.includes('simd');
+    && kernelRoute('fusedAttention', [query, key, value]).useKernel;
 }
 
 /**
@@ -37,7 +36,7 @@ function fusable(query: Tensor, key: Tensor, options: AttentionOptions, training
 export function scaledDotProductAttentionOutput(query: Tensor, key: Tensor, value: Tensor, options: AttentionOptions = {}): Tensor {
   const caller = 'scaledDotProductAttentionOutput';
   const { batch, heads, queryLength, keyLength, training } = checkAttentionInputs(query, key, value, options, caller);
-  if (!fusable(query, key, options, training)) {
+  if (!fusable(query, key, value, options, training)) {
     const { output, attentionWeights } = attendUnfused(query, key, value, options, caller);
     attentionWeights.dispose();
     return output;

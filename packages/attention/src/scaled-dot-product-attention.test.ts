@@ -1,7 +1,7 @@
 import { memory, ones, zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ResourceLimitError, compareBackends, useBackend, withBackend } from '@attnkit/backends';
-import { InvalidArgumentError } from '@attnkit/errors';
+import { compareBackends, useBackend, withBackend } from '@attnkit/backends';
+import { ResourceLimitError, InvalidArgumentError } from '@attnkit/errors';
 import { fixtureTensor, fixtureValues, leaksOf, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/sdpa.json' with { type: 'json' };
 import { scaledDotProductAttention } from './scaled-dot-product-attention.js';

@@ -1,11 +1,5 @@
-import { engine } from '@tensorflow/tfjs-core';
+import { engineState } from '@attnkit/kernels';
 import { BackendNotReadyError } from './errors/backend-not-ready-error.js';
-
-/** The parts of tfjs' Engine that tell whether a backend is ready (not in its public typings). */
-interface EngineState {
-  backendInstance: unknown;
-  pendingBackendInit: unknown;
-}
 
 /**
  * Throws {@link BackendNotReadyError} unless a backend has finished initialising. Blocks call it
@@ -16,7 +10,7 @@ interface EngineState {
  * export function myBlock(x: Tensor) { assertBackendReady('myBlock'); ... }
  */
 export function assertBackendReady(caller: string): void {
-  const state = engine() as unknown as EngineState;
+  const state = engineState();
   if (state.pendingBackendInit != null) throw new BackendNotReadyError(caller, 'initialising');
   if (state.backendInstance == null) throw new BackendNotReadyError(caller, 'none');
 }

@@ -1,17 +1,9 @@
-import { engine, setBackend } from '@tensorflow/tfjs-core';
+import { setBackend } from '@tensorflow/tfjs-core';
+import { engineState as state } from '@attnkit/kernels';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { assertBackendReady } from './assert-backend-ready.js';
 import { parseBackendName } from './backend-name.js';
 import { BackendNotReadyError } from './errors/backend-not-ready-error.js';
-
-/** The parts of tfjs' Engine a call's backend needs (not in its public typings). */
-interface EngineState {
-  backendName: string | null | undefined;
-  registry: Record<string, unknown>;
-  pendingBackendInit: Promise<unknown> | null | undefined;
-}
-
-const state = (): EngineState => engine() as unknown as EngineState;
 
 /**
  * Makes `name` the tfjs global backend at once. For a backend that finished initialising,

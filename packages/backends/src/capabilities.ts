@@ -1,5 +1,5 @@
 import type { BackendName } from './backend-name.js';
-import type { RuntimeEnvironment } from './environment.js';
+import type { RuntimeEnvironment } from '@attnkit/errors';
 
 /** What the wasm backend really runs with. */
 export interface WasmCapabilities {

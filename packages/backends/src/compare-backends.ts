@@ -1,4 +1,5 @@
-import { engine, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { engineState } from '@attnkit/kernels';
 import { callBackend } from './call-backend.js';
 import { parseBackendName, type BackendName } from './backend-name.js';
 import { checkObject, describeValue, InvalidArgumentError, summarizeList } from '@attnkit/errors';
@@ -52,7 +53,7 @@ export interface CompareBackendsOptions {
 type Readings = Map<string, { shape: number[]; values: ArrayLike<number> }>;
 
 async function readOn(backend: BackendName, fn: () => TensorOutputs): Promise<Readings> {
-  if ((engine() as unknown as { registry: Record<string, unknown> }).registry[backend] === undefined) await withBackend(backend, () => undefined); // first use: initialise it
+  if (engineState().registry[backend] === undefined) await withBackend(backend, () => undefined); // first use: initialise it
   const pinned = callBackend('compareBackends', backend);
   await pinned.settled();
   // on `backend`, whatever else runs meanwhile; the outputs are cloned inside the tidy, so that what is

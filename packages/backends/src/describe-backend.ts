@@ -2,7 +2,7 @@ import { engine } from '@tensorflow/tfjs-core';
 import { ADAPTERS } from './adapters/index.js';
 import { parseBackendName } from './backend-name.js';
 import type { BackendCapabilities } from './capabilities.js';
-import { detectEnvironment } from './environment.js';
+import { detectEnvironment } from '@attnkit/errors';
 import { missingKernels } from './required-kernels.js';
 import { assertBackendReady } from './assert-backend-ready.js';
 

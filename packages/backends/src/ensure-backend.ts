@@ -1,15 +1,8 @@
-import { engine } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, describeValue } from '@attnkit/errors';
-import { detectEnvironment } from './environment.js';
+import { InvalidArgumentError, describeValue, detectEnvironment } from '@attnkit/errors';
+import { engineState } from '@attnkit/kernels';
 import { BackendNotReadyError } from './errors/backend-not-ready-error.js';
 import { exclusively } from './backend-queue.js';
 import { activateBackend } from './use-backend.js';
-
-/** The parts of tfjs' Engine that tell whether a backend is ready (not in its public typings). */
-interface EngineState {
-  backendInstance: unknown;
-  pendingBackendInit: Promise<unknown> | null | undefined;
-}
 
 /**
  * For the async entry points that load a model: waits for a backend being initialised; in Node,
@@ -23,7 +16,7 @@ interface EngineState {
  */
 export async function ensureBackend(caller: string): Promise<void> {
   if (typeof caller !== 'string' || caller === '') throw new InvalidArgumentError({ caller: 'ensureBackend', argument: 'caller', expected: 'the name of the calling function, for messages (a non-empty string)', received: describeValue(caller) });
-  const state = engine() as unknown as EngineState;
+  const state = engineState();
   if (state.backendInstance != null && state.pendingBackendInit == null) return;
   // queued behind any useBackend / withBackend already made (one not awaited yet included)
   await exclusively(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkMemoryBudget, memoryBudget } from './memory-budget.js';
-import { ResourceLimitError, formatBytes } from './errors/resource-limit-error.js';
+import { ResourceLimitError, formatBytes } from '@attnkit/errors';
 import { useBackend } from './use-backend.js';
 
 describe('memoryBudget and checkMemoryBudget', () => {

@@ -1,6 +1,6 @@
-import { engine, env, getBackend } from '@tensorflow/tfjs-core';
-import { describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
-import { ResourceLimitError } from './errors/resource-limit-error.js';
+import { env, getBackend } from '@tensorflow/tfjs-core';
+import { webgpuStorageBufferLimit } from '@attnkit/kernels';
+import { describeValue, formatShape, InvalidArgumentError, ResourceLimitError } from '@attnkit/errors';
 
 const GiB = 2 ** 30;
 
@@ -35,7 +35,7 @@ export function memoryBudget(backend: string = getBackend()): MemoryBudget {
     return { backend, bytes: 2 * GiB, tensorBytes: side * side * 16, rule: `one tensor per texture of at most ${side}² texels of 4 floats, 2 GiB per operation` };
   }
   if (backend === 'webgpu') {
-    const limit = (engine().findBackend('webgpu') as unknown as { device?: { limits?: { maxStorageBufferBindingSize?: number } } } | null)?.device?.limits?.maxStorageBufferBindingSize ?? 128 * 2 ** 20;
+    const limit = webgpuStorageBufferLimit() ?? 128 * 2 ** 20;
     return { backend, bytes: 2 * GiB, tensorBytes: limit, rule: `one tensor per storage buffer of at most ${limit} bytes, 2 GiB per operation` };
   }
   const rule = backend === 'wasm' ? 'the wasm32 heap ends at 4 GiB; 2 GiB per operation' : '2 GiB per operation';

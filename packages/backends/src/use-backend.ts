@@ -3,7 +3,7 @@ import { availableBackends } from './available-backends.js';
 import { parseBackendName } from './backend-name.js';
 import type { BackendCapabilities } from './capabilities.js';
 import { describeBackend } from './describe-backend.js';
-import { detectEnvironment } from './environment.js';
+import { detectEnvironment } from '@attnkit/errors';
 import { BackendUnavailableError } from './errors/backend-unavailable-error.js';
 import type { UseBackendOptions } from './use-backend-options.js';
 import { exclusively } from './backend-queue.js';

@@ -1,4 +1,5 @@
-import { availableBackends, detectEnvironment } from '@attnkit/backends';
+import { availableBackends } from '@attnkit/backends';
+import { detectEnvironment } from '@attnkit/errors';
 import { backendReport } from './backend-report.js';
 import { defineCommand } from './command-line/cli-command.js';
 import { EXIT_CODES } from './command-line/command-help.js';

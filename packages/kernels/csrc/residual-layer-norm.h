@@ -1,14 +1,9 @@
 // out[i] = LayerNorm(out[i] + residual[i]) · gamma + beta over rows of `width` floats, in place:
-// the same float32 operations in the same order as the wasm backend's LayerNorm kernel (mean over
-// 4-lane partial sums plus a scalar tail, then the biased variance in a second pass, as PyTorch),
-// after the residual add tfjs' Add does. So a fused product + residual + LayerNorm equals the
-// unfused ops bit for bit (the modules are built with -ffp-contract=off).
+// tfjs' Add (one float32 addition per element), then layer-norm.h's LayerNorm on the sums, so a
+// fused product + residual + LayerNorm equals the unfused ops bit for bit.
 #include <stdint.h>
 #include <wasm_simd128.h>
-
-static inline float hsum4(v128_t v) {
-  return (wasm_f32x4_extract_lane(v, 0) + wasm_f32x4_extract_lane(v, 1)) + (wasm_f32x4_extract_lane(v, 2) + wasm_f32x4_extract_lane(v, 3));
-}
+#include "layer-norm.h"
 
 static void residual_layer_norm_rows(float *out, const float *residual, const float *gamma, const float *beta, int32_t row_begin, int32_t row_end, int32_t width, float eps) {
   int32_t vec = width & ~3;
@@ -18,28 +13,6 @@ static void residual_layer_norm_rows(float *out, const float *residual, const fl
     int32_t i = 0;
     for (; i < vec; i += 4) wasm_v128_store(x + i, wasm_f32x4_add(wasm_v128_load(x + i), wasm_v128_load(res + i)));
     for (; i < width; i++) x[i] = x[i] + res[i];
-    v128_t acc = wasm_f32x4_splat(0.0f);
-    float sum = 0.0f;
-    for (i = 0; i < vec; i += 4) acc = wasm_f32x4_add(acc, wasm_v128_load(x + i));
-    for (; i < width; i++) sum = sum + x[i];
-    float mean = (hsum4(acc) + sum) / (float)width;
-    v128_t mean_v = wasm_f32x4_splat(mean);
-    acc = wasm_f32x4_splat(0.0f);
-    sum = 0.0f;
-    for (i = 0; i < vec; i += 4) {
-      v128_t d = wasm_f32x4_sub(wasm_v128_load(x + i), mean_v);
-      acc = wasm_f32x4_add(acc, wasm_f32x4_mul(d, d));
-    }
-    for (; i < width; i++) {
-      float d = x[i] - mean;
-      sum = sum + d * d;
-    }
-    float inv = 1.0f / __builtin_sqrtf((hsum4(acc) + sum) / (float)width + eps);
-    v128_t inv_v = wasm_f32x4_splat(inv);
-    for (i = 0; i < vec; i += 4) {
-      v128_t y = wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_sub(wasm_v128_load(x + i), mean_v), inv_v), wasm_v128_load(gamma + i));
-      wasm_v128_store(x + i, wasm_f32x4_add(y, wasm_v128_load(beta + i)));
-    }
-    for (; i < width; i++) x[i] = ((x[i] - mean) * inv) * gamma[i] + beta[i];
+    layer_norm_rows(out, gamma, beta, out, row, row + 1, width, eps); // the row while it is in cache
   }
 }

@@ -1,10 +1,10 @@
 import { randomNormal, reshape, variable } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useBackend } from '@attnkit/backends';
+import { useTfjsBackend } from './testing/use-tfjs-backend.js';
 import { dataKey } from './data-key.js';
 
 describe('dataKey', () => {
-  beforeAll(() => useBackend('cpu'));
+  beforeAll(() => useTfjsBackend('cpu'));
 
   it('is the same for reshapes of one tensor and differs between tensors', () => {
     const x = randomNormal([2, 3]);

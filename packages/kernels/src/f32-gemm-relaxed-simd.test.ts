@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectPassesWithRelaxedSimd, IN_RELAXED_SIMD_CHILD } from './testing/relaxed-simd-child.js';
 import { thrown } from '@attnkit/test-utils';
-import { f32MatMul64 } from './conformance/f32-mat-mul64.js';
+import { f32MatMul64 } from './f32-mat-mul64.js';
 import { f32Kernel } from './f32-kernels.js';
 import { KernelUnavailableError } from './kernel-unavailable-error.js';
 import { seededNormals } from './testing/fused-attention-cases.js';

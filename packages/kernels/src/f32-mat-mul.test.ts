@@ -1,9 +1,11 @@
 import { add, engine, fused, randomNormal, reshape, sum, tensor, tensor1d, tensor2d, variable, variableGrads, type Tensor } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GELU_KERNEL, LAYER_NORM_KERNEL, useBackend } from '@attnkit/backends';
+import { useTfjsBackend } from './testing/use-tfjs-backend.js';
+import { GELU_KERNEL } from './tfjs-fills/wasm-gelu-fill.js';
+import { LAYER_NORM_KERNEL } from './tfjs-fills/wasm-layer-norm-fill.js';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf } from '@attnkit/test-utils';
-import { f32MatMul64 } from './conformance/f32-mat-mul64.js';
+import { f32MatMul64 } from './f32-mat-mul64.js';
 import { f32Kernels } from './f32-kernels.js';
 import { f32MatMul } from './f32-mat-mul.js';
 import { InferenceOnlyError } from './inference-only-error.js';
@@ -20,7 +22,7 @@ const make = ([n, k, m]: readonly [number, number, number], seed: number) => ({
 });
 
 describe('f32MatMul', () => {
-  afterAll(() => useBackend('cpu'));
+  afterAll(() => useTfjsBackend('cpu'));
 
   it("runs the 'simd' kernel here (and 'relaxed-simd' only where the engine validates it)", () => {
     expect(f32Kernels().supported).toContain('simd');
@@ -28,7 +30,7 @@ describe('f32MatMul', () => {
   });
 
   it.each(SHAPES)("'simd' equals tfjs-wasm's fused matMul bit for bit, with and without a bias ([N, K, M] = [%i, %i, %i])", async (n, k, m) => {
-    await useBackend('wasm');
+    await useTfjsBackend('wasm');
     const { x, weight, bias } = make([n, k, m], 10 * n + m);
     for (const b of [bias, undefined]) {
       const want = fused.matMul({ a: x, b: weight, transposeB: true, ...(b === undefined ? {} : { bias: b }) });
@@ -42,7 +44,7 @@ describe('f32MatMul', () => {
     const { x, weight, bias } = make([n, k, m], 3 * k + n);
     const reference = f32MatMul64(x.dataSync() as Float32Array, n, weight.dataSync() as Float32Array, m, k, bias.dataSync() as Float32Array);
     for (const backend of ['cpu', 'wasm'] as const) {
-      await useBackend(backend);
+      await useTfjsBackend(backend);
       for (const kernel of f32Kernels().supported) {
         const got = f32MatMul(tensor(x.dataSync(), [n, k]), tensor(weight.dataSync(), [m, k]), tensor(bias.dataSync(), [m]), { kernel }).dataSync();
         const error = Math.max(...Array.from(got, (v, i) => Math.abs(v - (reference.values[i] as number))));
@@ -52,7 +54,7 @@ describe('f32MatMul', () => {
   });
 
   it('keeps leading dimensions: [B, T, K] -> [B, T, M], the rows of the flat product', async () => {
-    await useBackend('wasm');
+    await useTfjsBackend('wasm');
     const { x, weight, bias } = make([6, 20, 12], 5);
     const flat = f32MatMul(x, weight, bias);
     const shaped = f32MatMul(reshape(x, [2, 3, 20]), weight, bias);
@@ -61,14 +63,14 @@ describe('f32MatMul', () => {
   });
 
   it('computes K = 0 as the bias, and N = 0 or M = 0 as an empty result', async () => {
-    await useBackend('wasm');
+    await useTfjsBackend('wasm');
     const bias = tensor1d([1, -2, 3]);
     expect(Array.from(f32MatMul(tensor2d([], [2, 0]), tensor2d([], [3, 0]), bias).dataSync())).toEqual([1, -2, 3, 1, -2, 3]);
     expect(f32MatMul(tensor2d([], [0, 4]), randomNormal([3, 4]), bias).shape).toEqual([0, 3]);
   });
 
   it("fuses 'gelu': the backend's GELU kernel applied to the product, bit for bit, on every kernel", async () => {
-    await useBackend('wasm');
+    await useTfjsBackend('wasm');
     const { x, weight, bias } = make([13, 77, 131], 7);
     for (const kernel of f32Kernels().supported) {
       const unfused = engine().runKernel(GELU_KERNEL, { x: f32MatMul(x, weight, bias, { kernel }) }) as Tensor;
@@ -77,7 +79,7 @@ describe('f32MatMul', () => {
   });
 
   it("fuses residualLayerNorm: tfjs add + the backend's LayerNorm kernel on the product, bit for bit, on every kernel", async () => {
-    await useBackend('wasm');
+    await useTfjsBackend('wasm');
     const { x, weight, bias } = make([13, 40, 45], 9);
     const [residual, gamma, beta] = [randomNormal([13, 45], 0, 2, 'float32', 1), randomNormal([45], 1, 0.2, 'float32', 2), randomNormal([45], 0, 0.2, 'float32', 3)];
     for (const kernel of f32Kernels().supported) {
@@ -88,7 +90,7 @@ describe('f32MatMul', () => {
   });
 
   it("never uses a weight's kept panels for other values: a Variable after assign, a new tensor, a disposed one's successor", async () => {
-    await useBackend('wasm');
+    await useTfjsBackend('wasm');
     const x = randomNormal([7, 12], 0, 1, 'float32', 21);
     const w = variable(randomNormal([10, 12], 0, 1, 'float32', 22));
     const expected = (weight: Tensor) => Array.from(fused.matMul({ a: x, b: weight, transposeB: true }).dataSync());
@@ -109,7 +111,7 @@ describe('f32MatMul', () => {
   });
 
   it('leaks nothing, fused or not', async () => {
-    await useBackend('wasm');
+    await useTfjsBackend('wasm');
     const { x, weight, bias } = make([9, 16, 24], 11);
     const [residual, gamma, beta] = [randomNormal([9, 24]), randomNormal([24]), randomNormal([24])];
     expect(await leaksOf(() => f32MatMul(x, weight, bias).dispose())).toEqual({ tensors: 0, bytes: 0 });
@@ -124,7 +126,7 @@ describe('f32MatMul: bad inputs', () => {
   });
   let t: ReturnType<typeof inputs>;
   beforeAll(async () => {
-    await useBackend('wasm');
+    await useTfjsBackend('wasm');
     t = inputs();
   });
   it.each([
@@ -150,7 +152,7 @@ describe('f32MatMul: bad inputs', () => {
   });
 
   it('throws InferenceOnlyError under a gradient tape instead of silently cutting the gradient', async () => {
-    await useBackend('cpu');
+    await useTfjsBackend('cpu');
     const x = randomNormal([2, 4]).variable();
     expect(() => variableGrads(() => sum(f32MatMul(x, randomNormal([3, 4]))) as never, [x])).toThrow(InferenceOnlyError);
   });

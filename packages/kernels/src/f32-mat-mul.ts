@@ -1,10 +1,12 @@
-import { engine, getBackend, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
+import { engine, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { backendValues } from './backend-values.js';
 import { dataKey } from './data-key.js';
 import type { F32KernelName } from './f32-kernel-name.js';
+import type { F32GemmKernel } from './f32-gemm-kernel.js';
 import { f32Kernel } from './f32-kernels.js';
 import { InferenceOnlyError } from './inference-only-error.js';
+import { kernelRoute } from './kernel-route.js';
 import type { Int8Activation } from './int8-gemm-kernel.js';
 import { checkResidualLayerNorm, residualLayerNormValues, type ResidualLayerNormOption } from './residual-layer-norm-option.js';
 
@@ -58,9 +60,29 @@ export function f32MatMul(x: Tensor, weight: Tensor, bias?: Tensor, options: F32
     throw new InvalidArgumentError({ caller, argument: 'activation', expected: `one of ${ACTIVATION_NAMES.map((a) => `'${a}'`).join(', ')} (or absent)`, received: describeValue(activation) });
   }
   const kernel = f32Kernel(kernelName, caller);
+  if (residualLayerNorm !== undefined) checkResidualLayerNorm(residualLayerNorm, [...x.shape.slice(0, -1), outFeatures], caller);
+  return multiply(kernel, x, weight, bias, activation, residualLayerNorm, caller);
+}
+
+/**
+ * {@link f32MatMul} without its checks, for callers that made them once at their own boundary
+ * (`Linear.forward` and `linear` of `@attnkit/nn`, on the route `kernelRoute('f32MatMul')` gives):
+ * the tensors are float32 with the shapes f32MatMul requires, `options` holds only its keys with
+ * valid values, and no gradient is being recorded. Otherwise its numbers and errors are undefined.
+ *
+ * Shapes: `x [..., K]`, `weight [M, K]`, `bias [M]` float32 → `[..., M]` float32.
+ *
+ * @example
+ * if (kernelRoute('f32MatMul', [x]).useKernel) return f32MatMulUnchecked(x, weight, bias, { activation: 'gelu' }); // checked above
+ */
+export function f32MatMulUnchecked(x: Tensor, weight: Tensor, bias?: Tensor, options: F32MatMulOptions = {}): Tensor {
+  return multiply(f32Kernel(options.kernel, 'f32MatMul'), x, weight, bias, options.activation, options.residualLayerNorm, 'f32MatMul');
+}
+
+function multiply(kernel: F32GemmKernel, x: Tensor, weight: Tensor, bias: Tensor | undefined, activation: Int8Activation | undefined, residualLayerNorm: ResidualLayerNormOption | undefined, caller: string): Tensor {
+  const [outFeatures, inFeatures] = weight.shape as [number, number];
   const rows = x.shape.slice(0, -1).reduce((n, d) => n * d, 1); // N, the product of the leading dimensions
   const outShape = [...x.shape.slice(0, -1), outFeatures]; // [..., K] -> [..., M]
-  if (residualLayerNorm !== undefined) checkResidualLayerNorm(residualLayerNorm, outShape, caller);
   if (rows * outFeatures === 0) return zeros(outShape); // nothing to compute (K = 0 is computed: the bias, activated)
   const read = (t: Tensor) => backendValues(t, Float32Array); // on tfjs-wasm a view of its heap, copied at once into the kernel's memory
   const out = kernel.multiply({
@@ -73,7 +95,7 @@ export function f32MatMul(x: Tensor, weight: Tensor, bias?: Tensor, options: F32
     depth: inFeatures,
     activation,
     residualLayerNorm: residualLayerNormValues(residualLayerNorm, read),
-    inPlace: getBackend() === 'wasm', // tfjs-wasm copies an upload into its heap at once; cpu keeps what it is given
+    inPlace: kernelRoute('f32MatMul').inPlace,
     caller,
   });
   return tensor(out, outShape, 'float32');

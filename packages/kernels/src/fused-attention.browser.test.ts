@@ -1,6 +1,6 @@
 import { tensor, type Tensor } from '@tensorflow/tfjs-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { useBackend } from '@attnkit/backends';
+import { useTfjsBackend } from './testing/use-tfjs-backend.js';
 import { leaksOf } from '@attnkit/test-utils';
 import { fusedAttention } from './fused-attention.js';
 import { fusedAttentionKernel, fusedAttentionKernels } from './fused-attention-kernels.js';
@@ -8,7 +8,7 @@ import { fusedAttentionReference } from './fused-attention-reference.js';
 import { expectKernelMatchesReference, FUSED_ATTENTION_CASES, fusedAttentionProblem, relativeDifference } from './testing/fused-attention-cases.js';
 
 describe('fused attention in Chromium', () => {
-  afterAll(() => useBackend('cpu'));
+  afterAll(() => useTfjsBackend('cpu'));
 
   it('runs the wasm SIMD kernel, within 1e-6 of fusedAttentionReference on every case', () => {
     expect(fusedAttentionKernels().preferred).toBe('simd');
@@ -17,7 +17,7 @@ describe('fused attention in Chromium', () => {
 
   // wasm here may be the threaded build (cross-origin isolated pages): its heap is a SharedArrayBuffer
   it.each(['cpu', 'wasm', 'webgl'] as const)('fusedAttention gives the reference numbers on %s, leaking nothing', async (backend) => {
-    await useBackend(backend);
+    await useTfjsBackend(backend);
     const c = FUSED_ATTENTION_CASES[1]!; // mask [1, 1, T, S], bias [1, H, T, S]
     const p = fusedAttentionProblem(c, 9);
     const [b, h, t, s, d, dv] = c.sizes;

@@ -1,6 +1,6 @@
 import { ones, randomNormal, sum, tensor, tensor4d, variableGrads, variable, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBackend } from '@attnkit/backends';
+import { useTfjsBackend } from './testing/use-tfjs-backend.js';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { fusedAttention } from './fused-attention.js';
@@ -8,11 +8,11 @@ import { fusedAttentionReference } from './fused-attention-reference.js';
 import { InferenceOnlyError } from './inference-only-error.js';
 import { FUSED_ATTENTION_CASES, fusedAttentionProblem, relativeDifference } from './testing/fused-attention-cases.js';
 
-beforeAll(() => useBackend('cpu'));
+beforeAll(() => useTfjsBackend('cpu'));
 
 describe.each(['cpu', 'wasm'] as const)('fusedAttention on %s', (backend) => {
-  beforeAll(() => useBackend(backend));
-  afterAll(() => useBackend('cpu'));
+  beforeAll(() => useTfjsBackend(backend));
+  afterAll(() => useTfjsBackend('cpu'));
 
   it.each(FUSED_ATTENTION_CASES.map((c, i) => [c.label, i] as const))('matches fusedAttentionReference within 1e-6: %s', (_, index) => {
     const c = FUSED_ATTENTION_CASES[index]!;

@@ -1,9 +1,10 @@
-import { engine, getBackend, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
+import { engine, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { checkOptionKeys, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import type { BroadcastRows, FusedAttentionKernelName, FusedAttentionProblem } from './fused-attention-problem.js';
 import { backendValues } from './backend-values.js';
 import { fusedAttentionKernel } from './fused-attention-kernels.js';
 import { InferenceOnlyError } from './inference-only-error.js';
+import { kernelRoute } from './kernel-route.js';
 import { WasmFusedAttention } from './wasm-fused-attention.js';
 
 /** Options of {@link fusedAttention}. */
@@ -56,7 +57,8 @@ function checkBroadcast(given: Tensor | undefined, target: readonly number[], ca
  * 1e-5 of `scaledDotProductAttention`'s output (tested), without its attention weights.
  *
  * Runs on the CPU whatever the backend (`dataSync` in, a new tensor out): meant for the cpu and wasm
- * backends; on webgl/webgpu it is a blocking read-back. Single-threaded. Inference only: it has no
+ * backends; on webgl/webgpu it is a blocking read-back. Split over the kernel threads
+ * (`kernelThreads`) by (batch, head) pairs. Inference only: it has no
  * gradient, and called while tfjs records one it throws `InferenceOnlyError`.
  *
  * `query [B, H, T, D]`, `key [B, H, S, D]`, `value [B, H, S, Dv]` float32 → `[B, H, T, Dv]` float32.
@@ -101,7 +103,7 @@ export function fusedAttention(query: Tensor, key: Tensor, value: Tensor, option
     mask: mask === undefined ? undefined : broadcastRows(mask, backendValues(mask, Uint8Array), target, (n) => new Uint8Array(n)),
     bias: bias === undefined ? undefined : broadcastRows(bias, backendValues(bias, Float32Array), target, (n) => new Float32Array(n)),
   };
-  // tfjs-wasm copies an upload into its own heap at once, so the kernel's output view can go as is; cpu keeps what it is given
-  const out = kernel instanceof WasmFusedAttention && getBackend() === 'wasm' ? kernel.runInPlace(problem) : kernel.run(problem); // the js kernel returns its own array
+  // on wasm the kernel's output view can go to tfjs as is (kernelRoute); the js kernel returns its own array
+  const out = kernel instanceof WasmFusedAttention && kernelRoute('fusedAttention').inPlace ? kernel.runInPlace(problem) : kernel.run(problem);
   return tensor(out, outShape, 'float32');
 }

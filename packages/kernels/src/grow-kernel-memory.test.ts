@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResourceLimitError } from '@attnkit/backends';
+import { ResourceLimitError } from '@attnkit/errors';
 import { thrown } from '@attnkit/test-utils';
 import { growKernelMemory, MAX_KERNEL_BYTES } from './grow-kernel-memory.js';
 

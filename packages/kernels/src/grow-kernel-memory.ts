@@ -1,4 +1,4 @@
-import { ResourceLimitError } from '@attnkit/backends';
+import { ResourceLimitError } from '@attnkit/errors';
 
 const PAGE = 65536;
 /** The C kernels index with int32 offsets: at most 2 GiB of module memory. */

@@ -1,6 +1,6 @@
 import { randomNormal, type Tensor } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBackend } from '@attnkit/backends';
+import { useTfjsBackend } from './testing/use-tfjs-backend.js';
 import { dequantizeAccumulators } from './dequantize-accumulators.js';
 import { int8Kernel, int8Kernels } from './int8-kernels.js';
 import { int8MatMul } from './int8-mat-mul.js';
@@ -23,8 +23,8 @@ function expected(x: Tensor, weight: Int8Weight, levels: 127 | 63): number[] {
 describe.each(int8Kernels().supported.filter((k) => k !== 'js'))('int8MatMul keeping weights, %s kernel', (name) => {
   const kernel = () => int8Kernel(name, 'test') as WasmInt8Gemm;
   const levels = () => kernel().activationLevels;
-  beforeAll(() => useBackend('wasm'));
-  afterAll(() => useBackend('cpu'));
+  beforeAll(() => useTfjsBackend('wasm'));
+  afterAll(() => useTfjsBackend('cpu'));
 
   it('packs each weight once: alternating layers keep their own panels and their exact numbers', () => {
     const x = randomNormal([9, 48], 0, 1, 'float32', 1);

@@ -1,6 +1,8 @@
 import { engine, randomNormal, type Tensor } from '@tensorflow/tfjs-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GELU_KERNEL, geluF32, useBackend } from '@attnkit/backends';
+import { useTfjsBackend } from './testing/use-tfjs-backend.js';
+import { GELU_KERNEL } from './tfjs-fills/wasm-gelu-fill.js';
+import { geluF32 } from './erf-f32.js';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { dequantizeAccumulators } from './dequantize-accumulators.js';
 import { int8Kernel, int8Kernels } from './int8-kernels.js';
@@ -13,10 +15,10 @@ import { quantizeWeightPerChannel } from './quantize-weight-per-channel.js';
 const sizes = { rows: 37, depth: 70, cols: 45 };
 
 describe("int8MatMul with activation: 'gelu' (bias + GELU in the kernel's epilogue)", () => {
-  afterAll(() => useBackend('cpu'));
+  afterAll(() => useTfjsBackend('cpu'));
 
   it.each(['cpu', 'wasm'] as const)('on %s, every kernel gives geluF32 of the exact product, bit for bit', async (backend) => {
-    await useBackend(backend);
+    await useTfjsBackend(backend);
     const x = randomNormal([sizes.rows, sizes.depth], 0, 3, 'float32', 1);
     const weight = quantizeWeightPerChannel(randomNormal([sizes.depth, sizes.cols], 0, 0.3, 'float32', 2));
     const bias = randomNormal([sizes.cols], 0, 1, 'float32', 3);
@@ -30,7 +32,7 @@ describe("int8MatMul with activation: 'gelu' (bias + GELU in the kernel's epilog
   });
 
   it("on wasm equals the backend's own GELU kernel applied to the unfused product", async () => {
-    await useBackend('wasm');
+    await useTfjsBackend('wasm');
     const x = randomNormal([4, 9, sizes.depth], 0, 3, 'float32', 4);
     const weight = quantizeWeightPerChannel(randomNormal([sizes.depth, sizes.cols], 0, 0.3, 'float32', 5));
     const unfused = engine().runKernel(GELU_KERNEL, { x: int8MatMul(x, weight) }) as Tensor;
@@ -38,7 +40,7 @@ describe("int8MatMul with activation: 'gelu' (bias + GELU in the kernel's epilog
   });
 
   it.each(['relu', 'GELU', 1, null])('refuses activation %s with a typed error naming the choices', async (activation) => {
-    await useBackend('cpu');
+    await useTfjsBackend('cpu');
     const x = randomNormal([2, 8], 0, 1, 'float32', 6);
     const weight = quantizeWeightPerChannel(randomNormal([8, 3], 0, 1, 'float32', 7));
     expect(() => int8MatMul(x, weight, undefined, { activation: activation as 'gelu' })).toThrow(InvalidArgumentError);

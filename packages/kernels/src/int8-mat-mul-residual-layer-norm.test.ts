@@ -1,6 +1,7 @@
 import { add, cast, engine, randomNormal, tensor1d, type Tensor } from '@tensorflow/tfjs-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LAYER_NORM_KERNEL, useBackend } from '@attnkit/backends';
+import { useTfjsBackend } from './testing/use-tfjs-backend.js';
+import { LAYER_NORM_KERNEL } from './tfjs-fills/wasm-layer-norm-fill.js';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf } from '@attnkit/test-utils';
 import { int8Kernels } from './int8-kernels.js';
@@ -25,7 +26,7 @@ function layerNorm64(x: ArrayLike<number>, gamma: ArrayLike<number>, beta: Array
 
 // Odd width (a scalar tail after the 4-lane sums) and BERT's 384; rows not a multiple of the thread split.
 describe.each([[45, 7], [384, 13]] as const)("int8MatMul with residualLayerNorm (M = %i, N = %i)", (width, rows) => {
-  afterAll(() => useBackend('cpu'));
+  afterAll(() => useTfjsBackend('cpu'));
   const make = () => {
     const x = randomNormal([rows, 40], 0, 1, 'float32', 1);
     const weight = quantizeWeightPerChannel(randomNormal([40, width], 0, 0.2, 'float32', 2));
@@ -37,7 +38,7 @@ describe.each([[45, 7], [384, 13]] as const)("int8MatMul with residualLayerNorm 
   };
 
   it('on wasm equals tfjs add + the backend\'s LayerNorm kernel bit for bit, on every kernel', async () => {
-    await useBackend('wasm');
+    await useTfjsBackend('wasm');
     const { x, weight, bias, residual, gamma, beta } = make();
     for (const kernel of int8Kernels().supported) {
       const unfused = engine().runKernel(LAYER_NORM_KERNEL, { x: add(int8MatMul(x, weight, bias, { kernel }), residual), gamma, beta }, { epsilon: EPS }) as Tensor;
@@ -47,7 +48,7 @@ describe.each([[45, 7], [384, 13]] as const)("int8MatMul with residualLayerNorm 
   });
 
   it('on cpu equals residualLayerNormF32 of the product bit for bit, and float64 LayerNorm within 2e-6', async () => {
-    await useBackend('cpu');
+    await useTfjsBackend('cpu');
     const { x, weight, bias, residual, gamma, beta } = make();
     for (const kernel of int8Kernels().supported) {
       const product = int8MatMul(x, weight, bias, { kernel }).dataSync() as Float32Array;
@@ -61,7 +62,7 @@ describe.each([[45, 7], [384, 13]] as const)("int8MatMul with residualLayerNorm 
   });
 
   it('leaks nothing', async () => {
-    await useBackend('wasm');
+    await useTfjsBackend('wasm');
     const { x, weight, bias, residual, gamma, beta } = make();
     expect(await leaksOf(() => int8MatMul(x, weight, bias, { residualLayerNorm: { residual, gamma, beta, epsilon: EPS } }).dispose())).toEqual({ tensors: 0, bytes: 0 });
   });
@@ -76,7 +77,7 @@ describe('int8MatMul residualLayerNorm: bad inputs', () => {
     ['an unknown key', (t: Record<string, Tensor>) => ({ residual: t['residual']!, gamma: t['gamma']!, beta: t['beta']!, epsilon: EPS, eps: 1 }), /unknown key 'eps'/],
     ['an int32 residual', (t: Record<string, Tensor>) => ({ residual: t['ints']!, gamma: t['gamma']!, beta: t['beta']!, epsilon: EPS }), /residualLayerNorm.residual/],
   ] as const)('refuses %s with a typed error, leaking nothing', async (_, option, message) => {
-    await useBackend('cpu');
+    await useTfjsBackend('cpu');
     const t: Record<string, Tensor> = {
       residual: randomNormal([3, 8]), wide: randomNormal([3, 9]), gamma: tensor1d(new Array(8).fill(1)), beta: tensor1d(new Array(8).fill(0)), short: tensor1d(new Array(7).fill(1)),
       ints: cast(randomNormal([3, 8]), 'int32'),

@@ -1,6 +1,6 @@
 import { randomNormal, reshape, tensor, variable, type Tensor } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBackend } from '@attnkit/backends';
+import { useTfjsBackend } from './testing/use-tfjs-backend.js';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { dequantizeAccumulators } from './dequantize-accumulators.js';
 import { int8Kernel } from './int8-kernels.js';
@@ -22,10 +22,10 @@ function expected(x: Tensor, weight: Int8Weight): number[] {
 describe.each(['cpu', 'wasm'] as const)('int8MatMul reusing quantized rows on %s', (backend) => {
   let [wq, wk, wv] = [] as unknown as [Int8Weight, Int8Weight, Int8Weight];
   beforeAll(async () => {
-    await useBackend(backend);
+    await useTfjsBackend(backend);
     [wq, wk, wv] = [0, 1, 2].map((i) => quantizeWeightPerChannel(randomNormal([40, 30 + i], 0, 0.1, 'float32', 20 + i))) as [Int8Weight, Int8Weight, Int8Weight];
   });
-  afterAll(() => useBackend('cpu'));
+  afterAll(() => useTfjsBackend('cpu'));
 
   it('gives each product of one input (and of a reshape of it) its exact numbers', () => {
     const x = randomNormal([3, 5, 40], 0, 1, 'float32', 1);

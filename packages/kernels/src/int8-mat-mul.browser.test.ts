@@ -1,6 +1,6 @@
 import { randomNormal, type Tensor } from '@tensorflow/tfjs-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { useBackend } from '@attnkit/backends';
+import { useTfjsBackend } from './testing/use-tfjs-backend.js';
 import { leaksOf } from '@attnkit/test-utils';
 import { dequantizeAccumulators } from './dequantize-accumulators.js';
 import { int8Kernel, int8Kernels } from './int8-kernels.js';
@@ -12,7 +12,7 @@ import { expectExactOnAllShapes, expectQuantizerMatches, INT8_SHAPES } from './t
 
 // Chromium has relaxed SIMD on (since 114): every kernel runs here, the relaxed one included.
 describe('int8 kernels in Chromium', () => {
-  afterAll(() => useBackend('cpu'));
+  afterAll(() => useTfjsBackend('cpu'));
 
   it('validates all three kernels, relaxed SIMD preferred', () => {
     expect(int8Kernels()).toEqual({ supported: ['relaxed-simd', 'simd', 'js'], preferred: 'relaxed-simd' });
@@ -26,7 +26,7 @@ describe('int8 kernels in Chromium', () => {
 
   // webgl: int8MatMul reads x back from the GPU (dataSync) and uploads the result; same numbers.
   it.each(['cpu', 'wasm', 'webgl'] as const)('int8MatMul gives the reference numbers on %s with each kernel, leaking nothing', async (backend) => {
-    await useBackend(backend);
+    await useTfjsBackend(backend);
     const [x, w, bias] = [randomNormal([3, 5, 100], 0, 1, 'float32', 1), randomNormal([100, 24], 0, 0.1, 'float32', 2), randomNormal([24], 0, 1, 'float32', 3)];
     const weight = quantizeWeightPerChannel(w);
     const xs = (await x.data()) as Float32Array;

@@ -1,6 +1,6 @@
 import { matMul, mul, randomNormal, scalar, sum, tensor, tensor1d, tidy, variable, variableGrads, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBackend } from '@attnkit/backends';
+import { useTfjsBackend } from './testing/use-tfjs-backend.js';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { dequantizeAccumulators } from './dequantize-accumulators.js';
@@ -12,7 +12,7 @@ import { quantizeRows } from './quantize-rows.js';
 import { quantizeWeightPerChannel } from './quantize-weight-per-channel.js';
 import type { Int8Weight } from './int8-weight.js';
 
-beforeAll(() => useBackend('cpu'));
+beforeAll(() => useTfjsBackend('cpu'));
 
 /** The exact expected output: quantize x's rows, reference integers, the float32 epilogue. */
 function expected(x: Tensor, weight: Int8Weight, bias: Tensor | undefined, levels: 127 | 63): Float32Array {
@@ -33,8 +33,8 @@ function relativeError(want: Float32Array, got: Float32Array): number {
 }
 
 describe.each(['cpu', 'wasm'] as const)('int8MatMul on %s', (backend) => {
-  beforeAll(() => useBackend(backend));
-  afterAll(() => useBackend('cpu'));
+  beforeAll(() => useTfjsBackend(backend));
+  afterAll(() => useTfjsBackend('cpu'));
 
   it.each(['simd', 'js'] as const)('equals the integer reference bit for bit with kernel %s, [2, 3, K] -> [2, 3, M]', (kernel) => {
     const [x, w, bias] = [randomNormal([2, 3, 77], 0, 1, 'float32', 1), randomNormal([77, 19], 0, 0.1, 'float32', 2), randomNormal([19], 0, 1, 'float32', 3)];

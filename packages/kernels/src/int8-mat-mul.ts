@@ -1,10 +1,11 @@
-import { engine, getBackend, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
+import { engine, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { checkInt8Weight, type Int8Weight } from './int8-weight.js';
 import type { Int8KernelName } from './int8-kernel-name.js';
 import type { Int8Activation } from './int8-gemm-kernel.js';
 import { int8Kernel } from './int8-kernels.js';
 import { InferenceOnlyError } from './inference-only-error.js';
+import { kernelRoute } from './kernel-route.js';
 import { WasmInt8Gemm } from './wasm-int8-gemm.js';
 import { backendValues } from './backend-values.js';
 import { dataKey, objectKey } from './data-key.js';
@@ -23,7 +24,7 @@ export interface Int8MatMulOptions {
   readonly kernel?: Int8KernelName;
   /**
    * Applied to the float output inside the kernel, after the bias: `'gelu'`, exact (erf) GELU
-   * (Hugging Face's `'gelu'`), the same float32 numbers as `geluF32` of `@attnkit/backends` and
+   * (Hugging Face's `'gelu'`), the same float32 numbers as `geluF32` and
    * the wasm backend's GELU kernel. One pass over the output instead of two.
    */
   readonly activation?: Int8Activation;
@@ -89,8 +90,7 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
   if (rows * outFeatures === 0) return zeros(outShape); // nothing to compute (and nothing read)
   const biasValues = bias === undefined ? undefined : (bias.dataSync() as Float32Array);
   const read = () => backendValues(x, Float32Array); // on tfjs-wasm a view of its heap, copied once into the kernel's memory
-  // tfjs-wasm copies an upload into its own heap at once, so the kernel's output view can go as is; cpu keeps what it is given
-  const inPlace = getBackend() === 'wasm';
+  const { inPlace } = kernelRoute('int8MatMul'); // the kernel's output view can go to tfjs as is (wasm), or is copied
   const out = kernel instanceof WasmInt8Gemm
     ? kernel.quantizedMultiplyReusing({ key: dataKey(x), read, weight: values, weightKey: { key: objectKey(values), owner: values }, shape, colScales: scales, bias: biasValues, caller, activation, inPlace, residualLayerNorm: residualLayerNormValues(residualLayerNorm, (t) => backendValues(t, Float32Array)) }) // the same x as the last product (q, k, v of one input): quantized once
     : kernel.quantizedMultiply(x.dataSync() as Float32Array, values, shape, scales, biasValues, caller, activation, residualLayerNormValues(residualLayerNorm, (t) => t.dataSync() as Float32Array)); // [N, K] -> int8 [N, K] + [N] scales -> [N, M]

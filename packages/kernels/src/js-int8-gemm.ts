@@ -1,4 +1,4 @@
-import { geluF32 } from '@attnkit/backends';
+import { geluF32 } from './erf-f32.js';
 import { dequantizeAccumulators } from './dequantize-accumulators.js';
 import type { Int8Activation, Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
 import { quantizeRows } from './quantize-rows.js';

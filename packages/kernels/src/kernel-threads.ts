@@ -1,5 +1,4 @@
-import { detectEnvironment } from '@attnkit/backends';
-import { nodeBuiltin, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { detectEnvironment, nodeBuiltin, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { decodeBase64 } from './decode-base64.js';
 import { CONTROL, KERNEL_WORKER_SOURCE, type KernelWorkerData } from './kernel-worker-source.js';
 import { FUSED_ATTENTION_THREADS_WASM } from './wasm/fused-attention.wasm.js';

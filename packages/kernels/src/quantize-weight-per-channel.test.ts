@@ -1,11 +1,11 @@
 import { tensor2d, zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useBackend } from '@attnkit/backends';
+import { useTfjsBackend } from './testing/use-tfjs-backend.js';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { quantizeWeightPerChannel } from './quantize-weight-per-channel.js';
 
-beforeAll(() => useBackend('cpu'));
+beforeAll(() => useTfjsBackend('cpu'));
 
 describe('quantizeWeightPerChannel', () => {
   it('quantizes a [K, M] tensor per output column into [M, K] rows with scale max|w| / 127', () => {

@@ -1,12 +1,12 @@
 import { randomNormal, tensor1d } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBackend } from '@attnkit/backends';
+import { useTfjsBackend } from './testing/use-tfjs-backend.js';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { checkResidualLayerNorm, residualLayerNormValues } from './residual-layer-norm-option.js';
 
 describe('the residualLayerNorm option', () => {
-  beforeAll(() => useBackend('cpu'));
-  afterAll(() => useBackend('cpu'));
+  beforeAll(() => useTfjsBackend('cpu'));
+  afterAll(() => useTfjsBackend('cpu'));
 
   it('accepts tensors of the output shape and [M], and reads their values (gamma, beta, epsilon, then the residual)', () => {
     const option = { residual: randomNormal([2, 3, 4]), gamma: tensor1d([1, 2, 3, 4]), beta: tensor1d([0, 0, 1, 1]), epsilon: 1e-5 };

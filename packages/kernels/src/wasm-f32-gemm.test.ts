@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { f32MatMul64 } from './conformance/f32-mat-mul64.js';
+import { f32MatMul64 } from './f32-mat-mul64.js';
 import { seededNormals } from './testing/fused-attention-cases.js';
 import { WasmF32Gemm } from './wasm-f32-gemm.js';
 import { F32_GEMM_SIMD_WASM } from './wasm/f32-gemm-simd.wasm.js';

@@ -1,4 +1,4 @@
-import { ResourceLimitError } from '@attnkit/backends';
+import { ResourceLimitError } from '@attnkit/errors';
 import { decodeBase64 } from './decode-base64.js';
 import { MAX_KERNEL_THREADS, sharedKernelInstance } from './kernel-threads.js';
 import type { FusedAttentionKernel, FusedAttentionProblem } from './fused-attention-problem.js';

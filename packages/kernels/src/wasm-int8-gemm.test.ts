@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResourceLimitError } from '@attnkit/backends';
+import { ResourceLimitError } from '@attnkit/errors';
 import { thrown } from '@attnkit/test-utils';
 import { int8MatMulReference } from './int8-mat-mul-reference.js';
 import { expectExactOnAllShapes, expectQuantizerMatches, int8Case, INT8_SHAPES } from './testing/int8-cases.js';

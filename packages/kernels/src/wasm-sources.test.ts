@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ERF_F32 } from '@attnkit/backends';
+import { ERF_F32 } from './erf-f32.js';
+import { TFJS_FILLS_SOURCE_SHA256, TFJS_FILLS_THREADS_WASM, TFJS_FILLS_WASM } from './wasm/tfjs-fills.wasm.js';
 import { INT8_GEMM_RELAXED_SIMD_SOURCE_SHA256, INT8_GEMM_RELAXED_SIMD_WASM } from './wasm/int8-gemm-relaxed-simd.wasm.js';
 import { INT8_GEMM_SIMD_SOURCE_SHA256, INT8_GEMM_SIMD_WASM } from './wasm/int8-gemm-simd.wasm.js';
 import { FUSED_ATTENTION_SOURCE_SHA256, FUSED_ATTENTION_WASM } from './wasm/fused-attention.wasm.js';
@@ -17,11 +18,12 @@ function sourceHash(sources: readonly string[]): string {
 
 describe('the committed wasm modules', () => {
   it('were built from the C sources as they are now (else run pnpm build:wasm and commit src/wasm)', () => {
-    expect(sourceHash(['int8-gemm-simd.c', 'int8-gemm.h', 'gelu.h', 'residual-layer-norm.h'])).toBe(INT8_GEMM_SIMD_SOURCE_SHA256);
-    expect(sourceHash(['int8-gemm-relaxed-simd.c', 'int8-gemm.h', 'gelu.h', 'residual-layer-norm.h'])).toBe(INT8_GEMM_RELAXED_SIMD_SOURCE_SHA256);
-    expect(sourceHash(['f32-gemm-simd.c', 'f32-gemm.h', 'gelu.h', 'residual-layer-norm.h'])).toBe(F32_GEMM_SIMD_SOURCE_SHA256);
-    expect(sourceHash(['f32-gemm-relaxed-simd.c', 'f32-gemm.h', 'gelu.h', 'residual-layer-norm.h'])).toBe(F32_GEMM_RELAXED_SIMD_SOURCE_SHA256);
+    expect(sourceHash(['int8-gemm-simd.c', 'int8-gemm.h', 'gelu.h', 'residual-layer-norm.h', 'layer-norm.h'])).toBe(INT8_GEMM_SIMD_SOURCE_SHA256);
+    expect(sourceHash(['int8-gemm-relaxed-simd.c', 'int8-gemm.h', 'gelu.h', 'residual-layer-norm.h', 'layer-norm.h'])).toBe(INT8_GEMM_RELAXED_SIMD_SOURCE_SHA256);
+    expect(sourceHash(['f32-gemm-simd.c', 'f32-gemm.h', 'gelu.h', 'residual-layer-norm.h', 'layer-norm.h'])).toBe(F32_GEMM_SIMD_SOURCE_SHA256);
+    expect(sourceHash(['f32-gemm-relaxed-simd.c', 'f32-gemm.h', 'gelu.h', 'residual-layer-norm.h', 'layer-norm.h'])).toBe(F32_GEMM_RELAXED_SIMD_SOURCE_SHA256);
     expect(sourceHash(['fused-attention.c'])).toBe(FUSED_ATTENTION_SOURCE_SHA256);
+    expect(sourceHash(['tfjs-fills.c', 'gelu.h', 'layer-norm.h', 'masked-softmax.h'])).toBe(TFJS_FILLS_SOURCE_SHA256);
   });
 
   it('hold the relaxed dot only in the relaxed module (opcode 0xfd 0x92 0x02 = i16x8.relaxed_dot_i8x16_i7x16_s)', () => {
@@ -39,17 +41,26 @@ describe('the committed wasm modules', () => {
     expect(count(INT8_GEMM_RELAXED_SIMD_WASM) + count(INT8_GEMM_SIMD_WASM) + count(FUSED_ATTENTION_WASM)).toBe(0);
   });
 
-  it("write GELU's erf with the coefficients of the backends' kernels (csrc/gelu.h lists them; the code uses the same literals)", () => {
+  it("give erf the coefficients of csrc/gelu.h's #define ERF_* lines, which erf_f32x4 uses, each, and src/wasm/erf-coefficients.ts (ERF_F32) copies", () => {
     const header = readFileSync(new URL('../csrc/gelu.h', import.meta.url), 'utf8');
-    const listed = (name: string) => (header.match(new RegExp(`^// ${name} (.+)$`, 'm'))?.[1] ?? '').split(' ').map((v) => Math.fround(Number.parseFloat(v)));
+    const defined = (name: string) => Math.fround(Number.parseFloat(header.match(new RegExp(`^#define ${name} (\\S+)f$`, 'm'))?.[1] ?? 'NaN'));
     const f32 = (values: readonly number[]) => values.map((v) => Math.fround(v));
-    expect(listed('ERF_C0')).toEqual(f32([ERF_F32.c0]));
-    expect(listed('ERF_A')).toEqual(f32(ERF_F32.a));
-    expect(listed('ERF_B')).toEqual(f32(ERF_F32.b));
-    expect(listed('ERF_Q')).toEqual(f32(ERF_F32.q));
-    const code = header.slice(header.indexOf('static inline'));
-    const literals = new Set([...code.matchAll(/(-?[0-9.]+(?:e-?[0-9]+)?)f\b/g)].map((m) => Math.fround(Number.parseFloat(m[1] as string))));
-    const missing = f32([...ERF_F32.a, ...ERF_F32.b, ...ERF_F32.q, ERF_F32.c0]).filter((v) => !literals.has(v));
-    expect(missing).toEqual([]);
+    expect(defined('ERF_C0')).toBe(Math.fround(ERF_F32.c0));
+    expect(ERF_F32.a.map((_, i) => defined(`ERF_A${i}`))).toEqual(f32(ERF_F32.a));
+    expect(ERF_F32.b.map((_, i) => defined(`ERF_B${i}`))).toEqual(f32(ERF_F32.b));
+    expect(ERF_F32.q.map((_, i) => defined(`ERF_Q${i}`))).toEqual(f32(ERF_F32.q));
+    const code = header.slice(header.indexOf('static inline v128_t erf_f32x4'), header.indexOf('static inline v128_t gelu_f32x4'));
+    const names = ['ERF_C0', ...ERF_F32.a.map((_, i) => `ERF_A${i}`), ...ERF_F32.b.map((_, i) => `ERF_B${i}`), ...ERF_F32.q.map((_, i) => `ERF_Q${i}`)];
+    expect(names.filter((name) => !new RegExp(`\\b${name}\\b`).test(code))).toEqual([]);
+  });
+
+  it('hold the tfjs fills: importing tfjs-wasm\'s memory (plain, and shared for its threaded binary), exporting erf, gelu, layerNorm and maskedSoftmax', () => {
+    for (const [base64, shared] of [[TFJS_FILLS_WASM, false], [TFJS_FILLS_THREADS_WASM, true]] as const) {
+      const module = new WebAssembly.Module(Buffer.from(base64, 'base64'));
+      expect(WebAssembly.Module.imports(module)).toEqual([{ module: 'env', name: 'memory', kind: 'memory' }]);
+      expect(WebAssembly.Module.exports(module).map((e) => e.name)).toEqual(['erf', 'gelu', 'layerNorm', 'maskedSoftmax']);
+      const memory = new WebAssembly.Memory({ initial: 2, maximum: 16, shared });
+      expect(() => new WebAssembly.Instance(module, { env: { memory } })).not.toThrow();
+    }
   });
 });

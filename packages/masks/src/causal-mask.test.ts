@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compareBackends, ResourceLimitError, useBackend } from '@attnkit/backends';
-import { InvalidArgumentError } from '@attnkit/errors';
+import { compareBackends, useBackend } from '@attnkit/backends';
+import { ResourceLimitError, InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf, fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/masks.json' with { type: 'json' };
 import { causalMask } from './causal-mask.js';

@@ -1,5 +1,6 @@
-import { all, customGrad, div, engine, equal, exp, getBackend, getKernel, isFinite, less, logicalAnd, logicalNot, max, mul, onesLike, softmax, sub, sum, tidy, where, zerosLike, type GradSaveFunc, type Tensor } from '@tensorflow/tfjs-core';
-import { MASKED_SOFTMAX_KERNEL, assertBackendReady } from '@attnkit/backends';
+import { all, customGrad, div, engine, equal, exp, isFinite, less, logicalAnd, logicalNot, max, mul, onesLike, softmax, sub, sum, tidy, where, zerosLike, type GradSaveFunc, type Tensor } from '@tensorflow/tfjs-core';
+import { assertBackendReady } from '@attnkit/backends';
+import { MASKED_SOFTMAX_KERNEL, kernelRoute } from '@attnkit/kernels';
 import { InvalidArgumentError, broadcastShapes, checkTensor, formatShape } from '@attnkit/errors';
 import { checkBoolMask } from './check-bool-mask.js';
 import { maskedFillValue } from './masked-fill-value.js';
@@ -12,7 +13,7 @@ const LOWEST_FLOAT32 = -3.4028234663852886e38;
  * (−1e9, −3.4e38) get their exact softmax. A row with no allowed key, or whose allowed scores are
  * all −∞, comes back as zeros (as PyTorch's `_safe_softmax`); a NaN among the allowed scores makes
  * its row NaN (never hidden). Blocked scores never matter, whatever they hold. On wasm, a mask whose
- * last axis is S runs as one fused SIMD kernel (`MASKED_SOFTMAX_KERNEL` from `@attnkit/backends`),
+ * last axis is S runs as one fused SIMD kernel (`MASKED_SOFTMAX_KERNEL` from `@attnkit/kernels`, as `kernelRoute` decides),
  * with the same rules.
  *
  * @param scores float32 `[..., T, S]`, e.g. `[B, H, T, S]`
@@ -46,7 +47,7 @@ export function maskedSoftmax(scores: Tensor, mask?: Tensor): Tensor {
       received: formatShape(mask.shape),
     });
   }
-  if (mask.shape.at(-1) === scores.shape.at(-1) && getKernel(MASKED_SOFTMAX_KERNEL, getBackend()) !== undefined) {
+  if (mask.shape.at(-1) === scores.shape.at(-1) && kernelRoute('maskedSoftmax', [scores]).useKernel) {
     return engine().runKernel(MASKED_SOFTMAX_KERNEL, { scores, mask }) as Tensor; // one fused pass (wasm)
   }
   return withSoftmaxGradient((x) => {

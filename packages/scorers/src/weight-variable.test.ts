@@ -1,7 +1,7 @@
 import { tensor } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ResourceLimitError, useBackend } from '@attnkit/backends';
-import { InvalidArgumentError } from '@attnkit/errors';
+import { useBackend } from '@attnkit/backends';
+import { ResourceLimitError, InvalidArgumentError } from '@attnkit/errors';
 import { thrown } from '@attnkit/test-utils';
 import { weightVariable } from './weight-variable.js';
 

@@ -375,7 +375,7 @@ function finish(extra?: { ceilings: Record<string, number>; growth: Record<strin
     '',
     'The dense projections no longer run on tfjs-wasm\'s matMul: on wasm, outside gradient recording, nn\'s `Linear`',
     'runs on `@attnkit/kernels`\' float32 kernel (`f32MatMul`, 4 × 8 register tiles, weights packed once and kept, split',
-    'over the kernel threads, GELU and the residual LayerNorm fused; `packages/kernels/scripts/bench-f32.ts`). On 2',
+    'over the kernel threads, GELU and the residual LayerNorm fused; `tooling/bench/src/kernels/bench-f32.ts`). On 2',
     'threads it measured 60–65 GFLOP/s with plain SIMD (the numbers of tfjs\' matMul bit for bit; Node 20\'s default) and',
     '74–86 GFLOP/s with relaxed-SIMD multiply-add (Chromium, Node ≥ 22), against tfjs-wasm\'s 48–52: so the forward now',
     'passes the tfjs-wasm matMul "ceiling" above, which stays as a reference point. The profile below is from before',

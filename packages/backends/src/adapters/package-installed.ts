@@ -1,5 +1,4 @@
-import { detectEnvironment } from '../environment.js';
-import { nodeBuiltin } from '@attnkit/errors';
+import { detectEnvironment, nodeBuiltin } from '@attnkit/errors';
 import { isPackageNotFound } from './is-package-not-found.js';
 
 /**

@@ -1,5 +1,5 @@
 import { erf, matMul, tidy, tensor, tensor1d } from '@tensorflow/tfjs-core';
-import { erf64 } from '../conformance/float64/erf64.js';
+import { erf64 } from '@attnkit/kernels';
 import { describe, expect, it } from 'vitest';
 import { useBackend } from '../use-backend.js';
 

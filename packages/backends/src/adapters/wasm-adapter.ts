@@ -1,20 +1,9 @@
-import { engine, env } from '@tensorflow/tfjs-core';
-import { detectEnvironment } from '../environment.js';
-import { InvalidArgumentError, nodeBuiltin } from '@attnkit/errors';
+import { env } from '@tensorflow/tfjs-core';
+import { detectEnvironment, InvalidArgumentError, nodeBuiltin } from '@attnkit/errors';
+import { engineState, fillWasmKernels } from '@attnkit/kernels';
 import type { UseBackendOptions } from '../use-backend-options.js';
 import type { BackendAdapter } from './backend-adapter.js';
 import { selectBackend } from '../select-backend.js';
-import { fillWasmBatchMatMul } from './wasm-batch-matmul-fill.js';
-import { fillWasmErf } from './wasm-erf-fill.js';
-import { fillWasmGather } from './wasm-gather-fill.js';
-import { fillWasmGelu } from './wasm-gelu-fill.js';
-import { fillWasmLayerNorm } from './wasm-layer-norm-fill.js';
-import { fillWasmSlice } from './wasm-slice-fill.js';
-import { fillWasmTile } from './wasm-tile-fill.js';
-import { fillWasmMaskedSoftmax } from './wasm-masked-softmax-fill.js';
-import { fillWasmFusedMatMul } from './wasm-fused-matmul-fill.js';
-import { fillWasmUnsortedSegmentSum } from './wasm-unsorted-segment-sum-fill.js';
-import { guardWasmZeroSize } from './wasm-zero-size-guard.js';
 import { withLogicalCores } from './with-logical-cores.js';
 import { resolveWasmLocationBrowser } from './resolve-wasm-location-browser.js';
 import { wasmBinaryFor } from './wasm-binary-for.js';
@@ -63,7 +52,7 @@ export const wasmAdapter: BackendAdapter = {
   async initialize(options: UseBackendOptions) {
     checkThreads(options.numThreads);
     const wasm = await loadBackendPackage(WASM_PACKAGE, 'useBackend');
-    if (engine().registry['wasm'] !== undefined) {
+    if (engineState().registry['wasm'] !== undefined) {
       if (options.numThreads !== undefined && options.numThreads !== requestedThreads) {
         throw new InvalidArgumentError({
           caller: 'useBackend',
@@ -92,10 +81,7 @@ export const wasmAdapter: BackendAdapter = {
     const { withNodeCpus } = await import('./node-threads/with-node-cpus.js');
     return withNodeCpus(cores, () => selectBackend('wasm'));
   },
-  fillKernels() {
-    const fills = [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmLayerNorm(), ...fillWasmTile(), ...fillWasmMaskedSoftmax()];
-    return [...new Set([...fills, ...guardWasmZeroSize()])]; // the guard last: it wraps the fills too
-  },
+  fillKernels: fillWasmKernels, // attnkit's kernels from @attnkit/kernels: its own, faster tfjs ones, the zero-size guard
   async describe() {
     const { simd, threads } = await binarySupport();
     const { getThreadsCount } = await loadBackendPackage(WASM_PACKAGE, 'describeBackend');

@@ -2,7 +2,7 @@ import '@tensorflow/tfjs'; // registers gradients
 import { erf, grad, mul, range, reshape, slice, sub, tensor, tensor1d, tidy } from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { leaksOf } from '@attnkit/test-utils';
-import { erf64 } from '../conformance/float64/erf64.js';
+import { erf64 } from '@attnkit/kernels';
 import { useBackend } from '../use-backend.js';
 
 const maxError = (actual: Float32Array, expected: (i: number) => number): number => actual.reduce((m, v, i) => Math.max(m, Math.abs(v - expected(i))), 0);

@@ -3,7 +3,7 @@ import { withBackend } from '../with-backend.js';
 import { describe, expect, it } from 'vitest';
 import { maxDifference } from '../max-difference.js';
 import { useBackend } from '../use-backend.js';
-import { originalWasmKernel } from './replace-wasm-kernel.js';
+import { originalWasmKernel } from '@attnkit/kernels';
 
 const a = [[1, 2], [3, 4], [5, 6]]; // [3, 2]
 const w = [[1, 0], [0, 1], [1, 1], [2, -1]]; // [4, 2], used transposed: x Wᵀ

@@ -2,9 +2,8 @@ import '@tensorflow/tfjs'; // registers tfjs' own gradients (erf, exp, ...)
 import { engine, getKernel, grad, tensor1d, type Tensor } from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { leaksOf } from '@attnkit/test-utils';
-import { erf64 } from '../conformance/float64/erf64.js';
+import { erf64, GELU_KERNEL } from '@attnkit/kernels';
 import { useBackend } from '../use-backend.js';
-import { GELU_KERNEL } from './wasm-gelu-fill.js';
 
 const gelu64 = (x: number): number => 0.5 * x * (1 + erf64(x * Math.SQRT1_2));
 const geluKernel = (x: Tensor): Tensor => engine().runKernel(GELU_KERNEL, { x }) as Tensor;

@@ -3,7 +3,7 @@ import { add, engine, getKernel, grads, moments, mul, rsqrt, sub, sum, tensor, t
 import { describe, expect, it } from 'vitest';
 import { leaksOf } from '@attnkit/test-utils';
 import { useBackend } from '../use-backend.js';
-import { LAYER_NORM_KERNEL } from './wasm-layer-norm-fill.js';
+import { LAYER_NORM_KERNEL } from '@attnkit/kernels';
 
 const fused = (x: Tensor, gamma: Tensor, beta: Tensor, epsilon: number): Tensor => engine().runKernel(LAYER_NORM_KERNEL, { x, gamma, beta }, { epsilon }) as Tensor;
 const composite = (x: Tensor, gamma: Tensor, beta: Tensor, epsilon: number): Tensor => {

@@ -3,7 +3,7 @@ import { cast, engine, getKernel, grad, mul, softmax, sum, tensor, where, type T
 import { describe, expect, it } from 'vitest';
 import { leaksOf } from '@attnkit/test-utils';
 import { useBackend } from '../use-backend.js';
-import { MASKED_SOFTMAX_KERNEL } from './wasm-masked-softmax-fill.js';
+import { MASKED_SOFTMAX_KERNEL } from '@attnkit/kernels';
 
 const fused = (scores: Tensor, mask: Tensor): Tensor => engine().runKernel(MASKED_SOFTMAX_KERNEL, { scores, mask }) as Tensor;
 const values = (n: number, seed: number): number[] => Array.from({ length: n }, (_, i) => Math.fround(Math.sin(seed * 12.9898 + i * 78.233) * 4));

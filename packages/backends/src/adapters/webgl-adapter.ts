@@ -1,13 +1,10 @@
-import { add, env, fill, findBackend, tidy } from '@tensorflow/tfjs-core';
-import { detectEnvironment } from '../environment.js';
+import { add, env, fill, tidy } from '@tensorflow/tfjs-core';
+import { detectEnvironment } from '@attnkit/errors';
+import { webglContext } from '@attnkit/kernels';
 import { selectBackend } from '../select-backend.js';
 import type { BackendAdapter } from './backend-adapter.js';
 import { WEBGL_PACKAGE } from './backend-packages.js';
 import { loadBackendPackage } from './load-backend-package.js';
-
-interface WebglBackendLike {
-  gpgpu: { gl: WebGLRenderingContext };
-}
 
 /**
  * Measures the precision the shaders really store: 1 + 2^-20 survives a float32 texture and
@@ -54,14 +51,13 @@ export const webglAdapter: BackendAdapter = {
     return [];
   },
   async describe() {
-    const backend = findBackend('webgl') as unknown as WebglBackendLike;
     return {
       floatPrecision: await measuredPrecision(),
       webgl: {
         version: env().getNumber('WEBGL_VERSION'),
         renderFloat32: env().getBool('WEBGL_RENDER_FLOAT32_ENABLED'),
         maxTextureSize: env().getNumber('WEBGL_MAX_TEXTURE_SIZE'),
-        renderer: rendererOf(backend.gpgpu.gl),
+        renderer: rendererOf(webglContext()!),
       },
     };
   },

@@ -1,4 +1,4 @@
-import { detectEnvironment } from '../environment.js';
+import { detectEnvironment } from '@attnkit/errors';
 import { selectBackend } from '../select-backend.js';
 import type { BackendAdapter } from './backend-adapter.js';
 import { WEBGPU_PACKAGE } from './backend-packages.js';

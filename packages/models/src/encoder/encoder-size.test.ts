@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ResourceLimitError, useBackend } from '@attnkit/backends';
-import { InvalidArgumentError } from '@attnkit/errors';
+import { useBackend } from '@attnkit/backends';
+import { ResourceLimitError, InvalidArgumentError } from '@attnkit/errors';
 import { thrown } from '@attnkit/test-utils';
 import { BertModel } from '../bert/bert-model.js';
 import { parseEncoderConfig } from './parse-encoder-config.js';

@@ -1,5 +1,4 @@
-import { ResourceLimitError } from '@attnkit/backends';
-import { InvalidArgumentError, checkInteger, checkObject } from '@attnkit/errors';
+import { ResourceLimitError, InvalidArgumentError, checkInteger, checkObject } from '@attnkit/errors';
 
 /** The largest encoder attnkit builds: 2³⁰ float32 parameters (4 GiB), the whole wasm32 heap. */
 export const MAX_ENCODER_PARAMETERS = 2 ** 30;

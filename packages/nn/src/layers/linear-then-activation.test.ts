@@ -1,6 +1,7 @@
 import { engine, randomNormal, type Tensor } from '@tensorflow/tfjs-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GELU_KERNEL, useBackend } from '@attnkit/backends';
+import { useBackend } from '@attnkit/backends';
+import { GELU_KERNEL } from '@attnkit/kernels';
 import { ACTIVATIONS } from '../ops/activation-by-name.js';
 import { Int8Linear } from './int8-linear.js';
 import { Linear } from './linear.js';

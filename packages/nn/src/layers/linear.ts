@@ -1,10 +1,10 @@
 import { add, tidy, type Tensor, type Variable } from '@tensorflow/tfjs-core';
 import { checkBoolean, checkInteger, checkOptionKeys } from '@attnkit/errors';
-import { checkResidualLayerNorm, f32MatMul } from '@attnkit/kernels';
+import { checkResidualLayerNorm, f32MatMulUnchecked, kernelRoute } from '@attnkit/kernels';
 import { Module } from '../module/module.js';
 import { gelu } from '../ops/gelu.js';
 import { layerNorm } from '../ops/layer-norm.js';
-import { linear, onF32Kernels } from '../ops/linear.js';
+import { linearUnchecked } from '../ops/linear.js';
 import { checkWidth } from './check-width.js';
 import { checkLinearFusion, type LinearFusion } from './linear-fusion.js';
 import { initialValues } from './init.js';
@@ -58,12 +58,12 @@ export class Linear extends Module {
     const caller = 'Linear.forward';
     this.assertLive(caller);
     const { activation, residualLayerNorm } = checkLinearFusion(options, caller);
-    const input = checkWidth(x, caller, 'x', this.inFeatures, 'inFeatures');
-    if (activation === undefined && residualLayerNorm === undefined) return linear(input, this.weight, this.bias);
-    if (onF32Kernels()) return f32MatMul(input, this.weight, this.bias, options);
+    const input = checkWidth(x, caller, 'x', this.inFeatures, 'inFeatures'); // the one check of x; the weight and bias are ours
     if (residualLayerNorm !== undefined) checkResidualLayerNorm(residualLayerNorm, [...input.shape.slice(0, -1), this.outFeatures], caller);
+    if (activation === undefined && residualLayerNorm === undefined) return linearUnchecked(input, this.weight, this.bias);
+    if (kernelRoute('f32MatMul', [input]).useKernel) return f32MatMulUnchecked(input, this.weight, this.bias, options); // options checked above
     return tidy(() => {
-      const y = linear(input, this.weight, this.bias);
+      const y = linearUnchecked(input, this.weight, this.bias);
       const activated = activation === 'gelu' ? gelu(y) : y;
       if (residualLayerNorm === undefined) return activated;
       const { residual, gamma, beta, epsilon } = residualLayerNorm;

@@ -1,19 +1,20 @@
-import { engine, fused, getBackend, reshape, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { fused, reshape, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
-import { f32Kernels, f32MatMul } from '@attnkit/kernels';
+import { f32MatMulUnchecked, kernelRoute } from '@attnkit/kernels';
 
 /**
  * Whether a float product runs on attnkit's float32 kernels (`f32MatMul` of `@attnkit/kernels`)
- * instead of tfjs matMul: on the wasm backend, when no gradient is being recorded, where this
- * engine runs WebAssembly SIMD. There the kernels are faster than tfjs-wasm's matMul and fuse GELU
- * and the residual LayerNorm; the `'simd'` kernel gives tfjs-wasm's numbers bit for bit, the
- * `'relaxed-simd'` one (a multiply-add per step) within a rounding per step.
+ * instead of tfjs matMul — as `kernelRoute('f32MatMul')` of `@attnkit/kernels` decides: on the wasm
+ * backend, when no gradient is being recorded, where this engine runs WebAssembly SIMD. There the
+ * kernels are faster than tfjs-wasm's matMul and fuse GELU and the residual LayerNorm; the `'simd'`
+ * kernel gives tfjs-wasm's numbers bit for bit, the `'relaxed-simd'` one (a multiply-add per step)
+ * within a rounding per step.
  *
  * @example
  * if (onF32Kernels()) return f32MatMul(x, weight, bias, { activation: 'gelu' });
  */
 export function onF32Kernels(): boolean {
-  return getBackend() === 'wasm' && !engine().isTapeOn() && f32Kernels().preferred !== undefined;
+  return kernelRoute('f32MatMul').useKernel;
 }
 
 /**
@@ -40,7 +41,16 @@ export function linear(x: Tensor, weight: Tensor, bias?: Tensor): Tensor {
   if (bias !== undefined && bias.shape[0] !== outFeatures) {
     throw new InvalidArgumentError({ caller: 'linear', argument: 'bias', expected: `a float32 tensor [out] with out = ${outFeatures} (weight is [out, in] = ${formatShape(weight.shape)})`, received: formatShape(bias.shape) });
   }
-  if (onF32Kernels()) return f32MatMul(x, weight, bias);
+  return linearUnchecked(x, weight, bias);
+}
+
+/**
+ * {@link linear} without its checks, for `Linear.forward`, whose parameters are its own and whose
+ * input it checked once: `x [..., in]` float32, `weight [out, in]`, `bias [out]`.
+ */
+export function linearUnchecked(x: Tensor, weight: Tensor, bias?: Tensor): Tensor {
+  if (kernelRoute('f32MatMul', [x]).useKernel) return f32MatMulUnchecked(x, weight, bias);
+  const [outFeatures, inFeatures] = weight.shape as [number, number];
   return tidy(() => {
     const rows = x.shape.slice(0, -1).reduce((n, d) => n * d, 1);
     const flat = reshape(x, [rows, inFeatures]); // [..., in] -> [N, in]

@@ -54,8 +54,8 @@ const ACCEPTED: Readonly<Record<string, string>> = {
   'kernels.int8Kernel:undefined': 'no name: the fastest int8 kernel the engine validates',
   'kernels.fusedAttentionKernel:undefined': 'no name: the fastest fused attention kernel the engine validates',
   'kernels.f32Kernel:undefined': 'no name: the fastest float32 kernel the engine validates',
-  'backends.erfF32:NaN': 'NaN is a number: erf(NaN) is NaN, as in the wasm kernels',
-  'backends.geluF32:NaN': 'NaN is a number: GELU(NaN) is NaN, as in the wasm kernels',
+  'kernels.erfF32:NaN': 'NaN is a number: erf(NaN) is NaN, as in the wasm kernels',
+  'kernels.geluF32:NaN': 'NaN is a number: GELU(NaN) is NaN, as in the wasm kernels',
 };
 const PACKAGES: ReadonlyArray<readonly [string, Record<string, unknown>]> = [['errors', errors], ['backends', backends], ['masks', masks], ['nn', nn], ['scorers', scorers], ['attention', attention], ['hub', hub], ['tokenizers', tokenizers], ['models', models], ['sentence', sentence], ['kernels', kernels], ['train', train]];
 

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ResourceLimitError } from '@attnkit/backends';
-import { InvalidArgumentError } from '@attnkit/errors';
+import { ResourceLimitError, InvalidArgumentError } from '@attnkit/errors';
 import { parseBertConfig, type BertConfig } from '@attnkit/models';
 import { FUZZ_RUNS } from '../fuzz-budget.js';
 

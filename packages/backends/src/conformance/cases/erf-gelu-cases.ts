@@ -1,6 +1,6 @@
 import { add, erf, mul, tensor, tanh } from '@tensorflow/tfjs-core';
 import type { ConformanceCase } from '../conformance-case.js';
-import { erf64 } from '../float64/erf64.js';
+import { erf64 } from '@attnkit/kernels';
 import { seededValues } from '../seeded-values.js';
 
 const x = seededValues(51, 256, -5, 5);

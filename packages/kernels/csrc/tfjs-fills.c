@@ -1,0 +1,41 @@
+// The kernels attnkit registers into tfjs-backend-wasm (src/tfjs-fills/): they run on tfjs-wasm's
+// own memory (imported as env.memory; pointers are byte offsets of its tensors), so they read and
+// write tensors in place, without copies. No stack, no data: the module must not touch memory
+// other than the tensors it is given (scripts/build-wasm.mjs checks the compiled module).
+//   erf(in, out, n), gelu(in, out, n): elementwise over n float32 (gelu.h)
+//   layerNorm(x, gamma, beta, out, rows, width, eps): nn.LayerNorm over rows (layer-norm.h)
+//   maskedSoftmax(scores, mask, out, rows, width, maskRowBytes): over rows, the mask one byte per
+//     entry advancing maskRowBytes per row (0: one mask row for all rows) (masked-softmax.h)
+#include <stdint.h>
+#include <wasm_simd128.h>
+#include "gelu.h"
+#include "layer-norm.h"
+#include "masked-softmax.h"
+
+__attribute__((export_name("erf"))) void erf_fill(const float *in, float *out, int32_t n) {
+  int32_t i = 0;
+  for (; i + 16 <= n; i += 16) { // four vectors in flight: the Horner chains are latency-bound
+    v128_t y0 = erf_f32x4(wasm_v128_load(in + i)), y1 = erf_f32x4(wasm_v128_load(in + i + 4));
+    v128_t y2 = erf_f32x4(wasm_v128_load(in + i + 8)), y3 = erf_f32x4(wasm_v128_load(in + i + 12));
+    wasm_v128_store(out + i, y0), wasm_v128_store(out + i + 4, y1), wasm_v128_store(out + i + 8, y2), wasm_v128_store(out + i + 12, y3);
+  }
+  for (; i < n; i++) out[i] = wasm_f32x4_extract_lane(erf_f32x4(wasm_f32x4_splat(in[i])), 0);
+}
+
+__attribute__((export_name("gelu"))) void gelu_fill(const float *in, float *out, int32_t n) {
+  int32_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    v128_t y0 = gelu_f32x4(wasm_v128_load(in + i)), y1 = gelu_f32x4(wasm_v128_load(in + i + 4));
+    v128_t y2 = gelu_f32x4(wasm_v128_load(in + i + 8)), y3 = gelu_f32x4(wasm_v128_load(in + i + 12));
+    wasm_v128_store(out + i, y0), wasm_v128_store(out + i + 4, y1), wasm_v128_store(out + i + 8, y2), wasm_v128_store(out + i + 12, y3);
+  }
+  for (; i < n; i++) out[i] = wasm_f32x4_extract_lane(gelu_f32x4(wasm_f32x4_splat(in[i])), 0);
+}
+
+__attribute__((export_name("layerNorm"))) void layer_norm_fill(const float *x, const float *gamma, const float *beta, float *out, int32_t rows, int32_t width, float eps) {
+  layer_norm_rows(x, gamma, beta, out, 0, rows, width, eps);
+}
+
+__attribute__((export_name("maskedSoftmax"))) void masked_softmax_fill(const float *scores, const uint8_t *mask, float *out, int32_t rows, int32_t width, int32_t mask_row_bytes) {
+  masked_softmax_rows(scores, mask, out, rows, width, mask_row_bytes);
+}

@@ -1,0 +1,52 @@
+import { wasmMemory, type WasmBackendInternals } from '../tfjs-internals.js';
+import { decodeBase64 } from '../decode-base64.js';
+import { TFJS_FILLS_THREADS_WASM, TFJS_FILLS_WASM } from '../wasm/tfjs-fills.wasm.js';
+
+/** What the SIMD kernels need of a tfjs-backend-wasm backend: its Emscripten module's memory. */
+export interface SimdBackend {
+  wasm: Pick<WasmBackendInternals['wasm'], 'wasmMemory' | 'asm'>;
+}
+/** `(in, out, n)`: byte offsets of two float32 arrays of n elements in the backend's memory. */
+export type ElementwiseKernel = (input: number, output: number, length: number) => void;
+/** `(x, gamma, beta, out, rows, width, eps)`: byte offsets, then `x` and `out` as `[rows, width]`. */
+export type LayerNormKernel = (x: number, gamma: number, beta: number, out: number, rows: number, width: number, eps: number) => void;
+/** `(scores, mask, out, rows, width, maskRowBytes)`: byte offsets, `scores`/`out` as `[rows, width]`, `mask` one byte per entry (non-zero = allowed). */
+export type MaskedSoftmaxKernel = (scores: number, mask: number, out: number, rows: number, width: number, maskRowBytes: number) => void;
+export interface SimdKernels {
+  erf: ElementwiseKernel;
+  gelu: ElementwiseKernel;
+  layerNorm: LayerNormKernel;
+  maskedSoftmax: MaskedSoftmaxKernel;
+}
+
+const instances = new WeakMap<object, SimdKernels>();
+
+/**
+ * Whether attnkit's SIMD kernels can run on this backend: WebAssembly SIMD is supported and the
+ * tfjs-backend-wasm build exposes its memory.
+ *
+ * @example
+ * if (simdKernelsRun(findBackend('wasm'))) registerKernel(...);
+ */
+export function simdKernelsRun(backend: SimdBackend | undefined): boolean {
+  return wasmMemory(backend) !== undefined && WebAssembly.validate(decodeBase64(TFJS_FILLS_WASM));
+}
+
+/**
+ * attnkit's SIMD kernels instantiated on this backend's own memory (once per backend; the module
+ * is a few KB, so it compiles synchronously), or `undefined` where they cannot run.
+ *
+ * @example
+ * simdKernelsOn(backend)?.erf(inOffset, outOffset, n);
+ */
+export function simdKernelsOn(backend: SimdBackend): SimdKernels | undefined {
+  const known = instances.get(backend);
+  if (known !== undefined) return known;
+  const memory = wasmMemory(backend);
+  if (memory === undefined) return undefined;
+  const shared = typeof SharedArrayBuffer !== 'undefined' && memory.buffer instanceof SharedArrayBuffer;
+  const module = new WebAssembly.Module(decodeBase64(shared ? TFJS_FILLS_THREADS_WASM : TFJS_FILLS_WASM));
+  const kernels = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as SimdKernels;
+  instances.set(backend, kernels);
+  return kernels;
+}
