@@ -14,6 +14,7 @@ export { Dropout } from './layers/dropout.js';
 export { FeedForward, type FeedForwardConfig } from './layers/feed-forward.js';
 export { initialValues, skipInitialization, type InitialValues } from './layers/init.js';
 export { checkWidth } from './layers/check-width.js';
+export { checkLayerConfig, type LayerConfigKeys } from './layers/check-layer-config.js';
 export { linear, onF32Kernels } from './ops/linear.js';
 export { gelu } from './ops/gelu.js';
 export { geluTanh } from './ops/gelu-tanh.js';
