@@ -23,7 +23,7 @@ describe('checkpointRefusals', () => {
     const { actual, expected } = checkpointRefusals(builder('strict'), SHAPES, { 'W_k.bias': [3] });
     expect(actual).toEqual(expected);
     expect(expected.map((c) => c.problem)).toEqual(['a misspelled key', 'an extra key nothing uses', 'a missing key', 'a mis-shaped tensor', 'a value that is not a tensor', 'a key its config turns off (W_k.bias)', 'all of these at once']);
-    expect(expected.at(-1)).toEqual({ problem: 'all of these at once', error: 'StateDictError', missingKeys: ['W_k.weight', 'w.weight'], unexpectedKeys: ['W_k.bias', 'W_k.weigth', 'unused.weight'], mismatchedKeys: ['W_q.weight'], tensorsLeft: 0 });
+    expect(expected.at(-1)).toEqual({ problem: 'all of these at once', error: 'StateDictError', keys: { missing: ['W_k.weight', 'w.weight'], unexpected: ['W_k.bias', 'W_k.weigth', 'unused.weight'], mismatched: ['W_q.weight'] }, tensorsLeft: 0 });
   });
 
   it('shows a loader that ignores unknown keys, and one that leaks when it throws', () => {

@@ -6,10 +6,8 @@ export interface CheckpointRefusal {
   readonly problem: string;
   /** The class name of what was thrown; `'none'` when the module was built. */
   readonly error: string;
-  /** The thrown error's key lists, sorted (a `StateDictError`'s fields; empty otherwise). */
-  readonly missingKeys: readonly string[];
-  readonly unexpectedKeys: readonly string[];
-  readonly mismatchedKeys: readonly string[];
+  /** The keys the error names, sorted: a `StateDictError`'s `missingKeys`, `unexpectedKeys` and `mismatchedKeys` (empty for another error). */
+  readonly keys: { readonly missing: readonly string[]; readonly unexpected: readonly string[]; readonly mismatched: readonly string[] };
   /** Tensors left behind by the construction (the checkpoint's own tensors are disposed). */
   readonly tensorsLeft: number;
 }
@@ -76,13 +74,16 @@ export function checkpointRefusals(
     }
     checkpoint.forEach((value) => (value as Tensor).dispose?.());
     const fields = (error ?? {}) as Record<string, unknown>;
-    actual.push({ problem, error: error instanceof Error ? error.name : 'none', missingKeys: sorted(fields['missingKeys']), unexpectedKeys: sorted(fields['unexpectedKeys']), mismatchedKeys: sorted(fields['mismatchedKeys']), tensorsLeft: memory().numTensors - before });
+    const keys = { missing: sorted(fields['missingKeys']), unexpected: sorted(fields['unexpectedKeys']), mismatched: sorted(fields['mismatchedKeys']) };
+    actual.push({ problem, error: error instanceof Error ? error.name : 'none', keys, tensorsLeft: memory().numTensors - before });
     expected.push({
       problem,
       error: 'StateDictError',
-      missingKeys: Object.keys(shapes).filter((key) => !planted.has(key)).sort(),
-      unexpectedKeys: [...planted.keys()].filter((key) => !Object.hasOwn(shapes, key)).sort(),
-      mismatchedKeys: Object.keys(shapes).filter((key) => planted.has(key) && planted.get(key)!.toString() !== shapes[key]!.toString()).sort(),
+      keys: {
+        missing: Object.keys(shapes).filter((key) => !planted.has(key)).sort(),
+        unexpected: [...planted.keys()].filter((key) => !Object.hasOwn(shapes, key)).sort(),
+        mismatched: Object.keys(shapes).filter((key) => planted.has(key) && planted.get(key)!.toString() !== shapes[key]!.toString()).sort(),
+      },
       tensorsLeft: 0,
     });
   }
