@@ -1,6 +1,5 @@
 import { add, expandDims, reshape, tanh, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { checkBoolean, checkInteger, checkObject, checkOptionKeys } from '@attnkit/errors';
-import { Linear, Module, type StateDictSource } from '@attnkit/nn';
+import { Linear, Module, checkLayerConfig, type StateDictSource } from '@attnkit/nn';
 import { checkQueryKey } from './check-query-key.js';
 import type { Scorer } from './scorer.js';
 
@@ -19,7 +18,9 @@ export interface AdditiveScorerConfig {
 /**
  * Additive (Bahdanau) attention scores: `wᵀ tanh(W_q q + W_k k [+ b])` for every query/key pair.
  * Trainable. Memory grows with `T · S · A`. Its module tree is the PyTorch reference module's:
- * `W_q.weight [A, Dq]`, `W_k.weight [A, Dk]`, `W_k.bias [A]` (with `bias`), `w.weight [1, A]`.
+ * `W_q.weight [A, Dq]`, `W_k.weight [A, Dk]`, `W_k.bias [A]` (with `bias`), `w.weight [1, A]`. A
+ * `checkpoint` by those keys is loaded strictly (`Module.buildFrom`); without one, the weights are
+ * initialised from `seed`.
  *
  * `query [B, (H,) T, Dq]`, `key [B, (H,) S, Dk]` → `[B, (H,) T, S]`.
  *
@@ -38,18 +39,11 @@ export class AdditiveScorer extends Module implements Scorer {
   /** `w`: `[.., A] → [.., 1]`. */
   readonly scoreProjection: Linear;
 
-  /** `checkpoint`: values by the keys above, loaded strictly (`Module.buildFrom`); without one, initialised from `seed`. */
   constructor(config: AdditiveScorerConfig, checkpoint?: StateDictSource) {
     super();
-    const caller = 'AdditiveScorer';
-    checkObject(config, { caller, argument: 'config', expected: 'a AdditiveScorerConfig object' });
-    const { seed } = checkOptionKeys(config, ['queryDim', 'keyDim', 'hiddenDim', 'bias', 'seed'], caller, 'config');
-    const queryDim = checkInteger(config.queryDim, { caller, argument: 'queryDim', min: 1 });
-    const keyDim = checkInteger(config.keyDim, { caller, argument: 'keyDim', min: 1 });
-    const hiddenDim = checkInteger(config.hiddenDim, { caller, argument: 'hiddenDim', min: 1 });
-    const bias = checkBoolean(config.bias, { caller, argument: 'bias', fallback: false });
+    const { queryDim, keyDim, hiddenDim, bias } = checkLayerConfig(config, 'AdditiveScorer', { widths: ['queryDim', 'keyDim', 'hiddenDim'], flags: { bias: false }, others: ['seed'] });
     this.config = config;
-    const seeded = (offset: number) => (seed === undefined ? {} : { seed: seed + offset }); // a Linear draws from seed and seed + 1
+    const seeded = (offset: number) => (config.seed === undefined ? {} : { seed: config.seed + offset }); // a Linear draws from seed and seed + 1
     [this.queryProjection, this.keyProjection, this.scoreProjection] = this.buildFrom(checkpoint, () => [
       this.registerModule('W_q', new Linear(queryDim, hiddenDim, { bias: false, ...seeded(0) })),
       this.registerModule('W_k', new Linear(keyDim, hiddenDim, { bias, ...seeded(2) })),

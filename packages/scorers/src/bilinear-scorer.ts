@@ -1,6 +1,5 @@
 import { matMul, reshape, tidy, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { checkInteger, checkObject, checkOptionKeys } from '@attnkit/errors';
-import { Module, initialValues, type StateDictSource } from '@attnkit/nn';
+import { Module, checkLayerConfig, initialValues, type StateDictSource } from '@attnkit/nn';
 import { checkQueryKey } from './check-query-key.js';
 import type { Scorer } from './scorer.js';
 
@@ -13,7 +12,8 @@ export interface BilinearScorerConfig {
 }
 
 /**
- * Bilinear (Luong "general") scores `q W kᵀ`. Trainable; its one parameter is `weight [Dq, Dk]`.
+ * Bilinear (Luong "general") scores `q W kᵀ`. Trainable; its one parameter is `weight [Dq, Dk]`. A
+ * `checkpoint` `{ weight }` is loaded strictly (`Module.buildFrom`); without one, it is initialised from `seed`.
  *
  * `query [B, (H,) T, Dq]`, `key [B, (H,) S, Dk]`, `weight [Dq, Dk]` → `[B, (H,) T, S]`.
  *
@@ -26,16 +26,11 @@ export class BilinearScorer extends Module implements Scorer {
   readonly config: BilinearScorerConfig;
   readonly weight: Variable;
 
-  /** `checkpoint`: `{ weight }`, loaded strictly (`Module.buildFrom`); without one, initialised from `seed`. */
   constructor(config: BilinearScorerConfig, checkpoint?: StateDictSource) {
     super();
-    const caller = 'BilinearScorer';
-    checkObject(config, { caller, argument: 'config', expected: 'a BilinearScorerConfig object' });
-    const { seed } = checkOptionKeys(config, ['queryDim', 'keyDim', 'seed'], caller, 'config');
-    const queryDim = checkInteger(config.queryDim, { caller, argument: 'queryDim', min: 1 });
-    const keyDim = checkInteger(config.keyDim, { caller, argument: 'keyDim', min: 1 });
+    const { queryDim, keyDim } = checkLayerConfig(config, 'BilinearScorer', { widths: ['queryDim', 'keyDim'], others: ['seed'] });
     this.config = config;
-    this.weight = this.buildFrom(checkpoint, () => this.registerParameter('weight', initialValues([queryDim, keyDim], { glorotUniform: 1 }, seed, caller)));
+    this.weight = this.buildFrom(checkpoint, () => this.registerParameter('weight', initialValues([queryDim, keyDim], { glorotUniform: 1 }, config.seed, 'BilinearScorer')));
   }
 
   score(query: Tensor, key: Tensor): Tensor {

@@ -1,6 +1,6 @@
 import { matMul, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { checkInteger, checkObject, checkOptionKeys } from '@attnkit/errors';
-import { Linear, Module, type StateDictSource } from '@attnkit/nn';
+import { checkInteger } from '@attnkit/errors';
+import { Linear, Module, checkLayerConfig, type StateDictSource } from '@attnkit/nn';
 import { checkQueryKey } from './check-query-key.js';
 import type { Scorer } from './scorer.js';
 
@@ -17,7 +17,8 @@ export interface SelfAttentionScorerConfig {
 /**
  * Self-attention scores `(X W_q)(X W_k)ᵀ`; with `query = key = X` it scores a sequence
  * against itself. Unscaled, as in the seed. Trainable. Its module tree is the PyTorch reference
- * module's: `W_q.weight [A, E]`, `W_k.weight [A, E]` (`nn.Linear` without bias).
+ * module's: `W_q.weight [A, E]`, `W_k.weight [A, E]` (`nn.Linear` without bias). A `checkpoint` by
+ * those keys is loaded strictly (`Module.buildFrom`); without one, the weights are initialised from `seed`.
  *
  * `query [B, (H,) T, E]`, `key [B, (H,) S, E]` → `[B, (H,) T, S]`.
  *
@@ -33,14 +34,11 @@ export class SelfAttentionScorer extends Module implements Scorer {
   /** `W_k`: `[.., S, E] → [.., S, A]`. */
   readonly keyProjection: Linear;
 
-  /** `checkpoint`: values by the keys above, loaded strictly (`Module.buildFrom`); without one, initialised from `seed`. */
   constructor(config: SelfAttentionScorerConfig, checkpoint?: StateDictSource) {
     super();
-    const caller = 'SelfAttentionScorer';
-    checkObject(config, { caller, argument: 'config', expected: 'a SelfAttentionScorerConfig object' });
-    const { seed } = checkOptionKeys(config, ['embedDim', 'projectionDim', 'seed'], caller, 'config');
-    const embedDim = checkInteger(config.embedDim, { caller, argument: 'embedDim', min: 1 });
-    const projectionDim = checkInteger(config.projectionDim ?? embedDim, { caller, argument: 'projectionDim', min: 1 });
+    const { embedDim } = checkLayerConfig(config, 'SelfAttentionScorer', { widths: ['embedDim'], others: ['projectionDim', 'seed'] });
+    const projectionDim = checkInteger(config.projectionDim ?? embedDim, { caller: 'SelfAttentionScorer', argument: 'projectionDim', min: 1 });
+    const { seed } = config;
     this.config = config;
     [this.queryProjection, this.keyProjection] = this.buildFrom(checkpoint, () => [
       this.registerModule('W_q', new Linear(embedDim, projectionDim, { bias: false, ...(seed === undefined ? {} : { seed }) })),
