@@ -37,6 +37,7 @@ const ACCEPTED: Readonly<Record<string, string>> = {
   'masks.toTorchBoolMask:a bool tensor': 'a bool tensor is a mask',
   'masks.fromTorchBoolMask:a bool tensor': 'a bool tensor is a PyTorch bool mask',
   'nn.writeSafetensors:{}': 'no tensors: an empty, valid file',
+  'nn.ModuleDict:{}': 'an empty record: a ModuleDict with no modules',
   'bert.checkTokenizerRegexes:{}': 'an object with no compiled patterns has none to refuse',
   'bert.lowercaseTokenizerJson:{}': 'a tokenizer.json object; a Lowercase normalizer is added',
   'bert.checkModelSource:"x"': 'a relative folder path is a model source',
