@@ -23,4 +23,10 @@ describe('checkLayerConfig', () => {
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect(error.message).toBe(message);
   });
+
+  it('refuses a caller or key list that is not one', () => {
+    expect(thrown(() => checkLayerConfig({}, undefined as never, KEYS)).message).toBe("checkLayerConfig: 'caller' must be the name of the layer, for messages; received undefined.");
+    expect(thrown(() => checkLayerConfig({}, 'L', undefined as never)).message).toBe("checkLayerConfig: 'keys' must be { widths, flags?, others? }; received undefined.");
+    expect(thrown(() => checkLayerConfig({}, 'L', { widths: 'queryDim' } as never))).toBeInstanceOf(InvalidArgumentError);
+  });
 });

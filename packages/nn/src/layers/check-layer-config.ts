@@ -1,4 +1,4 @@
-import { checkBoolean, checkInteger, checkObject, checkOptionKeys } from '@attnkit/errors';
+import { InvalidArgumentError, checkBoolean, checkInteger, checkObject, checkOptionKeys, describeValue } from '@attnkit/errors';
 
 /** What {@link checkLayerConfig} accepts in a config. */
 export interface LayerConfigKeys<W extends string, F extends string> {
@@ -20,7 +20,11 @@ export interface LayerConfigKeys<W extends string, F extends string> {
  * // HeadProjection: 'config' must be an object with only the keys inputDim, numHeads, headDim, bias, seed; received the unknown key 'weights'.
  */
 export function checkLayerConfig<W extends string, F extends string = never>(config: unknown, caller: string, keys: LayerConfigKeys<W, F>): Record<W, number> & Record<F, boolean> {
-  const { widths, flags = {} as Record<F, boolean>, others = [] } = keys;
+  if (typeof caller !== 'string') throw new InvalidArgumentError({ caller: 'checkLayerConfig', argument: 'caller', expected: 'the name of the layer, for messages', received: describeValue(caller) });
+  const { widths, flags = {} as Record<F, boolean>, others = [] } = checkObject(keys, { caller: 'checkLayerConfig', argument: 'keys', expected: '{ widths, flags?, others? }' });
+  if (![widths, others].every((list) => Array.isArray(list) && list.every((key) => typeof key === 'string')) || typeof flags !== 'object' || flags === null) {
+    throw new InvalidArgumentError({ caller: 'checkLayerConfig', argument: 'keys', expected: '{ widths: string[], flags?: { name: default }, others?: string[] }', received: describeValue(keys) });
+  }
   checkObject(config, { caller, argument: 'config', expected: `a ${caller} config object ({ ${widths.join(', ')}, ... })` });
   const given = checkOptionKeys(config as Record<string, unknown>, [...widths, ...Object.keys(flags), ...others], caller, 'config');
   return Object.fromEntries([
