@@ -20,7 +20,7 @@ describe('MultiHeadAttention.fromTorchStateDict', () => {
     const fromRecord = MultiHeadAttention.fromTorchStateDict(record, { numHeads: 2 });
     const fromFile = MultiHeadAttention.fromTorchStateDict(bytes, { numHeads: 2, prefix: 'layer.self_attn.' });
     const x = randomNormal([2, 3, 8], 0, 1, 'float32', 9);
-    const [a, b] = [fromRecord.call(x).output, fromFile.call(x).output];
+    const [a, b] = [fromRecord.forward(x).output, fromFile.forward(x).output];
     expect(maxDifference(await a.data(), await b.data()).maxAbsDiff).toBe(0);
     expect(fromFile.config).toMatchObject({ embedDim: 8, numHeads: 2, projections: 'fused', bias: true });
     expect(await leaksOf(() => MultiHeadAttention.fromTorchStateDict(bytes, { numHeads: 2, prefix: 'layer.self_attn.' }).dispose())).toEqual({ tensors: 0, bytes: 0 });

@@ -9,20 +9,22 @@ import { readSafetensors } from '@attnkit/hub';
 export type TorchStateDict = Readonly<Record<string, Tensor>> | Uint8Array | ArrayBuffer;
 
 /** Options of `MultiHeadAttention.fromTorchStateDict` (everything the weights cannot tell). */
-export interface FromTorchOptions extends Omit<MultiHeadAttentionConfig, 'embedDim' | 'keyDim' | 'valueDim' | 'bias' | 'projections' | 'weights' | 'seed'> {
+export interface FromTorchOptions extends Omit<MultiHeadAttentionConfig, 'embedDim' | 'keyDim' | 'valueDim' | 'bias' | 'projections' | 'seed'> {
   /** Key prefix to strip, e.g. `'encoder.self_attn.'`. */
   readonly prefix?: string;
 }
 
 /**
- * The `MultiHeadAttention` config (widths, projections, bias, weights) a PyTorch
- * `nn.MultiheadAttention` state dict describes, checked name by name and shape by shape.
- * `temporaries` are tensors decoded from safetensors bytes: dispose them once the weights are copied.
+ * The `MultiHeadAttention` config (widths, projections, bias) a PyTorch `nn.MultiheadAttention`
+ * state dict describes, checked name by name and shape by shape, and its `checkpoint` (the weights
+ * by attnkit's keys, the prefix stripped). `temporaries` are tensors decoded from safetensors bytes:
+ * dispose them once the weights are copied.
  *
  * @example
- * const { config, temporaries } = fromTorchStateDict(stateDict, { numHeads: 3 });
+ * const { config, checkpoint, temporaries } = fromTorchStateDict(stateDict, { numHeads: 3 });
+ * const mha = new MultiHeadAttention(config, checkpoint);
  */
-export function fromTorchStateDict(stateDict: TorchStateDict, options: FromTorchOptions): { config: MultiHeadAttentionConfig; temporaries: Tensor[] } {
+export function fromTorchStateDict(stateDict: TorchStateDict, options: FromTorchOptions): { config: MultiHeadAttentionConfig; checkpoint: Record<string, Tensor>; temporaries: Tensor[] } {
   const caller = 'MultiHeadAttention.fromTorchStateDict';
   checkObject(options, { caller, argument: 'options', expected: 'an object { numHeads, prefix?, ... }' });
   checkOptionKeys(options, ['numHeads', 'dropout', 'scorer', 'layout', 'prefix'], caller); // the widths, bias and projections come from the weights
@@ -45,14 +47,14 @@ export function fromTorchStateDict(stateDict: TorchStateDict, options: FromTorch
     throw new InvalidArgumentError({ caller, argument: 'stateDict', expected: 'a record of tensors or the bytes of a .safetensors file', received: String(stateDict) });
   }
   try {
-    return { config: configFrom(named, options, caller, prefix), temporaries: owned };
+    return { ...configFrom(named, options, caller, prefix), temporaries: owned };
   } catch (error) {
     owned.forEach((t) => t.dispose());
     throw error;
   }
 }
 
-function configFrom(named: Map<string, Tensor>, options: FromTorchOptions, caller: string, prefix: string): MultiHeadAttentionConfig {
+function configFrom(named: Map<string, Tensor>, options: FromTorchOptions, caller: string, prefix: string): { config: MultiHeadAttentionConfig; checkpoint: Record<string, Tensor> } {
   const { prefix: _stripped, ...layerOptions } = options; // everything but the prefix configures the layer
   {
     const weights = Object.create(null) as Record<string, Tensor>; // keys come from a file: "__proto__" or "constructor" stay plain keys
@@ -81,6 +83,6 @@ function configFrom(named: Map<string, Tensor>, options: FromTorchOptions, calle
     if (problems.length > 0) {
       throw new InvalidArgumentError({ caller, argument: 'stateDict', expected: `the weights of nn.MultiheadAttention(embed_dim=${config.embedDim}, num_heads=${config.numHeads})`, received: summarizeList(problems, 8, '; ') });
     }
-    return { ...config, weights: Object.fromEntries(Object.keys(shapes).map((n) => [n, weights[n]!])) };
+    return { config, checkpoint: Object.fromEntries(Object.keys(shapes).map((n) => [n, weights[n]!])) };
   }
 }

@@ -1,7 +1,6 @@
-import type { Tensor } from '@tensorflow/tfjs-core';
 import type { Scorer } from '@attnkit/scorers';
 
-/** Configuration of `MultiHeadAttention`, in the vocabulary of `torch.nn.MultiheadAttention`. */
+/** Configuration of `MultiHeadAttention`, in the vocabulary of `torch.nn.MultiheadAttention` (the weights are its constructor's `checkpoint`). */
 export interface MultiHeadAttentionConfig {
   /** E, the model width (query width and output width). */
   readonly embedDim: number;
@@ -25,10 +24,8 @@ export interface MultiHeadAttentionConfig {
   readonly projections?: 'fused' | 'separate';
   /** `'batch-first'` `[B, T, E]` (default) or `'seq-first'` `[T, B, E]` (labml's layout) (masks `[T, S, B]`). */
   readonly layout?: 'batch-first' | 'seq-first';
-  /** Seed of the Glorot initialisation of weights not given. */
+  /** Seed of the Glorot initialisation when no checkpoint is given. */
   readonly seed?: number;
-  /** Initial weights with PyTorch's names and layouts (see `MultiHeadAttention.fromTorchStateDict`). */
-  readonly weights?: Readonly<Record<string, Tensor>>;
 }
 
 /** A config with every default resolved and checked. */

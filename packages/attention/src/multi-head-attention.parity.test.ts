@@ -12,7 +12,7 @@ const TOLERANCE = { cpu: 1e-5, wasm: 1e-5, webgl: 1e-3, webgpu: 1e-5 };
 const table = new ParityTable(`MultiHeadAttention vs torch.nn.MultiheadAttention, ${typeof document === 'undefined' ? 'Node' : 'Chromium'}`);
 beforeAll(() => useBackend('cpu'));
 
-describe('MultiHeadAttention.callTorch equals nn.MultiheadAttention(batch_first=True)', () => {
+describe('MultiHeadAttention.forwardTorch equals nn.MultiheadAttention(batch_first=True)', () => {
   it('has every case the issue asks for', () => expect(Object.keys(cases)).toHaveLength(13));
 
   for (const [name, spec] of Object.entries(cases)) {
@@ -32,7 +32,7 @@ describe('MultiHeadAttention.callTorch equals nn.MultiheadAttention(batch_first=
       const averageAttnWeights = spec.inputs['averageAttnWeights'] as boolean;
       const reference: Record<string, number[]> = { output: [...fixtureValues(specOf(spec.outputs, 'output'))] };
       if (needWeights) reference['attentionWeights'] = [...fixtureValues(specOf(spec.outputs, 'attentionWeights'))];
-      const report = await compareBackends(() => ({ ...mha.callTorch(query, key, value, { keyPaddingMask, attnMask, needWeights, averageAttnWeights }) }), {
+      const report = await compareBackends(() => ({ ...mha.forwardTorch(query, key, value, { keyPaddingMask, attnMask, needWeights, averageAttnWeights }) }), {
         backends: BACKENDS,
         tolerance: TOLERANCE,
         reference,

@@ -7,7 +7,7 @@ import type { ResolvedAttentionConfig } from './multi-head-attention-config.js';
 /** What {@link torchStyleCall} needs of a `MultiHeadAttention`. */
 export interface AttentionCallable {
   readonly config: ResolvedAttentionConfig;
-  call(query: Tensor, key: Tensor, value: Tensor, options: AttentionCallOptions): MultiHeadAttentionResult;
+  forward(query: Tensor, key: Tensor, value: Tensor, options: AttentionCallOptions): MultiHeadAttentionResult;
 }
 
 /** PyTorch's `nn.MultiheadAttention.forward` options, in camelCase. */
@@ -25,13 +25,13 @@ export interface TorchCallOptions extends TorchMasks {
  * values included, as PyTorch adds them. Rows PyTorch returns as NaN (every key blocked) come back as zeros.
  *
  * @example
- * const { output, attentionWeights } = mha.callTorch(x, x, x, { keyPaddingMask, needWeights: true });
+ * const { output, attentionWeights } = mha.forwardTorch(x, x, x, { keyPaddingMask, needWeights: true });
  */
 export function torchStyleCall(mha: AttentionCallable, query: Tensor, key: Tensor, value: Tensor, options: TorchCallOptions = {}): MultiHeadAttentionResult {
-  const caller = 'MultiHeadAttention.callTorch';
+  const caller = 'MultiHeadAttention.forwardTorch';
   if (typeof (mha as { config?: unknown } | null)?.config !== 'object') throw new InvalidArgumentError({ caller, argument: 'mha', expected: 'a MultiHeadAttention layer', received: describeValue(mha) });
   if (mha.config.layout !== 'batch-first') {
-    throw new InvalidArgumentError({ caller, argument: 'layout', expected: "a 'batch-first' layer (PyTorch batch_first=True)", received: `'${mha.config.layout}'`, hint: 'Use call() with seq-first masks [T, S, B] instead.' });
+    throw new InvalidArgumentError({ caller, argument: 'layout', expected: "a 'batch-first' layer (PyTorch batch_first=True)", received: `'${mha.config.layout}'`, hint: 'Use forward() with seq-first masks [T, S, B] instead.' });
   }
   checkOptionKeys(options, ['keyPaddingMask', 'attnMask', 'needWeights', 'averageAttnWeights'], caller);
   const needWeights = checkBoolean(options.needWeights, { caller, argument: 'needWeights', fallback: true });
@@ -44,7 +44,7 @@ export function torchStyleCall(mha: AttentionCallable, query: Tensor, key: Tenso
   const { mask, bias } = fromTorchMasks(caller, options, { batch, numHeads, queryLength, keyLength });
   try {
     const returnWeights = !needWeights ? 'none' : !averageAttnWeights ? 'per-head' : 'averaged';
-    return mha.call(query, key, value, { attentionMask: mask, attentionBias: bias, returnWeights });
+    return mha.forward(query, key, value, { attentionMask: mask, attentionBias: bias, returnWeights });
   } finally {
     mask?.dispose();
     bias?.dispose();

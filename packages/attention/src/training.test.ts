@@ -30,11 +30,11 @@ describe.each(['cpu', 'wasm'] as const)('training a model built from attnkit blo
       const { tokens, reversed } = batch(i);
       const loss = optimizer.minimize(() => {
         const x = add(gather(embedding, tensor2d(tokens, undefined, 'int32')), positions); // [B, T, E]
-        const { output } = mha.call(x, x, x, { attentionMask: mask, training: true, seed: i });
+        const { output } = mha.forward(x, x, x, { attentionMask: mask, training: true, seed: i });
         const logits = reshape(matMul(reshape(output, [-1, WIDTH]), readout), [-1, VOCAB]); // [B·T, V]
         const labels = oneHot(reshape(tensor2d(reversed, undefined, 'int32'), [-1]), VOCAB);
         return losses.softmaxCrossEntropy(labels, logits) as Scalar;
-      }, true, [embedding, positions, readout, ...mha.variables]) as Tensor;
+      }, true, [embedding, positions, readout, ...mha.parameters()]) as Tensor;
       const value = loss.dataSync()[0] as number;
       loss.dispose();
       return value;

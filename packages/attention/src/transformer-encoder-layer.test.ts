@@ -56,7 +56,7 @@ describe('TransformerEncoderLayer', () => {
     expect(thrown(() => layer.forwardTorch(narrow, { batchFirst: 'yes' as never })).message).toBe("TransformerEncoderLayer.forwardTorch: 'batchFirst' must be a boolean; received string 'yes'.");
     const bias = zeros([3, 5, 5]);
     const x = zeros([2, 5, 8]);
-    expect(thrown(() => layer.forward(x, { attentionBias: bias })).message).toMatch(/^MultiHeadAttention\.call: 'attentionBias' must be a float32 tensor of rank 2 or 4/);
+    expect(thrown(() => layer.forward(x, { attentionBias: bias })).message).toMatch(/^MultiHeadAttention\.forward: 'attentionBias' must be a float32 tensor of rank 2 or 4/);
     [narrow, flat, bias, x].forEach((t) => t.dispose());
     layer.dispose();
     expect(memory().numTensors).toBe(before);

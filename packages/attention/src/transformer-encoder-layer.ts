@@ -83,7 +83,7 @@ export class TransformerEncoderLayer extends Module {
     if (x.shape[2] !== this.embedDim) throw new InvalidArgumentError({ caller, argument: 'x', expected: `[B, T, E] with E = embedDim = ${this.embedDim}`, received: formatShape(x.shape) });
     return tidy(() => {
       const attend = (h: Tensor) => {
-        const result = this.selfAttn.call(h, h, h, { attentionMask: options.attentionMask, attentionBias: options.attentionBias, returnWeights: outputAttentions ? 'per-head' : 'none' });
+        const result = this.selfAttn.forward(h, h, h, { attentionMask: options.attentionMask, attentionBias: options.attentionBias, returnWeights: outputAttentions ? 'per-head' : 'none' });
         return { attended: this.dropout1.forward(result.output), weights: result.attentionWeights }; // [B, T, E], [B, H, T, T]
       };
       const feedForward = (h: Tensor) => this.dropout2.forward(this.linear2.forward(this.dropout.forward(this.activation(this.linear1.forward(h))))); // [B, T, E] -> [B, T, F] -> [B, T, E]

@@ -63,7 +63,7 @@ describe('attention with a float bias beside the bool mask equals PyTorch', () =
     const spec = cases[name]!;
     const mha = new MultiHeadAttention({ embedDim: spec.inputs['embed_dim'] as number, numHeads: spec.inputs['num_heads'] as number });
     await check(name, spec, mha, ['query', 'key', 'value'], (inputs) => {
-      const { output, attentionWeights } = mha.callTorch(inputs['query']!, inputs['key']!, inputs['value']!, { attnMask: inputs['attn_mask'], keyPaddingMask: inputs['key_padding_mask'] });
+      const { output, attentionWeights } = mha.forwardTorch(inputs['query']!, inputs['key']!, inputs['value']!, { attnMask: inputs['attn_mask'], keyPaddingMask: inputs['key_padding_mask'] });
       return { output, attn_weights: attentionWeights! };
     });
   });

@@ -1,5 +1,6 @@
 export { Module } from './module/module.js';
 export { ModuleList } from './module/module-list.js';
+export { ModuleDict } from './module/module-dict.js';
 export { StateDictError, type MismatchedKey } from './module/state-dict-error.js';
 export type { StateDictSource, TensorData, LoadStateDictOptions, LoadStateDictResult } from './module/load-state-dict.js';
 export { Linear, type LinearOptions } from './layers/linear.js';
@@ -11,8 +12,9 @@ export { Embedding, type EmbeddingOptions } from './layers/embedding.js';
 export { LayerNorm, type LayerNormOptions } from './layers/layer-norm.js';
 export { Dropout } from './layers/dropout.js';
 export { FeedForward, type FeedForwardConfig } from './layers/feed-forward.js';
-export { initialValues, skipInitialization } from './layers/init.js';
+export { initialValues, skipInitialization, type InitialValues } from './layers/init.js';
 export { checkWidth } from './layers/check-width.js';
+export { checkLayerConfig, type LayerConfigKeys } from './layers/check-layer-config.js';
 export { linear, onF32Kernels } from './ops/linear.js';
 export { gelu } from './ops/gelu.js';
 export { geluTanh } from './ops/gelu-tanh.js';

@@ -1,9 +1,10 @@
 // Training needs tfjs' gradient functions; '@tensorflow/tfjs' registers them (tfjs-core alone does not).
 import '@tensorflow/tfjs';
-import { abs, square, sum, variableGrads, zeros } from '@tensorflow/tfjs-core';
+import { abs, memory, square, sum, variableGrads, zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareBackends, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError, UseAfterDisposeError } from '@attnkit/errors';
+import { StateDictError } from '@attnkit/nn';
 import { fixtureTensor, leaksOf, fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/scorers.json' with { type: 'json' };
 import { AdditiveScorer } from './additive-scorer.js';
@@ -14,7 +15,7 @@ beforeAll(() => useBackend('cpu'));
 
 function fromFixture(name: string): AdditiveScorer {
   const weights = Object.fromEntries(Object.entries(cases[name]!.weights!).map(([k, v]) => [k, fixtureTensor(v)]));
-  const scorer = new AdditiveScorer({ queryDim: 8, keyDim: 5, hiddenDim: 7, bias: 'W_k.bias' in weights, weights });
+  const scorer = new AdditiveScorer({ queryDim: 8, keyDim: 5, hiddenDim: 7, bias: 'W_k.bias' in weights }, weights);
   Object.values(weights).forEach((t) => t.dispose());
   return scorer;
 }
@@ -36,7 +37,7 @@ describe('AdditiveScorer', () => {
     const scorer = new AdditiveScorer({ queryDim: 8, keyDim: 5, hiddenDim: 7, bias: true, seed: 1 });
     const query = fixtureTensor(specOf(cases[names[0]!]!.inputs, 'query'));
     const key = fixtureTensor(specOf(cases[names[0]!]!.inputs, 'key'));
-    const { value, grads } = variableGrads(() => sum(square(scorer.score(query, key))) as never, [...scorer.variables]);
+    const { value, grads } = variableGrads(() => sum(square(scorer.score(query, key))) as never, scorer.parameters());
     expect(Object.keys(grads)).toHaveLength(4);
     for (const grad of Object.values(grads)) expect(sum(abs(grad)).dataSync()[0]).toBeGreaterThan(0);
     [value, ...Object.values(grads), query, key].forEach((t) => t.dispose());
@@ -55,12 +56,25 @@ describe('AdditiveScorer', () => {
   it.each([
     [() => new AdditiveScorer({ queryDim: 0, keyDim: 5, hiddenDim: 7 }), "AdditiveScorer: 'queryDim' must be an integer ≥ 1; received number 0."],
     [() => new AdditiveScorer({ queryDim: 8, keyDim: 5, hiddenDim: 2.5 }), "AdditiveScorer: 'hiddenDim' must be an integer ≥ 1; received number 2.5."],
-    [() => { const w = zeros([8, 7]); try { return new AdditiveScorer({ queryDim: 8, keyDim: 5, hiddenDim: 7, weights: { 'W_q.weight': w } }); } finally { w.dispose(); } },
-      "AdditiveScorer: 'weights['W_q.weight']' must be shape [7, 8] (PyTorch layout, from the layer's configuration); received [8, 7]."],
+    [() => new AdditiveScorer({ queryDim: 8, keyDim: 5, hiddenDim: 7, bias: 1 } as never), "AdditiveScorer: 'bias' must be true or false; received number 1."],
+    [() => new AdditiveScorer({ queryDim: 8, keyDim: 5, hiddenDim: 7, weights: {} } as never),
+      "AdditiveScorer: 'config' must be an object with only the keys queryDim, keyDim, hiddenDim, bias, seed; received the unknown key 'weights'."],
   ])('rejects bad configuration %#', (make, message) => {
     const error = thrown(make);
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect(error.message).toBe(message);
+  });
+
+  it('refuses a checkpoint that does not fit its config in one StateDictError naming every problem, leaving no tensor', () => {
+    const checkpoint = { 'W_q.weight': zeros([8, 7]), 'W_k.weight': zeros([7, 5]), 'W_k.bias': zeros([7]), 'w.weigth': zeros([1, 7]) };
+    const before = memory().numTensors;
+    const error = thrown(() => new AdditiveScorer({ queryDim: 8, keyDim: 5, hiddenDim: 7 }, checkpoint));
+    expect(error).toBeInstanceOf(StateDictError);
+    expect(error.message).toBe(
+      'AdditiveScorer: the state dict does not fit the module. 1 missing: w.weight. 2 unexpected: W_k.bias, w.weigth. 1 mis-shaped: W_q.weight (expected [7, 8] float32, received [8, 7] float32). For its config, this AdditiveScorer has W_q.weight [7, 8], W_k.weight [7, 5], w.weight [1, 7].',
+    );
+    expect(memory().numTensors).toBe(before);
+    Object.values(checkpoint).forEach((t) => t.dispose());
   });
 
   it('rejects inputs whose width does not match its configuration', () => {

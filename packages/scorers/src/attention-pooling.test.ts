@@ -16,7 +16,7 @@ function scorerFor(name: string): Scorer & { dispose?: () => void } {
   const weights = cases[name]!.weights;
   if (weights === undefined) return dotProductScorer;
   const given = Object.fromEntries(Object.entries(weights).map(([k, v]) => [k, fixtureTensor(v)]));
-  const scorer = new AdditiveScorer({ queryDim: 6, keyDim: 6, hiddenDim: 6, weights: given });
+  const scorer = new AdditiveScorer({ queryDim: 6, keyDim: 6, hiddenDim: 6 }, given);
   Object.values(given).forEach((t) => t.dispose());
   return scorer;
 }

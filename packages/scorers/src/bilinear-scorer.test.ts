@@ -2,6 +2,7 @@ import { zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareBackends, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
+import { StateDictError } from '@attnkit/nn';
 import { fixtureTensor, leaksOf, fixtureValues, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/scorers.json' with { type: 'json' };
 import { BilinearScorer } from './bilinear-scorer.js';
@@ -12,7 +13,7 @@ beforeAll(() => useBackend('cpu'));
 describe('BilinearScorer', () => {
   it('equals PyTorch q @ W @ kᵀ within 1e-5 on cpu and wasm, no leaks', async () => {
     const weight = fixtureTensor(specOf(fixture.weights, 'weight'));
-    const scorer = new BilinearScorer({ queryDim: 8, keyDim: 5, weights: { weight } });
+    const scorer = new BilinearScorer({ queryDim: 8, keyDim: 5 }, { weight });
     weight.dispose();
     const [query, key] = ['query', 'key'].map((n) => fixtureTensor(specOf(fixture.inputs, n)));
     const report = await compareBackends(() => scorer.score(query!, key!), { backends: ['cpu', 'wasm'], tolerance: 1e-5, reference: { output: fixtureValues(specOf(fixture.outputs, 'scores')) } });
@@ -32,8 +33,10 @@ describe('BilinearScorer', () => {
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect(error.message).toBe("BilinearScorer.score: 'query' must be last dim 4 (the scorer's queryDim); received [2, 2, 5, 3].");
     const weight = zeros([3, 4]);
-    expect(thrown(() => new BilinearScorer({ queryDim: 4, keyDim: 3, weights: { weight } })).message).toBe(
-      "BilinearScorer: 'weights['weight']' must be shape [4, 3] (PyTorch layout, from the layer's configuration); received [3, 4].",
+    const refused = thrown(() => new BilinearScorer({ queryDim: 4, keyDim: 3 }, { weight, bias: weight }));
+    expect(refused).toBeInstanceOf(StateDictError);
+    expect(refused.message).toBe(
+      'BilinearScorer: the state dict does not fit the module. 1 unexpected: bias. 1 mis-shaped: weight (expected [4, 3] float32, received [3, 4] float32). For its config, this BilinearScorer has weight [4, 3].',
     );
     [q, k, scores, wide, weight].forEach((t) => t.dispose());
     scorer.dispose();

@@ -12,7 +12,6 @@ import type { Scorer } from './scorer.js';
  */
 export const dotProductScorer: Scorer = {
   name: 'dotProductScorer',
-  variables: [],
   score(query: Tensor, key: Tensor): Tensor {
     checkQueryKey('dotProductScorer', query, key, { sameDim: true });
     return matMul(query, key, false, true); // [.., T, D] x [.., S, D]^T -> [.., T, S]

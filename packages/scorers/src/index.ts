@@ -6,6 +6,4 @@ export { BilinearScorer, type BilinearScorerConfig } from './bilinear-scorer.js'
 export { SelfAttentionScorer, type SelfAttentionScorerConfig } from './self-attention-scorer.js';
 export { seqFirstDotProductScorer } from './seq-first-dot-product-scorer.js';
 export { attentionPooling, type PoolingResult } from './attention-pooling.js';
-export { weightVariable, type WeightSpec } from './weight-variable.js';
-export { WeightedModule } from './weighted-module.js';
 export { checkQueryKey, type QueryKeyShapes } from './check-query-key.js';

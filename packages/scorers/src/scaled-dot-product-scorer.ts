@@ -13,7 +13,6 @@ import type { Scorer } from './scorer.js';
  */
 export const scaledDotProductScorer: Scorer = {
   name: 'scaledDotProductScorer',
-  variables: [],
   score(query: Tensor, key: Tensor): Tensor {
     const { queryDim } = checkQueryKey('scaledDotProductScorer', query, key, { sameDim: true });
     return tidy(() => matMul(mul(query, Math.sqrt(1 / queryDim)), key, false, true)); // [.., T, S]

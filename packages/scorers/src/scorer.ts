@@ -1,7 +1,9 @@
-import type { Tensor, Variable } from '@tensorflow/tfjs-core';
+import type { Tensor } from '@tensorflow/tfjs-core';
 
 /**
- * What every scorer is: `(query, key) → scores`, pluggable into attention.
+ * What every scorer is: `(query, key) → scores`, pluggable into attention. Scorers with weights
+ * (`AdditiveScorer`, `BilinearScorer`, `SelfAttentionScorer`) are also `@attnkit/nn` modules:
+ * `parameters()` for an optimiser, `stateDict()`, `dispose()`.
  *
  * Shapes (batch-first): `query: [B, T, Dq]` or `[B, H, T, Dq]`, `key: [B, S, Dk]` or
  * `[B, H, S, Dk]` → `scores: [B, T, S]` or `[B, H, T, S]`. (The seq-first scorer documents its own.)
@@ -11,6 +13,4 @@ export interface Scorer {
   readonly name: string;
   /** Computes the scores; runs inside the caller's `tf.tidy` and leaves nothing else behind. */
   score(query: Tensor, key: Tensor): Tensor;
-  /** Trainable weights (empty for parameter-free scorers). */
-  readonly variables: readonly Variable[];
 }

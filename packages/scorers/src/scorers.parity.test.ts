@@ -25,10 +25,10 @@ function scorerFor(name: string, spec: FixtureFile['cases'][string]): Scorer {
   if (name.startsWith('dot')) return dotProductScorer;
   if (name.startsWith('scaled dot')) return scaledDotProductScorer;
   if (name.startsWith('seq-first')) return seqFirstDotProductScorer;
-  if (name.startsWith('additive pooling')) return new AdditiveScorer({ queryDim: 6, keyDim: 6, hiddenDim: 6, weights });
-  if (name.startsWith('additive')) return new AdditiveScorer({ queryDim: 8, keyDim: 5, hiddenDim: 7, bias: 'W_k.bias' in weights, weights });
-  if (name.startsWith('bilinear')) return new BilinearScorer({ queryDim: 8, keyDim: 5, weights });
-  return new SelfAttentionScorer({ embedDim: 6, weights });
+  if (name.startsWith('additive pooling')) return new AdditiveScorer({ queryDim: 6, keyDim: 6, hiddenDim: 6 }, weights);
+  if (name.startsWith('additive')) return new AdditiveScorer({ queryDim: 8, keyDim: 5, hiddenDim: 7, bias: 'W_k.bias' in weights }, weights);
+  if (name.startsWith('bilinear')) return new BilinearScorer({ queryDim: 8, keyDim: 5 }, weights);
+  return new SelfAttentionScorer({ embedDim: 6 }, weights);
 }
 
 describe('scorers vs PyTorch on every backend here', () => {

@@ -14,7 +14,6 @@ import type { Scorer } from './scorer.js';
  */
 export const seqFirstDotProductScorer: Scorer = {
   name: 'seqFirstDotProductScorer',
-  variables: [],
   score(query: Tensor, key: Tensor): Tensor {
     const caller = 'seqFirstDotProductScorer';
     assertBackendReady(caller);

@@ -5,7 +5,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { AdditiveScorer } from './additive-scorer.js';
 import { BilinearScorer } from './bilinear-scorer.js';
-import type { Scorer } from './scorer.js';
 import { SelfAttentionScorer } from './self-attention-scorer.js';
 
 function seededQueryKey(queryShape: number[], keyShape: number[], seed: number): { query: Tensor; key: Tensor } {
@@ -19,9 +18,9 @@ describe.each(['cpu', 'wasm'] as const)('scorers with weights are trainable on %
     ['BilinearScorer', () => new BilinearScorer({ queryDim: 6, keyDim: 6, seed: 2 }), 1],
     ['SelfAttentionScorer', () => new SelfAttentionScorer({ embedDim: 6, seed: 3 }), 2],
   ] as const)('%s: every weight gets a finite, non-zero gradient', (_, make, count) => {
-    const scorer = make() as Scorer & { dispose(): void };
+    const scorer = make();
     const { query, key } = seededQueryKey([2, 3, 6], [2, 4, 6], 7);
-    const { value, grads } = variableGrads(() => sum(square(scorer.score(query, key))) as never, [...scorer.variables]);
+    const { value, grads } = variableGrads(() => sum(square(scorer.score(query, key))) as never, scorer.parameters());
     expect(Object.keys(grads)).toHaveLength(count);
     for (const grad of Object.values(grads)) {
       const total = sum(abs(grad)).dataSync()[0] as number;
@@ -36,8 +35,8 @@ describe.each(['cpu', 'wasm'] as const)('scorers with weights are trainable on %
     const { query, key } = seededQueryKey([2, 3, 6], [2, 4, 6], 8);
     const target = tensor(Array.from({ length: 24 }, (_, i) => (i % 5) - 2), [2, 3, 4]);
     const loss = () => sum(square(sub(scorer.score(query, key), target))) as never;
-    const { value: before, grads } = variableGrads(loss, [...scorer.variables]);
-    for (const v of scorer.variables) v.assign(sub(v, mul(grads[v.name]!, 1e-3)));
+    const { value: before, grads } = variableGrads(loss, scorer.parameters());
+    for (const v of scorer.parameters()) v.assign(sub(v, mul(grads[v.name]!, 1e-3)));
     const after = loss() as Tensor;
     expect(after.dataSync()[0]).toBeLessThan(before.dataSync()[0] as number);
     [before, after, ...Object.values(grads), query, key, target].forEach((t) => t.dispose());

@@ -7,3 +7,4 @@ export { fixtureRows, fixtureTensor, fixtureValues, specOf, type FixtureCase, ty
 export { outputsAndGradients } from './outputs-and-gradients.js';
 export { scaledErrors } from './scaled-error.js';
 export { servedPath } from './served-path.js';
+export { checkpointRefusals, type CheckpointRefusal } from './checkpoint-refusals.js';

@@ -20,6 +20,19 @@ describe('initialValues / skipInitialization', () => {
     [a, b].forEach((t) => t.dispose());
   });
 
+  it('glorotUniform draws within gain · √(6 / (fanIn + fanOut)) of a weight [out, in], reproducibly per seed', async () => {
+    const [a, b, c] = [1, 1, 2].map((seed) => initialValues([30, 20], { glorotUniform: 1 }, seed));
+    const [va, vb, vc] = await Promise.all([a!.data(), b!.data(), c!.data()]);
+    expect(va).toEqual(vb);
+    expect(va).not.toEqual(vc);
+    const largest = Math.max(...Array.from(va).map(Math.abs));
+    expect(largest).toBeLessThanOrEqual(Math.sqrt(6 / 50));
+    expect(largest).toBeGreaterThan(0.9 * Math.sqrt(6 / 50));
+    const doubled = initialValues([30, 20], { glorotUniform: 2 }, 1);
+    expect(Math.max(...Array.from(await doubled.data()).map(Math.abs))).toBeCloseTo(2 * largest, 5);
+    [a, b, c, doubled].forEach((t) => t?.dispose());
+  });
+
   it('inside skipInitialization every parameter starts at zero (no random draw), and the flag is reset after a throw', async () => {
     const before = memory().numTensors;
     const skipped = skipInitialization(() => new Linear(4, 4, { seed: 1 }));

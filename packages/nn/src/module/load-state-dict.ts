@@ -54,10 +54,10 @@ function received(value: unknown): { shape: string; dtype: string } | string {
 /**
  * `Module.loadStateDict` on a module's named parameters: checks every key first (missing, unexpected,
  * wrong shape or dtype, disposed, not a tensor), throws one {@link StateDictError} listing all
- * problems, and only then assigns — a failed load changes nothing. int32 values for float32
- * parameters are cast; {@link TensorData} becomes a tensor only when it is assigned.
+ * problems (and `hint`, when given), and only then assigns — a failed load changes nothing. int32
+ * values for float32 parameters are cast; {@link TensorData} becomes a tensor only when it is assigned.
  */
-export function loadStateDict(caller: string, namedParameters: ReadonlyArray<[string, Variable]>, source: StateDictSource, options: LoadStateDictOptions = {}): LoadStateDictResult {
+export function loadStateDict(caller: string, namedParameters: ReadonlyArray<[string, Variable]>, source: StateDictSource, options: LoadStateDictOptions = {}, hint = ''): LoadStateDictResult {
   const given = new Map(entriesOf(caller, source, options));
   const strict = options.strict ?? true;
   if (typeof strict !== 'boolean') throw new InvalidArgumentError({ caller, argument: 'strict', expected: 'a boolean', received: describeValue(strict) });
@@ -75,7 +75,7 @@ export function loadStateDict(caller: string, namedParameters: ReadonlyArray<[st
     }
   }
   if (mismatchedKeys.length > 0 || (strict && (missingKeys.length > 0 || unexpectedKeys.length > 0))) {
-    throw new StateDictError(caller, { missingKeys: strict ? missingKeys : [], unexpectedKeys: strict ? unexpectedKeys : [], mismatchedKeys });
+    throw new StateDictError(caller, { missingKeys: strict ? missingKeys : [], unexpectedKeys: strict ? unexpectedKeys : [], mismatchedKeys }, hint);
   }
   for (const [key, parameter] of parameters) {
     const value = given.get(key) as Tensor | TensorData | undefined;

@@ -1,5 +1,6 @@
 import { Variable, variable, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, UseAfterDisposeError, describeValue } from '@attnkit/errors';
+import { InvalidArgumentError, UseAfterDisposeError, describeValue, formatShape, summarizeList } from '@attnkit/errors';
+import { skipInitialization } from '../layers/init.js';
 import { loadStateDict, type LoadStateDictOptions, type LoadStateDictResult, type StateDictSource } from './load-state-dict.js';
 
 /**
@@ -139,6 +140,30 @@ export abstract class Module {
       this.#disposeTree();
       throw error;
     }
+  }
+
+  /**
+   * The body of a constructor that takes an optional checkpoint (`new AdditiveScorer(config,
+   * checkpoint)`): runs `build`, which registers the parameters — without drawing initial values
+   * when a checkpoint is given ({@link skipInitialization}) — then loads the checkpoint strictly. Every
+   * unknown, missing and mis-shaped key comes in one `StateDictError` (a key the config turns off,
+   * such as a bias with `bias: false`, is unknown) whose message names the keys this config gives
+   * the module. If anything throws, every parameter registered so far is disposed, as in `guard`.
+   *
+   * @example
+   * constructor(config: ProjectionConfig, checkpoint?: StateDictSource) {
+   *   super();
+   *   this.linear = this.buildFrom(checkpoint, () => this.registerModule('linear', new Linear(config.inputDim, config.outputDim)));
+   * }
+   */
+  protected buildFrom<T>(checkpoint: StateDictSource | undefined, build: () => T): T {
+    return this.guard(() => {
+      if (checkpoint === undefined) return build();
+      const built = skipInitialization(build); // zeros: the values come next
+      const own = this.namedParameters();
+      loadStateDict(this.className, own, checkpoint, {}, `For its config, this ${this.className} has ${summarizeList(own.map(([key, p]) => `${key} ${formatShape(p.shape)}`))}.`);
+      return built;
+    });
   }
 
   /** Every parameter of the tree with its dotted checkpoint key, in registration order. */

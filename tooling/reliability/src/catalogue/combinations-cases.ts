@@ -58,8 +58,8 @@ function attend(spec: CombinationCase): { output: Tensor; attentionWeights: Tens
       const value = self ? query : fixtureTensor(specOf(inputs, 'value'));
       const average = inputs['averageAttnWeights'] as boolean;
       const result = batchFirst
-        ? mha.callTorch(query, key, value, { keyPaddingMask: optional('keyPaddingMask'), attnMask: optional('attnMask'), needWeights: true, averageAttnWeights: average })
-        : mha.call(query, key, value, { attentionMask: optional('attentionMask'), attentionBias: optional('attentionBias'), returnWeights: average ? 'averaged' : 'per-head' }); // mask [T|1, S, B|1]
+        ? mha.forwardTorch(query, key, value, { keyPaddingMask: optional('keyPaddingMask'), attnMask: optional('attnMask'), needWeights: true, averageAttnWeights: average })
+        : mha.forward(query, key, value, { attentionMask: optional('attentionMask'), attentionBias: optional('attentionBias'), returnWeights: average ? 'averaged' : 'per-head' }); // mask [T|1, S, B|1]
       return { output: result.output, attentionWeights: result.attentionWeights! };
     });
   } finally {
@@ -112,7 +112,7 @@ function mhaWith(dtype: { query?: 'int32'; key?: 'bool'; keyPaddingMask?: 'int32
     attempt(() => {
       const query = zeros([1, 2, 8], dtype.query ?? 'float32');
       const key = zeros([1, 3, 8], dtype.key ?? 'float32');
-      mha.callTorch(query, key, zeros([1, 3, 8]), { keyPaddingMask: dtype.keyPaddingMask === undefined ? undefined : zeros([1, 3], dtype.keyPaddingMask) });
+      mha.forwardTorch(query, key, zeros([1, 3, 8]), { keyPaddingMask: dtype.keyPaddingMask === undefined ? undefined : zeros([1, 3], dtype.keyPaddingMask) });
     });
   } finally {
     mha.dispose();
@@ -131,13 +131,13 @@ const dtypeCases: CatalogueCase[] = BACKENDS.flatMap((backend) => {
       const [q, k] = [zeros([3, 2, 3, 4]), zeros([3, 2, 7, 4])];
       scaledDotProductAttention(q, k, k, { mask: reshape(paddingMask([7, 4, 0], 7), [3, 7]) }); // [B, 1, 1, S] -> [B, S]
     }))),
-    rejects(C, `MultiHeadAttention.callTorch, int32 query, ${backend}`, E, /^MultiHeadAttention.callTorch: 'query' must be a float32 tensor of rank 3 \[B, T, E\]; received int32 tensor/, on(() => mhaWith({ query: 'int32' }))),
-    rejects(C, `MultiHeadAttention.callTorch, bool key, ${backend}`, E, /^MultiHeadAttention.callTorch: 'key' must be a float32 tensor of rank 3 \[B, S, keyDim\]; received bool tensor/, on(() => mhaWith({ key: 'bool' }))),
-    rejects(C, `MultiHeadAttention.callTorch, int32 keyPaddingMask, ${backend}`, E, /'keyPaddingMask' must be a bool or float32 tensor.*received int32 tensor/, on(() => mhaWith({ keyPaddingMask: 'int32' }))),
-    rejects(C, `MultiHeadAttention.call, float32 attentionMask (bool needed), ${backend}`, E, /'attentionMask' must be a bool tensor; received float32 tensor/, on(() => {
+    rejects(C, `MultiHeadAttention.forwardTorch, int32 query, ${backend}`, E, /^MultiHeadAttention.forwardTorch: 'query' must be a float32 tensor of rank 3 \[B, T, E\]; received int32 tensor/, on(() => mhaWith({ query: 'int32' }))),
+    rejects(C, `MultiHeadAttention.forwardTorch, bool key, ${backend}`, E, /^MultiHeadAttention.forwardTorch: 'key' must be a float32 tensor of rank 3 \[B, S, keyDim\]; received bool tensor/, on(() => mhaWith({ key: 'bool' }))),
+    rejects(C, `MultiHeadAttention.forwardTorch, int32 keyPaddingMask, ${backend}`, E, /'keyPaddingMask' must be a bool or float32 tensor.*received int32 tensor/, on(() => mhaWith({ keyPaddingMask: 'int32' }))),
+    rejects(C, `MultiHeadAttention.forward, float32 attentionMask (bool needed), ${backend}`, E, /'attentionMask' must be a bool tensor; received float32 tensor/, on(() => {
       const mha = new MultiHeadAttention({ embedDim: 8, numHeads: 2, seed: 1 });
       try {
-        attempt(() => mha.call(zeros([1, 2, 8]), undefined, undefined, { attentionMask: zeros([1, 1, 1, 2]) }));
+        attempt(() => mha.forward(zeros([1, 2, 8]), undefined, undefined, { attentionMask: zeros([1, 1, 1, 2]) }));
       } finally {
         mha.dispose();
       }

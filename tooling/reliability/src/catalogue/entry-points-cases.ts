@@ -43,6 +43,7 @@ const ACCEPTED: Readonly<Record<string, string>> = {
   'tokenizers.lowercaseTokenizerJson:{}': 'a tokenizer.json object; a Lowercase normalizer is added',
   'hub.checkModelSource:"x"': 'a relative folder path is a model source',
   'hub.modelFiles:"x"': 'a relative folder path: a reader, whose reads say what is missing',
+  'nn.ModuleDict:{}': 'an empty record: a ModuleDict with no modules',
   'sentence.readSentenceFolder:"x"': 'a relative folder path; a folder without modules.json reads as a plain Hugging Face folder',
   'tokenizers.regexHazard:"x"': 'a valid pattern with no hazard',
   'errors.checkObject:{}': 'an object is an options object',

@@ -1,6 +1,6 @@
 import { memory, tensor, tidy, zeros } from '@tensorflow/tfjs-core';
 import { TransformerEncoderLayer } from '@attnkit/attention';
-import { Embedding, LayerNorm, Linear, Module, activationByName } from '@attnkit/nn';
+import { Embedding, LayerNorm, Linear, Module, ModuleDict, activationByName } from '@attnkit/nn';
 import { rejects, safely, type CatalogueCase } from './catalogue-case.js';
 
 const E = 'InvalidArgumentError';
@@ -17,6 +17,8 @@ export const nnCases: CatalogueCase[] = [
   rejects('nn', 'unknown activation name', E, /^activationByName: 'activation' must be one of gelu, .*, or a function; received string 'swiglu'\.$/, () => activationByName('swiglu')),
   rejects('nn', 'state dict with a missing, an unexpected and a mis-shaped key', 'StateDictError', "LayerNorm.loadStateDict: the state dict does not fit the module. 1 missing: bias. 1 unexpected: gamma. 1 mis-shaped: weight (expected [3] float32, received [2] float32).",
     () => using(() => new LayerNorm(3), (n) => n.loadStateDict({ weight: zeros([2]), gamma: zeros([3]) }))),
+  rejects('nn', 'ModuleDict with a dotted key (not one path segment)', E, 'ModuleDict.registerModule: \'name\' must be one path segment (no dots); received "heads.topic".',
+    () => new ModuleDict({ sentiment: new Linear(2, 2), 'heads.topic': new Linear(2, 3) })),
   rejects('nn', 'module used after dispose()', 'UseAfterDisposeError', 'Linear.forward: called after dispose() freed its weights. Create a new instance instead.', () => { const l = new Linear(2, 2); l.dispose(); tidy(() => l.forward(zeros([1, 2]))); }),
   safely('nn', 'a failed load', 'assigns nothing and leaves no tensor behind', () => {
     const norm = new LayerNorm(2);
@@ -29,7 +31,7 @@ export const nnCases: CatalogueCase[] = [
     norm.dispose();
     return { values, leaked };
   }, (v) => { const { values, leaked } = v as { values: number[]; leaked: number }; return values.every((x) => x === 1) && leaked === 0; }),
-  rejects('nn', 'encoder layer given a rank-3 bias', E, /^MultiHeadAttention\.call: 'attentionBias' must be a float32 tensor of rank 2 or 4 \[T, S\] or \[B\|1, H\|1, T\|1, S\|1\]; received float32 tensor of rank 3/,
+  rejects('nn', 'encoder layer given a rank-3 bias', E, /^MultiHeadAttention\.forward: 'attentionBias' must be a float32 tensor of rank 2 or 4 \[T, S\] or \[B\|1, H\|1, T\|1, S\|1\]; received float32 tensor of rank 3/,
     () => using(() => new TransformerEncoderLayer({ embedDim: 8, numHeads: 2, feedForwardDim: 8 }), (l) => l.forward(zeros([2, 5, 8]), { attentionBias: zeros([2, 5, 5]) }))),
   rejects('nn', 'encoder layer given a PyTorch mask of the wrong shape', E, "TransformerEncoderLayer.forwardTorch: 'attnMask' must be [T, S] = [5, 5]; received [5, 4].",
     () => using(() => new TransformerEncoderLayer({ embedDim: 8, numHeads: 2, feedForwardDim: 8 }), (l) => l.forwardTorch(zeros([2, 5, 8]), { mask: zeros([5, 4]) }))),

@@ -15,7 +15,7 @@ describe.each(BACKENDS)('fully masked rows and all-padding sequences on %s', (ba
     const mha = new MultiHeadAttention({ embedDim: 8, numHeads: 2, seed: 3 });
     const { weights, output } = tidy(() => {
       const x = tensor(Array.from({ length: 2 * 4 * 8 }, (_, i) => Math.sin(i)), [2, 4, 8]);
-      const result = mha.call(x, x, x, { attentionMask: paddingMask([4, 0], 4), returnWeights: 'per-head' });
+      const result = mha.forward(x, x, x, { attentionMask: paddingMask([4, 0], 4), returnWeights: 'per-head' });
       return { weights: Array.from(result.attentionWeights!.dataSync()), output: Array.from(result.output.dataSync()) };
     });
     expect(weights.slice(2 * 4 * 4)).toEqual(Array(2 * 4 * 4).fill(0)); // second sequence: every weight exactly 0
