@@ -1,7 +1,7 @@
 import { add, concat, matMul, reshape, slice, tensor1d, tidy, zeros, type Tensor, type Variable } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, checkObject, checkOptionKeys, describeValue } from '@attnkit/errors';
-import { LayerNorm, Linear, Module, activationByName, gatherRows, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
-import { BertModel, children } from './bert-model.js';
+import { LayerNorm, Linear, Module, activationByName, gatherRows, skipInitialization, type ActivationFunction, type StateDictSource, ModuleDict } from '@attnkit/nn';
+import { BertModel } from './bert-model.js';
 import type { EncoderInputs } from '../encoder/encoder.js';
 import type { EncoderConfig } from '../encoder/encoder-config.js';
 import { initialiseLikeHuggingFace } from '../encoder/initialise-like-hugging-face.js';
@@ -15,7 +15,7 @@ import { initialiseLikeHuggingFace } from '../encoder/initialise-like-hugging-fa
  * const logits = head.forward(hidden, model.bert.embeddings.wordEmbeddings.weight); // [N, E] -> [N, V]
  */
 export class BertLMPredictionHead extends Module {
-  readonly transform: Module & { readonly dense: Linear; readonly LayerNorm: LayerNorm };
+  readonly transform: ModuleDict<{ dense: Linear; LayerNorm: LayerNorm }>;
   /** `[V]`: the decoder's bias (`cls.predictions.bias`, which transformers also names `cls.predictions.decoder.bias`). */
   readonly bias: Variable;
   readonly activation: ActivationFunction;
@@ -25,7 +25,7 @@ export class BertLMPredictionHead extends Module {
     checkObject(c, { caller: 'BertLMPredictionHead', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
     this.activation = activationByName(c.hiddenAct, 'BertLMPredictionHead');
     [this.transform, this.bias] = this.guard(() => [
-      this.registerModule('transform', children({ dense: new Linear(c.hiddenSize, c.hiddenSize), LayerNorm: new LayerNorm(c.hiddenSize, { eps: c.layerNormEps }) })),
+      this.registerModule('transform', new ModuleDict({ dense: new Linear(c.hiddenSize, c.hiddenSize), LayerNorm: new LayerNorm(c.hiddenSize, { eps: c.layerNormEps }) })),
       this.registerParameter('bias', zeros([c.vocabSize])),
     ] as const);
   }
@@ -35,7 +35,7 @@ export class BertLMPredictionHead extends Module {
     return tidy(() => {
       const shape = hidden.shape;
       const flat = reshape(hidden, [-1, shape.at(-1) as number]); // [..., E] -> [N, E]
-      const transformed = this.transform.LayerNorm.forward(this.activation(this.transform.dense.forward(flat))); // [N, E]
+      const transformed = this.transform.get('LayerNorm').forward(this.activation(this.transform.get('dense').forward(flat))); // [N, E]
       const logits = add(matMul(transformed, wordEmbeddings, false, true), this.bias); // [N, E] x [V, E]ᵀ -> [N, V]
       return reshape(logits, [...shape.slice(0, -1), wordEmbeddings.shape[0] as number]); // [N, V] -> [..., V]
     });
@@ -72,7 +72,7 @@ export const MASKED_LM_HEAD_KEYS = ['cls.predictions.bias', 'cls.predictions.tra
 export class BertForMaskedLM extends Module {
   readonly config: EncoderConfig;
   readonly bert: BertModel;
-  readonly cls: Module & { readonly predictions: BertLMPredictionHead };
+  readonly cls: ModuleDict<{ predictions: BertLMPredictionHead }>;
   /** Head keys initialised because the checkpoint had no head (all of {@link MASKED_LM_HEAD_KEYS}), else empty; and the encoder's own (`bert.pooler.*`). */
   readonly initialisedKeys: readonly string[];
 
@@ -91,7 +91,7 @@ export class BertForMaskedLM extends Module {
     let initialised: string[] = [];
     [this.bert, this.cls] = this.guard(() => {
       const bert = this.registerModule('bert', encoder instanceof BertModel ? encoder : new BertModel(encoder, undefined, options.seed === undefined ? {} : { seed: options.seed }));
-      const cls = this.registerModule('cls', children({ predictions: skipInitialization(() => new BertLMPredictionHead(bert.config)) }));
+      const cls = this.registerModule('cls', new ModuleDict({ predictions: skipInitialization(() => new BertLMPredictionHead(bert.config)) }));
       if (head === undefined) {
         initialiseLikeHuggingFace(cls, bert.config.initializerRange, options.seed === undefined ? undefined : options.seed + 7919);
         initialised = [...MASKED_LM_HEAD_KEYS];
@@ -120,14 +120,14 @@ export class BertForMaskedLM extends Module {
       return tidy(() => {
         const hidden = out.lastHiddenState; // [B, T, E]
         const [batch, length, width] = hidden.shape as [number, number, number];
-        if (options.positions === undefined) return { logits: this.cls.predictions.forward(hidden, this.bert.embeddings.wordEmbeddings.weight) }; // [B, T, V]
+        if (options.positions === undefined) return { logits: this.cls.get('predictions').forward(hidden, this.bert.embeddings.wordEmbeddings.weight) }; // [B, T, V]
         let positions = checkPositions(options.positions, batch * length, caller); // [N]
         const single = positions.shape[0] === 1;
         // One position is selected twice and the copy dropped below: the gradients of a product over
         // a shared dimension of 1 come out of tfjs' webgl backend 100x less precise (5e-3 of scale, against 1e-7 with 2).
         if (single) positions = concat([positions, positions]); // [1] -> [2]
         const rows = gatherRows(reshape(hidden, [batch * length, width]), positions); // [B·T, E] -> [N, E]; its gradient is one scatterND on every backend
-        const logits = this.cls.predictions.forward(rows, this.bert.embeddings.wordEmbeddings.weight); // [N, V]
+        const logits = this.cls.get('predictions').forward(rows, this.bert.embeddings.wordEmbeddings.weight); // [N, V]
         return { logits: single ? slice(logits, [0, 0], [1, -1]) : logits }; // [2, V] -> [1, V]
       });
     } finally {

@@ -1,7 +1,7 @@
 import { add, slice, squeeze, tanh, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { checkObject, InvalidArgumentError } from '@attnkit/errors';
 import { mergeHeads, splitHeads } from '@attnkit/attention';
-import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, linearResidualLayerNorm, linearThenActivation, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
+import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, linearResidualLayerNorm, linearThenActivation, skipInitialization, type ActivationFunction, type StateDictSource, ModuleDict } from '@attnkit/nn';
 import type { Encoder, EncoderInputs, EncoderOutputs } from '../encoder/encoder.js';
 import type { EncoderConfig, ModelType } from '../encoder/encoder-config.js';
 import { attendHeads, encoderForward, type LayerCallOptions } from '../encoder/encoder-forward.js';
@@ -138,8 +138,8 @@ export class BertResidualOutput extends Module {
  * const { hidden } = model.encoder.layer.at(0).forward(x, mask); // mask bool [B, 1, 1, T]
  */
 export class BertLayer extends Module {
-  readonly attention: Module & { readonly self: BertSelfAttention; readonly output: BertResidualOutput };
-  readonly intermediate: Module & { readonly dense: Linear };
+  readonly attention: ModuleDict<{ self: BertSelfAttention; output: BertResidualOutput }>;
+  readonly intermediate: ModuleDict<{ dense: Linear }>;
   readonly output: BertResidualOutput;
   readonly activation: ActivationFunction;
 
@@ -148,8 +148,8 @@ export class BertLayer extends Module {
     checkObject(c, { caller: 'BertLayer', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
     this.activation = activationByName(c.hiddenAct, 'BertLayer');
     [this.attention, this.intermediate, this.output] = this.guard(() => [
-      this.registerModule('attention', children({ self: new BertSelfAttention(c), output: new BertResidualOutput(c, c.hiddenSize) })),
-      this.registerModule('intermediate', children({ dense: new Linear(c.hiddenSize, c.intermediateSize) })),
+      this.registerModule('attention', new ModuleDict({ self: new BertSelfAttention(c), output: new BertResidualOutput(c, c.hiddenSize) })),
+      this.registerModule('intermediate', new ModuleDict({ dense: new Linear(c.hiddenSize, c.intermediateSize) })),
       this.registerModule('output', new BertResidualOutput(c, c.intermediateSize)),
     ] as const);
   }
@@ -158,25 +158,12 @@ export class BertLayer extends Module {
   forward(hidden: Tensor, mask: Tensor | undefined, bias?: Tensor, options: LayerCallOptions = {}): { hidden: Tensor; weights: Tensor | undefined } {
     this.assertLive('BertLayer.forward');
     return tidy(() => {
-      const { context, weights } = this.attention.self.forward(hidden, mask, bias, options); // [B, T, E]
-      const attended = this.attention.output.forward(context, hidden); // LN(dense(context) + hidden)
-      const intermediate = linearThenActivation(this.intermediate.dense, attended, this.activation); // [B, T, I]; int8 + GELU: fused in the kernel
+      const { context, weights } = this.attention.get('self').forward(hidden, mask, bias, options); // [B, T, E]
+      const attended = this.attention.get('output').forward(context, hidden); // LN(dense(context) + hidden)
+      const intermediate = linearThenActivation(this.intermediate.get('dense'), attended, this.activation); // [B, T, I]; int8 + GELU: fused in the kernel
       return { hidden: this.output.forward(intermediate, attended), weights }; // LN(dense(intermediate) + attended)
     });
   }
-}
-
-/** A module that only groups named children (Hugging Face's `BertAttention`, `BertIntermediate`, `BertPooler` wrappers). */
-export class Children extends Module {
-  constructor(named: Record<string, Module>) {
-    super();
-    this.guard(() => Object.entries(named).forEach(([name, child]) => Object.assign(this, { [name]: this.registerModule(name, child) })));
-  }
-}
-
-/** `named` grouped under one module, each child reachable by its name. */
-export function children<C extends Record<string, Module>>(named: C): Module & Readonly<C> {
-  return new Children(named) as Module & Readonly<C>;
 }
 
 /** Inputs of {@link BertModel.forward} (those of every encoder). */
@@ -204,8 +191,8 @@ export class BertModel extends Module implements Encoder {
   static readonly modelTypes: readonly ModelType[] = ['bert'];
   readonly config: EncoderConfig;
   readonly embeddings: BertEmbeddings;
-  readonly encoder: Module & { readonly layer: ModuleList<BertLayer> };
-  readonly pooler: Module & { readonly dense: Linear };
+  readonly encoder: ModuleDict<{ layer: ModuleList<BertLayer> }>;
+  readonly pooler: ModuleDict<{ dense: Linear }>;
   readonly initialisedKeys: readonly string[];
 
   /**
@@ -226,8 +213,8 @@ export class BertModel extends Module implements Encoder {
     [this.embeddings, this.encoder, this.pooler] = this.guard(() => {
       const parts = skipInitialization(() => [ // no random draw: the values come next
         this.registerModule('embeddings', this.createEmbeddings(c)),
-        this.registerModule('encoder', children({ layer: new ModuleList(Array.from({ length: c.numHiddenLayers }, () => new BertLayer(c))) })),
-        this.registerModule('pooler', children({ dense: new Linear(c.hiddenSize, c.hiddenSize) })),
+        this.registerModule('encoder', new ModuleDict({ layer: new ModuleList(Array.from({ length: c.numHiddenLayers }, () => new BertLayer(c))) })),
+        this.registerModule('pooler', new ModuleDict({ dense: new Linear(c.hiddenSize, c.hiddenSize) })),
       ] as const);
       const initialise = (keys?: readonly string[]) => initialiseLikeHuggingFace(this, c.initializerRange, options.seed, keys === undefined ? undefined : (name) => keys.includes(name));
       if (checkpoint === undefined) initialise();
@@ -248,10 +235,10 @@ export class BertModel extends Module implements Encoder {
     this.assertLive(caller);
     return encoderForward(caller, this.config, {
       embed: (ids, types) => this.embeddings.forward(ids, types),
-      layers: this.encoder.layer,
+      layers: this.encoder.get('layer'),
       pool: (hidden) => {
         const first = squeeze(slice(hidden, [0, 0, 0], [-1, 1, -1]), [1]); // [B, 1, E] -> [B, E]
-        return tanh(this.pooler.dense.forward(first)); // tanh(dense(h[:, 0]))
+        return tanh(this.pooler.get('dense').forward(first)); // tanh(dense(h[:, 0]))
       },
     }, inputs) as BertOutputs;
   }

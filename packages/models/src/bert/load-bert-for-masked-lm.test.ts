@@ -26,7 +26,7 @@ describe('loadBertForMaskedLM', () => {
     expect(model.initialisedKeys).toEqual([]); // pooler and head both in the file
     const stored = readSafetensors(new Uint8Array(readFileSync(`${fixture('bert-legacy')}model.safetensors`))).tensors;
     const gamma = stored.get('cls.predictions.transform.LayerNorm.gamma')!.values;
-    expect(Array.from(await model.cls.predictions.transform.LayerNorm.weight!.data())).toEqual(Array.from(gamma));
+    expect(Array.from(await model.cls.get('predictions').transform.get('LayerNorm').weight!.data())).toEqual(Array.from(gamma));
     model.dispose();
   });
 
@@ -37,10 +37,10 @@ describe('loadBertForMaskedLM', () => {
     const model = await loadBertForMaskedLM(headless, { seed: 3, onNotice: (m) => notices.push(m) });
     expect(model.initialisedKeys).toContain('cls.predictions.transform.dense.weight');
     expect(notices.join('\n')).toMatch(/no masked-language-model head \(cls\.predictions\.\*\); a new one is initialised/);
-    expect(Array.from(await model.cls.predictions.bias.data()).every((v) => v === 0)).toBe(true); // HF: biases 0
-    expect(Array.from(await model.cls.predictions.transform.LayerNorm.weight!.data()).every((v) => v === 1)).toBe(true);
+    expect(Array.from(await model.cls.get('predictions').bias.data()).every((v) => v === 0)).toBe(true); // HF: biases 0
+    expect(Array.from(await model.cls.get('predictions').transform.get('LayerNorm').weight!.data()).every((v) => v === 1)).toBe(true);
     const again = await loadBertForMaskedLM(headless, { seed: 3 });
-    expect(Array.from(await again.cls.predictions.transform.dense.weight.data())).toEqual(Array.from(await model.cls.predictions.transform.dense.weight.data())); // seeded
+    expect(Array.from(await again.cls.get('predictions').transform.get('dense').weight.data())).toEqual(Array.from(await model.cls.get('predictions').transform.get('dense').weight.data())); // seeded
     model.dispose();
     again.dispose();
     expect(memory().numTensors).toBe(before);

@@ -50,7 +50,7 @@ describe('loadBert', () => {
     const inputs = { inputIds: [[2, 5, 7, 3]] };
     const [a, b] = [full.forward(inputs), noPooler.forward(inputs)];
     expect(Array.from(await b.lastHiddenState.data())).toEqual(Array.from(await a.lastHiddenState.data()));
-    expect(Array.from(await noPooler.pooler.dense.bias!.data()).every((v) => v === 0)).toBe(true); // Hugging Face's init: zero bias
+    expect(Array.from(await noPooler.pooler.get('dense').bias!.data()).every((v) => v === 0)).toBe(true); // Hugging Face's init: zero bias
     [a.lastHiddenState, a.poolerOutput, b.lastHiddenState, b.poolerOutput].forEach((t) => t.dispose());
     full.dispose();
     noPooler.dispose();

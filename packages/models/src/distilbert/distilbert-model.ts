@@ -1,7 +1,6 @@
 import { add, slice, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { mergeHeads, splitHeads } from '@attnkit/attention';
-import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, linearThenActivation, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
-import { children } from '../bert/bert-model.js';
+import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, linearThenActivation, skipInitialization, type ActivationFunction, type StateDictSource, ModuleDict } from '@attnkit/nn';
 import { checkModelType } from '../encoder/check-model-type.js';
 import type { Encoder, EncoderInputs, EncoderOutputs } from '../encoder/encoder.js';
 import type { EncoderConfig } from '../encoder/encoder-config.js';
@@ -52,9 +51,9 @@ export class DistilBertEmbeddings extends Module {
  * const { hidden } = model.transformer.layer.at(0).forward(x, mask); // mask bool [B, 1, 1, T]
  */
 export class TransformerBlock extends Module {
-  readonly attention: Module & { readonly q_lin: Linear; readonly k_lin: Linear; readonly v_lin: Linear; readonly out_lin: Linear };
+  readonly attention: ModuleDict<{ q_lin: Linear; k_lin: Linear; v_lin: Linear; out_lin: Linear }>;
   readonly saLayerNorm: LayerNorm;
-  readonly ffn: Module & { readonly lin1: Linear; readonly lin2: Linear; readonly dropout: Dropout };
+  readonly ffn: ModuleDict<{ lin1: Linear; lin2: Linear; dropout: Dropout }>;
   readonly outputLayerNorm: LayerNorm;
   readonly activation: ActivationFunction;
   readonly #numHeads: number;
@@ -68,9 +67,9 @@ export class TransformerBlock extends Module {
     this.#attentionDropout = c.attentionProbsDropoutProb;
     const e = c.hiddenSize;
     [this.attention, this.saLayerNorm, this.ffn, this.outputLayerNorm] = this.guard(() => [
-      this.registerModule('attention', children({ q_lin: new Linear(e, e), k_lin: new Linear(e, e), v_lin: new Linear(e, e), out_lin: new Linear(e, e) })),
+      this.registerModule('attention', new ModuleDict({ q_lin: new Linear(e, e), k_lin: new Linear(e, e), v_lin: new Linear(e, e), out_lin: new Linear(e, e) })),
       this.registerModule('sa_layer_norm', new LayerNorm(e, { eps: c.layerNormEps })),
-      this.registerModule('ffn', children({ lin1: new Linear(e, c.intermediateSize), lin2: new Linear(c.intermediateSize, e), dropout: new Dropout(c.hiddenDropoutProb) })),
+      this.registerModule('ffn', new ModuleDict({ lin1: new Linear(e, c.intermediateSize), lin2: new Linear(c.intermediateSize, e), dropout: new Dropout(c.hiddenDropoutProb) })),
       this.registerModule('output_layer_norm', new LayerNorm(e, { eps: c.layerNormEps })),
     ] as const);
   }
@@ -79,11 +78,11 @@ export class TransformerBlock extends Module {
   forward(hidden: Tensor, mask: Tensor | undefined, _bias?: Tensor, options: LayerCallOptions = {}): { hidden: Tensor; weights: Tensor | undefined } {
     this.assertLive('TransformerBlock.forward');
     return tidy(() => {
-      const { q_lin: q, k_lin: k, v_lin: v, out_lin: out } = this.attention;
       const heads = (projection: Linear) => splitHeads(projection.forward(hidden), this.#numHeads); // [B, T, E] -> [B, H, T, D]
-      const { output, weights } = attendHeads(heads(q), heads(k), heads(v), { mask, dropout: this.#attentionDropout, training: this.training }, options); // [B, H, T, D]
-      const attended = this.saLayerNorm.forward(add(out.forward(mergeHeads(output)), hidden)); // LN(out_lin(context) + x)
-      const fed = this.ffn.dropout.forward(this.ffn.lin2.forward(linearThenActivation(this.ffn.lin1, attended, this.activation))); // [B, T, E]
+      const attention = { mask, dropout: this.#attentionDropout, training: this.training };
+      const { output, weights } = attendHeads(heads(this.attention.get('q_lin')), heads(this.attention.get('k_lin')), heads(this.attention.get('v_lin')), attention, options); // [B, H, T, D]
+      const attended = this.saLayerNorm.forward(add(this.attention.get('out_lin').forward(mergeHeads(output)), hidden)); // LN(out_lin(context) + x)
+      const fed = this.ffn.get('dropout').forward(this.ffn.get('lin2').forward(linearThenActivation(this.ffn.get('lin1'), attended, this.activation))); // [B, T, E]
       return { hidden: this.outputLayerNorm.forward(add(fed, attended)), weights }; // LN(ffn + attended)
     });
   }
@@ -99,7 +98,7 @@ export class TransformerBlock extends Module {
 export class DistilBertModel extends Module implements Encoder {
   readonly config: EncoderConfig;
   readonly embeddings: DistilBertEmbeddings;
-  readonly transformer: Module & { readonly layer: ModuleList<TransformerBlock> };
+  readonly transformer: ModuleDict<{ layer: ModuleList<TransformerBlock> }>;
   readonly initialisedKeys: readonly string[] = [];
 
   /** `checkpoint`: values by checkpoint key (no `distilbert.` prefix), loaded strictly; without one, Hugging Face's initialisation. */
@@ -109,7 +108,7 @@ export class DistilBertModel extends Module implements Encoder {
     [this.embeddings, this.transformer] = this.guard(() => {
       const parts = skipInitialization(() => [
         this.registerModule('embeddings', new DistilBertEmbeddings(config)),
-        this.registerModule('transformer', children({ layer: new ModuleList(Array.from({ length: config.numHiddenLayers }, () => new TransformerBlock(config))) })),
+        this.registerModule('transformer', new ModuleDict({ layer: new ModuleList(Array.from({ length: config.numHiddenLayers }, () => new TransformerBlock(config))) })),
       ] as const);
       if (checkpoint === undefined) initialiseLikeHuggingFace(this, config.initializerRange, options.seed);
       else this.loadStateDict(checkpoint);
@@ -120,6 +119,6 @@ export class DistilBertModel extends Module implements Encoder {
   /** Runs the encoder: `{ lastHiddenState [B, T, E], hiddenStates?, attentions? }`. Dispose the outputs. */
   forward(inputs: EncoderInputs): EncoderOutputs {
     this.assertLive('DistilBertModel.forward');
-    return encoderForward('DistilBertModel.forward', this.config, { embed: (ids) => this.embeddings.forward(ids), layers: this.transformer.layer }, inputs);
+    return encoderForward('DistilBertModel.forward', this.config, { embed: (ids) => this.embeddings.forward(ids), layers: this.transformer.get('layer') }, inputs);
   }
 }

@@ -1,5 +1,5 @@
-import { Linear, Module, ModuleList, skipInitialization, type StateDictSource } from '@attnkit/nn';
-import { BertEmbeddings, BertLayer, children } from '../bert/bert-model.js';
+import { Linear, Module, ModuleList, skipInitialization, type StateDictSource, ModuleDict } from '@attnkit/nn';
+import { BertEmbeddings, BertLayer } from '../bert/bert-model.js';
 import type { Encoder, EncoderInputs, EncoderOutputs } from '../encoder/encoder.js';
 import type { EncoderConfig } from '../encoder/encoder-config.js';
 import { encoderForward } from '../encoder/encoder-forward.js';
@@ -20,7 +20,7 @@ export class ElectraModel extends Module implements Encoder {
   readonly embeddings: BertEmbeddings;
   /** `[B, T, embeddingSize]` → `[B, T, E]`; absent when the widths are equal. */
   readonly embeddingsProject: Linear | undefined;
-  readonly encoder: Module & { readonly layer: ModuleList<BertLayer> };
+  readonly encoder: ModuleDict<{ layer: ModuleList<BertLayer> }>;
   readonly initialisedKeys: readonly string[] = [];
 
   /** `checkpoint`: values by checkpoint key (no `electra.` prefix), loaded strictly; without one, Hugging Face's initialisation. */
@@ -31,7 +31,7 @@ export class ElectraModel extends Module implements Encoder {
       const parts = skipInitialization(() => [
         this.registerModule('embeddings', new BertEmbeddings({ ...config, hiddenSize: config.embeddingSize })),
         config.embeddingSize === config.hiddenSize ? undefined : this.registerModule('embeddings_project', new Linear(config.embeddingSize, config.hiddenSize)),
-        this.registerModule('encoder', children({ layer: new ModuleList(Array.from({ length: config.numHiddenLayers }, () => new BertLayer(config))) })),
+        this.registerModule('encoder', new ModuleDict({ layer: new ModuleList(Array.from({ length: config.numHiddenLayers }, () => new BertLayer(config))) })),
       ] as const);
       if (checkpoint === undefined) initialiseLikeHuggingFace(this, config.initializerRange, options.seed);
       else this.loadStateDict(checkpoint);
@@ -47,7 +47,7 @@ export class ElectraModel extends Module implements Encoder {
         const embedded = this.embeddings.forward(ids, types); // [B, T, embeddingSize]
         return this.embeddingsProject === undefined ? embedded : this.embeddingsProject.forward(embedded); // [B, T, E]
       },
-      layers: this.encoder.layer,
+      layers: this.encoder.get('layer'),
     }, inputs);
   }
 }

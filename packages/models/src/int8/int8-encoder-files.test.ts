@@ -83,8 +83,8 @@ describe('int8EncoderFiles', () => {
     await useBackend('cpu');
     const before = memory().numTensors;
     const mlm = await loadBertForMaskedLM(asFiles(await int8EncoderFiles(fixture('bert-mlm'))));
-    expect(mlm.bert.encoder.layer.at(0).attention.self.query).toBeInstanceOf(Int8Linear);
-    expect(mlm.cls.predictions.transform.dense).toBeInstanceOf(Linear);
+    expect(mlm.bert.encoder.get('layer').at(0).attention.get('self').query).toBeInstanceOf(Int8Linear);
+    expect(mlm.cls.get('predictions').transform.get('dense')).toBeInstanceOf(Linear);
     await outputs(mlm.forward(INPUTS));
     mlm.dispose();
     expect(memory().numTensors).toBe(before);

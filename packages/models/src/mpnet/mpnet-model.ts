@@ -1,7 +1,7 @@
 import { add, reshape, slice, squeeze, tanh, tensor1d, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
 import { mergeHeads, splitHeads } from '@attnkit/attention';
-import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, linearThenActivation, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
-import { BertResidualOutput, children } from '../bert/bert-model.js';
+import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, linearThenActivation, skipInitialization, type ActivationFunction, type StateDictSource, ModuleDict } from '@attnkit/nn';
+import { BertResidualOutput } from '../bert/bert-model.js';
 import { checkModelType } from '../encoder/check-model-type.js';
 import type { Encoder, EncoderInputs, EncoderOutputs } from '../encoder/encoder.js';
 import type { EncoderConfig } from '../encoder/encoder-config.js';
@@ -62,8 +62,8 @@ export class MPNetSelfAttention extends Module {
  * const { hidden } = model.encoder.layer.at(0).forward(x, mask, bias);
  */
 export class MPNetLayer extends Module {
-  readonly attention: Module & { readonly attn: MPNetSelfAttention; readonly LayerNorm: LayerNorm; readonly dropout: Dropout };
-  readonly intermediate: Module & { readonly dense: Linear };
+  readonly attention: ModuleDict<{ attn: MPNetSelfAttention; LayerNorm: LayerNorm; dropout: Dropout }>;
+  readonly intermediate: ModuleDict<{ dense: Linear }>;
   readonly output: BertResidualOutput;
   readonly activation: ActivationFunction;
 
@@ -72,8 +72,8 @@ export class MPNetLayer extends Module {
     checkObject(c, { caller: 'MPNetLayer', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
     this.activation = activationByName(c.hiddenAct, 'MPNetLayer');
     [this.attention, this.intermediate, this.output] = this.guard(() => [
-      this.registerModule('attention', children({ attn: new MPNetSelfAttention(c), LayerNorm: new LayerNorm(c.hiddenSize, { eps: c.layerNormEps }), dropout: new Dropout(c.hiddenDropoutProb) })),
-      this.registerModule('intermediate', children({ dense: new Linear(c.hiddenSize, c.intermediateSize) })),
+      this.registerModule('attention', new ModuleDict({ attn: new MPNetSelfAttention(c), LayerNorm: new LayerNorm(c.hiddenSize, { eps: c.layerNormEps }), dropout: new Dropout(c.hiddenDropoutProb) })),
+      this.registerModule('intermediate', new ModuleDict({ dense: new Linear(c.hiddenSize, c.intermediateSize) })),
       this.registerModule('output', new BertResidualOutput(c, c.intermediateSize)),
     ] as const);
   }
@@ -82,9 +82,9 @@ export class MPNetLayer extends Module {
   forward(hidden: Tensor, mask: Tensor | undefined, bias?: Tensor, options: LayerCallOptions = {}): { hidden: Tensor; weights: Tensor | undefined } {
     this.assertLive('MPNetLayer.forward');
     return tidy(() => {
-      const { context, weights } = this.attention.attn.forward(hidden, mask, bias, options); // [B, T, E]
-      const attended = this.attention.LayerNorm.forward(add(this.attention.dropout.forward(context), hidden)); // LN(attn + x)
-      const intermediate = linearThenActivation(this.intermediate.dense, attended, this.activation); // [B, T, I]
+      const { context, weights } = this.attention.get('attn').forward(hidden, mask, bias, options); // [B, T, E]
+      const attended = this.attention.get('LayerNorm').forward(add(this.attention.get('dropout').forward(context), hidden)); // LN(attn + x)
+      const intermediate = linearThenActivation(this.intermediate.get('dense'), attended, this.activation); // [B, T, I]
       return { hidden: this.output.forward(intermediate, attended), weights }; // LN(dense(intermediate) + attended)
     });
   }
@@ -102,8 +102,8 @@ export class MPNetLayer extends Module {
 export class MPNetModel extends Module implements Encoder {
   readonly config: EncoderConfig;
   readonly embeddings: RobertaEmbeddings;
-  readonly encoder: Module & { readonly layer: ModuleList<MPNetLayer>; readonly relative_attention_bias: Embedding };
-  readonly pooler: Module & { readonly dense: Linear };
+  readonly encoder: ModuleDict<{ layer: ModuleList<MPNetLayer>; relative_attention_bias: Embedding }>;
+  readonly pooler: ModuleDict<{ dense: Linear }>;
   readonly initialisedKeys: readonly string[];
 
   /** `checkpoint`: values by checkpoint key (no `mpnet.` prefix); a missing pooler is initialised (`initialisedKeys`). */
@@ -114,11 +114,11 @@ export class MPNetModel extends Module implements Encoder {
     [this.embeddings, this.encoder, this.pooler] = this.guard(() => {
       const parts = skipInitialization(() => [
         this.registerModule('embeddings', new RobertaEmbeddings(config)),
-        this.registerModule('encoder', children({
+        this.registerModule('encoder', new ModuleDict({
           layer: new ModuleList(Array.from({ length: config.numHiddenLayers }, () => new MPNetLayer(config))),
           relative_attention_bias: new Embedding(config.relativeAttentionNumBuckets, config.numAttentionHeads),
         })),
-        this.registerModule('pooler', children({ dense: new Linear(config.hiddenSize, config.hiddenSize) })),
+        this.registerModule('pooler', new ModuleDict({ dense: new Linear(config.hiddenSize, config.hiddenSize) })),
       ] as const);
       const initialise = (keys?: readonly string[]) => initialiseLikeHuggingFace(this, config.initializerRange, options.seed, keys === undefined ? undefined : (name) => keys.includes(name));
       if (checkpoint === undefined) initialise();
@@ -133,13 +133,13 @@ export class MPNetModel extends Module implements Encoder {
     this.assertLive('MPNetModel.forward');
     return encoderForward('MPNetModel.forward', this.config, {
       embed: (ids) => this.embeddings.forward(ids, undefined),
-      layers: this.encoder.layer,
+      layers: this.encoder.get('layer'),
       positionBias: (length) => {
         const buckets = tensor1d(relativePositionBuckets(length, this.config.relativeAttentionNumBuckets), 'int32'); // [T * T]
-        const values = this.encoder.relative_attention_bias.forward(reshape(buckets, [length, length]), { idsChecked: true }); // [T, T, H]
+        const values = this.encoder.get('relative_attention_bias').forward(reshape(buckets, [length, length]), { idsChecked: true }); // [T, T, H]
         return reshape(transpose(values, [2, 0, 1]), [1, this.config.numAttentionHeads, length, length]); // [T, T, H] -> [1, H, T, T]
       },
-      pool: (hidden) => tanh(this.pooler.dense.forward(squeeze(slice(hidden, [0, 0, 0], [-1, 1, -1]), [1]))), // tanh(dense(h[:, 0])): [B, E]
+      pool: (hidden) => tanh(this.pooler.get('dense').forward(squeeze(slice(hidden, [0, 0, 0], [-1, 1, -1]), [1]))), // tanh(dense(h[:, 0])): [B, E]
     }, inputs);
   }
 }
