@@ -27,6 +27,7 @@ const TFJS = '4.22.0';
  * tarballs), and the registry packages it must add itself.
  */
 const SCENARIOS = [
+  { name: 'tokenizers', package: '@attnkit/tokenizers', registry: [] },
   { name: 'masks', package: '@attnkit/masks', registry: [`@tensorflow/tfjs-core@${TFJS}`] },
   { name: 'models on wasm', package: '@attnkit/models', registry: [`@tensorflow/tfjs-core@${TFJS}`, `@tensorflow/tfjs-backend-wasm@${TFJS}`] },
 ];

@@ -1,7 +1,10 @@
+import { InvalidArgumentError } from './invalid-argument-error.js';
+import { describeValue } from './validate/index.js';
 import { AttnkitError } from './attnkit-error.js';
 
 /** Bytes as a short figure in binary units: `'17.9 GiB'`, `'512.0 MiB'`. */
 export function formatBytes(bytes: number): string {
+  if (typeof bytes !== 'number' || !(bytes >= 0)) throw new InvalidArgumentError({ caller: 'formatBytes', argument: 'bytes', expected: 'a number of bytes ≥ 0', received: describeValue(bytes) });
   if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
   if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
   return `${Math.ceil(bytes / 2 ** 10)} KiB`;

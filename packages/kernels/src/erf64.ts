@@ -1,3 +1,4 @@
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 /**
  * The error function in float64, accurate to ~1e-15 (checked against libm on [0, 6] in steps of 0.01): Maclaurin series for |x| ≤ 2, the erfc
  * continued fraction beyond. The ground truth for erf/GELU kernels.
@@ -6,6 +7,7 @@
  * erf64(1); // 0.8427007929497149
  */
 export function erf64(x: number): number {
+  if (typeof x !== 'number') throw new InvalidArgumentError({ caller: 'erf64', argument: 'x', expected: 'a number', received: describeValue(x) });
   if (Number.isNaN(x)) return NaN;
   const ax = Math.abs(x);
   if (ax <= 2) {

@@ -1,3 +1,4 @@
+import { InvalidArgumentError, checkInteger, describeValue } from '@attnkit/errors';
 /**
  * A kernel's output computed in float64 from the same inputs, with a bound on how far a correct
  * float32 evaluation of the kernel's arithmetic may land from it (max abs error over the output).
@@ -25,6 +26,14 @@ const UNIT = 2 ** -24; // float32's unit roundoff (round to nearest)
  * const { values, float32Bound } = f32MatMul64(x, 14, weight, 40, 48, bias);
  */
 export function f32MatMul64(x: Float32Array, rows: number, weight: Float32Array, cols: number, depth: number, bias: Float32Array | undefined): Reference64 {
+  const caller = 'f32MatMul64';
+  for (const [argument, value] of [['rows', rows], ['cols', cols], ['depth', depth]] as const) checkInteger(value, { caller, argument, min: 1 });
+  const array = (argument: string, value: unknown, length: number) => {
+    if (!(value instanceof Float32Array) || value.length !== length) throw new InvalidArgumentError({ caller, argument, expected: `a Float32Array of ${length} values`, received: describeValue(value) });
+  };
+  array('x', x, rows * depth);
+  array('weight', weight, cols * depth);
+  if (bias !== undefined) array('bias', bias, cols);
   const gamma = ((depth + 1) * UNIT) / (1 - (depth + 1) * UNIT);
   const values = new Float64Array(rows * cols);
   let float32Bound = 0;

@@ -1,3 +1,4 @@
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 import { engine, getBackend, getKernel, type Tensor } from '@tensorflow/tfjs-core';
 import { f32Kernels } from './f32-kernels.js';
 import { fusedAttentionKernels } from './fused-attention-kernels.js';
@@ -40,6 +41,8 @@ const RULES: Readonly<Record<RoutedKernel, { readonly inferenceOnly: boolean; re
  * if (kernelRoute('f32MatMul', [x, weight, bias]).useKernel) return f32MatMulUnchecked(x, weight, bias);
  */
 export function kernelRoute(kernel: RoutedKernel, inputs: readonly (Tensor | undefined)[] = []): KernelRoute {
+  if (typeof kernel !== 'string' || !Object.hasOwn(RULES, kernel)) throw new InvalidArgumentError({ caller: 'kernelRoute', argument: 'kernel', expected: `one of ${Object.keys(RULES).map((k) => `'${k}'`).join(', ')}`, received: describeValue(kernel) });
+  if (!Array.isArray(inputs)) throw new InvalidArgumentError({ caller: 'kernelRoute', argument: 'inputs', expected: 'a list of the call\'s input tensors', received: describeValue(inputs) });
   const backend = getBackend();
   const rule = RULES[kernel];
   const useKernel = (!rule.inferenceOnly || !engine().isTapeOn()) && inputs.every((t) => t === undefined || t.dtype === 'float32') && rule.available(backend);

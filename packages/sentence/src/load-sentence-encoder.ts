@@ -1,39 +1,21 @@
 import { callBackend, ensureBackend } from '@attnkit/backends';
 import { checkAbortSignal, checkBoolean, checkFunction, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
-import { modelFiles, type LoadProgress, type ModelFiles, type ModelSource } from '@attnkit/hub';
-import { loadEncoder } from '@attnkit/models';
+import { modelFiles, type ModelFiles, type ModelSource } from '@attnkit/hub';
+import { loadEncoder, type LoadEncoderOptions } from '@attnkit/models';
 import { loadTokenizer } from '@attnkit/tokenizers';
 import type { Dense } from './modules/dense.js';
 import { loadDense } from './modules/load-dense.js';
 import { readSentenceFolder } from './read-sentence-folder.js';
 import { SentenceEncoder } from './sentence-encoder.js';
 
-/** Options of {@link loadSentenceEncoder}. */
-export interface LoadSentenceEncoderOptions {
-  /** Told how far each file of the folder (JSON files, tokenizer, weights) has been read. */
-  readonly onProgress?: (progress: LoadProgress) => void;
-  /** Told about defaults applied (a plain folder read with mean pooling) and tensors skipped on purpose. */
-  readonly onNotice?: (message: string) => void;
-  /** Stops the load: it rejects with the signal's reason (an `AbortError`), leaving no tensor behind. */
-  readonly signal?: AbortSignal;
-  /** The (initialised) backend the weights are made on. Default: the backend active when the call is made. */
-  readonly backend?: string;
-  /** Refuse weights (encoder and Dense modules) holding NaN or ±Infinity; off by default. */
-  readonly checkFinite?: boolean;
-  /** Fetches URL sources instead of the global `fetch` (same signature): `cachedFetch()` of `@attnkit/hub` keeps the files in the browser's Cache API. */
-  readonly fetch?: typeof fetch;
-  /**
-   * `'int8'`: an int8 inference model — the encoder is loaded with `loadEncoder`'s
-   * `quantize: 'int8'` (every Linear of the encoder, pooler included, becomes an `Int8Linear`). The
-   * Dense modules stay float32: they run once per sentence, not per token, so there is no time to
-   * save, and their error would go straight into the embedding. Inference only (training refuses
-   * it). Default: float32. An int8 folder (`saveInt8Folder` of `@attnkit/train`: the encoder's
-   * Linear weights stored int8, a quarter of their float32 bytes) loads as an int8 model with or
-   * without this option, its Int8Linear layers built from the stored int8 values (see
-   * `loadEncoder`).
-   */
-  readonly quantize?: 'int8';
-}
+/**
+ * Options of {@link loadSentenceEncoder}: those of `loadEncoder` (`@attnkit/models`), applied to the
+ * whole folder — `onProgress` hears of every file (JSON files, tokenizer, weights), `checkFinite`
+ * covers the Dense modules too, and `quantize: 'int8'` quantizes the encoder only: the Dense modules
+ * stay float32 (they run once per sentence, not per token, so there is no time to save, and their
+ * error would go straight into the embedding).
+ */
+export type LoadSentenceEncoderOptions = LoadEncoderOptions;
 
 const OPTION_KEYS = ['onProgress', 'onNotice', 'signal', 'backend', 'checkFinite', 'fetch', 'quantize'] as const;
 const CALLER = 'loadSentenceEncoder';

@@ -52,7 +52,8 @@ export function parseInt8QuantizationConfig(value: unknown): boolean {
   const fail = (argument: string, expected: string, received: unknown): never => {
     throw new InvalidArgumentError({ caller, argument: `quantization_config.${argument}`, expected, received: shown(received), hint: 'attnkit loads compressed-tensors int8 folders with channel-wise weights and dynamic per-token activations (W8A8), as saveInt8Folder writes them.' });
   };
-  if (typeof value !== 'object' || Array.isArray(value)) fail('', 'an object', value);
+  const proto = typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+  if (typeof value !== 'object' || Array.isArray(value) || (proto !== Object.prototype && proto !== null)) fail('', 'a JSON object', value); // what JSON.parse gives
   const config = value as Record<string, unknown>;
   if (config['quant_method'] !== 'compressed-tensors') return false;
   if (config['format'] !== 'int-quantized' && config['format'] !== 'naive-quantized') fail('format', '"int-quantized"', config['format']);

@@ -1,3 +1,4 @@
+import { checkObject, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import type { StoredTensor } from '../read-checkpoint.js';
 
 /**
@@ -36,6 +37,12 @@ const limited = (name: string) => (name.length > 80 ? `${name.slice(0, 80)}…` 
  * // 'pooler.dense.weight': I8 [E, E], 'pooler.dense.weight_scale': F32 [E, 1]
  */
 export function int8WeightTensors(name: string, weight: StoredInt8Weight): Record<string, { readonly shape: number[]; readonly values: Float32Array | Int8Array }> {
+  const caller = 'int8WeightTensors';
+  if (typeof name !== 'string' || !name.endsWith('.weight')) throw new InvalidArgumentError({ caller, argument: 'name', expected: "the stored name of a Linear's weight ('<linear>.weight')", received: describeValue(name) });
+  const { values, scales, inFeatures, outFeatures } = checkObject(weight, { caller, argument: 'weight', expected: 'an int8 weight { values, scales, inFeatures, outFeatures }' });
+  if (!Number.isInteger(inFeatures) || !Number.isInteger(outFeatures) || inFeatures < 1 || outFeatures < 1 || !(values instanceof Int8Array) || values.length !== inFeatures * outFeatures || !(scales instanceof Float32Array) || scales.length !== outFeatures) {
+    throw new InvalidArgumentError({ caller, argument: 'weight', expected: 'an int8 weight: values Int8Array [out · in], scales Float32Array [out], inFeatures and outFeatures positive integers', received: describeValue(weight) });
+  }
   return {
     [name]: { shape: [weight.outFeatures, weight.inFeatures], values: weight.values }, // [out, in]
     [`${name}_scale`]: { shape: [weight.outFeatures, 1], values: weight.scales }, // [out, 1]
@@ -55,6 +62,7 @@ export function int8WeightTensors(name: string, weight: StoredInt8Weight): Recor
  * weights.get('pooler.dense.weight'); // { values: Int8Array [E · E], scales: Float32Array [E], inFeatures: E, outFeatures: E }
  */
 export function readInt8WeightTensors(tensors: ReadonlyMap<string, StoredTensor>): Int8WeightTensors {
+  if (!(tensors instanceof Map)) throw new InvalidArgumentError({ caller: 'readInt8WeightTensors', argument: 'tensors', expected: 'a Map of stored name → tensor (readCheckpoint(files).tensors)', received: describeValue(tensors) });
   const weights = new Map<string, StoredInt8Weight>();
   const scales = new Set<string>();
   const problems: string[] = [];

@@ -1,3 +1,4 @@
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 import { getKernel, registerKernel, unregisterKernel, type KernelConfig, type KernelFunc } from '@tensorflow/tfjs-core';
 
 const originals = new Map<string, KernelConfig>();
@@ -31,5 +32,6 @@ export function replaceWasmKernel(name: string, wrap: (original: KernelConfig) =
  * originalWasmKernel('_FusedMatMul')?.kernelFunc(args);
  */
 export function originalWasmKernel(name: string): KernelConfig | undefined {
+  if (typeof name !== 'string' || name === '') throw new InvalidArgumentError({ caller: 'originalWasmKernel', argument: 'name', expected: 'a tfjs kernel name such as \'Erf\'', received: describeValue(name) });
   return originals.get(name);
 }

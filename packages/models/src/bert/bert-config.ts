@@ -1,5 +1,5 @@
 import type { EncoderConfig } from '../encoder/encoder-config.js';
-import { BERT_KEYS, configEntries, familyModelType, readEncoderConfig, type EncoderConfigKeys } from '../encoder/read-encoder-config.js';
+import { BERT_KEYS, parseFamilyConfig, type EncoderConfigKeys } from '../encoder/read-encoder-config.js';
 
 /** A BERT configuration, read from a Hugging Face `config.json` (camelCase here). */
 export interface BertConfig extends EncoderConfig {
@@ -20,6 +20,5 @@ const KEYS: EncoderConfigKeys = { ...BERT_KEYS, padTokenId: 0, positionsAfterPad
  * const model = new BertModel(config); // initialised as transformers does
  */
 export function parseBertConfig(json: unknown, caller = 'parseBertConfig'): BertConfig {
-  const raw = configEntries(json, caller);
-  return readEncoderConfig(familyModelType(raw, ['bert'], caller), raw, KEYS, caller);
+  return parseFamilyConfig(json, ['bert'], KEYS, caller);
 }

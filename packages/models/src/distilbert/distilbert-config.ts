@@ -1,5 +1,5 @@
 import type { EncoderConfig } from '../encoder/encoder-config.js';
-import { configEntries, familyModelType, readEncoderConfig, type EncoderConfigKeys } from '../encoder/read-encoder-config.js';
+import { parseFamilyConfig, type EncoderConfigKeys } from '../encoder/read-encoder-config.js';
 
 /** A DistilBERT configuration, read from `config.json` (its `dim`, `n_layers`, ... in BERT's words). */
 export interface DistilBertConfig extends EncoderConfig {
@@ -21,6 +21,5 @@ const KEYS: EncoderConfigKeys = {
  * parseDistilBertConfig({ model_type: 'distilbert', vocab_size: 30522, dim: 768, n_layers: 6, n_heads: 12, hidden_dim: 3072, max_position_embeddings: 512 }).hiddenSize; // 768
  */
 export function parseDistilBertConfig(json: unknown, caller = 'parseDistilBertConfig'): DistilBertConfig {
-  const raw = configEntries(json, caller);
-  return readEncoderConfig(familyModelType(raw, ['distilbert'], caller), raw, KEYS, caller);
+  return parseFamilyConfig(json, ['distilbert'], KEYS, caller);
 }

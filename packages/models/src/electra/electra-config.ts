@@ -1,5 +1,5 @@
 import type { EncoderConfig } from '../encoder/encoder-config.js';
-import { BERT_KEYS, configEntries, familyModelType, readEncoderConfig, type EncoderConfigKeys } from '../encoder/read-encoder-config.js';
+import { BERT_KEYS, parseFamilyConfig, type EncoderConfigKeys } from '../encoder/read-encoder-config.js';
 
 /** An ELECTRA configuration, read from `config.json`: BERT's, with its own `embedding_size`. */
 export interface ElectraConfig extends EncoderConfig {
@@ -16,6 +16,5 @@ const KEYS: EncoderConfigKeys = { ...BERT_KEYS, padTokenId: 0, positionsAfterPad
  * parseElectraConfig(json).embeddingSize; // 128 for electra-small
  */
 export function parseElectraConfig(json: unknown, caller = 'parseElectraConfig'): ElectraConfig {
-  const raw = configEntries(json, caller);
-  return readEncoderConfig(familyModelType(raw, ['electra'], caller), raw, KEYS, caller);
+  return parseFamilyConfig(json, ['electra'], KEYS, caller);
 }

@@ -128,3 +128,15 @@ export function familyModelType<T extends ModelType>(raw: ReadonlyMap<string, un
   }
   return modelType as T;
 }
+
+/**
+ * A family's config parser in one call: config.json's entries, its `model_type` (one of
+ * `modelTypes`, or absent), then the shared fields as `keys` names them.
+ *
+ * @example
+ * export const parseElectraConfig = (json: unknown, caller = 'parseElectraConfig') => parseFamilyConfig(json, ['electra'], KEYS, caller);
+ */
+export function parseFamilyConfig<T extends ModelType>(json: unknown, modelTypes: readonly T[], keys: EncoderConfigKeys, caller: string): EncoderConfig & { readonly modelType: T } {
+  const raw = configEntries(json, caller);
+  return readEncoderConfig(familyModelType(raw, modelTypes, caller), raw, keys, caller);
+}

@@ -91,7 +91,8 @@ const ENCODER_CLASSES: Record<ModelType, (config: EncoderConfig, checkpoint: Sta
  * const model = await loadEncoderFolder('./bert', {}, { caller: 'loadBert', parseConfig: parseBertConfig, build: (c, s) => new BertModel(c, s.checkpoint) });
  */
 export async function loadEncoderFolder<C extends EncoderConfig, M extends LoadedModel>(source: ModelSource | ModelFiles, options: LoadEncoderOptions, loader: EncoderFolderLoader<C, M>): Promise<M> {
-  const { caller, encoderPath = '' } = loader;
+  const { caller, encoderPath = '' } = checkObject(loader, { caller: 'loadEncoderFolder', argument: 'loader', expected: 'an object { caller, parseConfig, build, ... }' });
+  if (typeof caller !== 'string' || typeof loader.parseConfig !== 'function' || typeof loader.build !== 'function') throw new InvalidArgumentError({ caller: 'loadEncoderFolder', argument: 'loader', expected: 'an object with a caller name (a string) and parseConfig and build functions', received: describeValue(loader) });
   checkObject(options, { caller, argument: 'options', expected: 'an object of load options' });
   checkOptionKeys(options, OPTION_KEYS, caller); // a misspelled option is an error, never ignored
   if (options.quantize !== undefined && options.quantize !== 'int8') throw new InvalidArgumentError({ caller, argument: 'quantize', expected: "'int8' (or absent for float32 weights)", received: describeValue(options.quantize) });

@@ -1,5 +1,5 @@
 import type { EncoderConfig } from '../encoder/encoder-config.js';
-import { BERT_KEYS, configEntries, familyModelType, readEncoderConfig, type EncoderConfigKeys } from '../encoder/read-encoder-config.js';
+import { BERT_KEYS, parseFamilyConfig, type EncoderConfigKeys } from '../encoder/read-encoder-config.js';
 
 /** An MPNet configuration, read from `config.json`: BERT's, without token types, with relative position buckets. */
 export interface MPNetConfig extends EncoderConfig {
@@ -16,6 +16,5 @@ const KEYS: EncoderConfigKeys = { ...BERT_KEYS, padTokenId: 1, positionsAfterPad
  * parseMPNetConfig(json).relativeAttentionNumBuckets; // 32
  */
 export function parseMPNetConfig(json: unknown, caller = 'parseMPNetConfig'): MPNetConfig {
-  const raw = configEntries(json, caller);
-  return readEncoderConfig(familyModelType(raw, ['mpnet'], caller), raw, KEYS, caller);
+  return parseFamilyConfig(json, ['mpnet'], KEYS, caller);
 }

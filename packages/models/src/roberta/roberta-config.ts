@@ -1,5 +1,5 @@
 import type { EncoderConfig } from '../encoder/encoder-config.js';
-import { BERT_KEYS, configEntries, familyModelType, readEncoderConfig, type EncoderConfigKeys } from '../encoder/read-encoder-config.js';
+import { BERT_KEYS, parseFamilyConfig, type EncoderConfigKeys } from '../encoder/read-encoder-config.js';
 
 /** A RoBERTa or XLM-RoBERTa configuration (identical architectures), read from `config.json`. */
 export interface RobertaConfig extends EncoderConfig {
@@ -18,6 +18,5 @@ const KEYS: EncoderConfigKeys = { ...BERT_KEYS, padTokenId: 1, positionsAfterPad
  * parseRobertaConfig(json).maxSequenceLength; // 512 for max_position_embeddings 514, pad_token_id 1
  */
 export function parseRobertaConfig(json: unknown, caller = 'parseRobertaConfig'): RobertaConfig {
-  const raw = configEntries(json, caller);
-  return readEncoderConfig(familyModelType(raw, ['roberta', 'xlm-roberta'], caller), raw, KEYS, caller);
+  return parseFamilyConfig(json, ['roberta', 'xlm-roberta'], KEYS, caller);
 }

@@ -1,6 +1,7 @@
 import { add, tidy, type Tensor, type Variable } from '@tensorflow/tfjs-core';
 import { checkBoolean, checkInteger, checkOptionKeys } from '@attnkit/errors';
-import { checkResidualLayerNorm, f32MatMulUnchecked, kernelRoute } from '@attnkit/kernels';
+import { checkResidualLayerNorm, kernelRoute } from '@attnkit/kernels';
+import { f32MatMulUnchecked } from '@attnkit/kernels/unchecked';
 import { Module } from '../module/module.js';
 import { gelu } from '../ops/gelu.js';
 import { layerNorm } from '../ops/layer-norm.js';

@@ -1,6 +1,7 @@
 import { fused, reshape, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
-import { f32MatMulUnchecked, kernelRoute } from '@attnkit/kernels';
+import { kernelRoute } from '@attnkit/kernels';
+import { f32MatMulUnchecked } from '@attnkit/kernels/unchecked';
 
 /**
  * Whether a float product runs on attnkit's float32 kernels (`f32MatMul` of `@attnkit/kernels`)
