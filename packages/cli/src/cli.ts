@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { env } from '@tensorflow/tfjs-core';
 import { AttnkitError, InvalidArgumentError } from '@attnkit/errors';
-import { closestName } from './command-line/closest-name.js';
+import { closestName } from '@attnkit/errors';
 import { formatHelp, helpRequested } from './command-line/command-help.js';
 import { COMMANDS, type CommandName } from './command-list.js';
 import { parseTrainArgs, runTrain } from './train-command.js';

@@ -7,3 +7,4 @@ export { summarizeList } from './summarize-list.js';
 export { ResourceLimitError, formatBytes } from './resource-limit-error.js';
 export { detectEnvironment, type RuntimeEnvironment } from './detect-environment.js';
 export { nodeBuiltin, type BuiltIns } from './node-builtin.js';
+export { closestName } from './closest-name.js';

@@ -1,6 +1,6 @@
 export { checkModelSource, describeSource, type ModelSource } from './model-source.js';
-export { ModelFiles, modelFiles, checkModelFiles, type ModelFilesOptions } from './model-files.js';
-export type { LoadProgress, ReadFileOptions } from './read/file-reader.js';
+export { ModelFiles, modelFiles, checkModelFiles, type ModelFilesOptions, type ReadCache } from './model-files.js';
+export type { LoadProgress, ReadFileOptions, ReadContext } from './read/file-reader.js';
 export { MAX_MODEL_FILE_BYTES } from './read/max-model-file-bytes.js';
 export { ModelLoadError } from './model-load-error.js';
 export { cachedFetch, MODEL_CACHE_NAME } from './cached-fetch.js';

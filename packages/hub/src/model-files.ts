@@ -25,7 +25,7 @@ export interface ModelFilesOptions {
 const OPTION_KEYS = ['onProgress', 'signal', 'caller', 'fetch'] as const;
 
 /** The files read so far, shared by a folder's reader, its subfolders' and the views other loaders open on it. */
-type ReadCache = Map<string, Promise<Uint8Array | undefined>>;
+export type ReadCache = Map<string, Promise<Uint8Array | undefined>>;
 
 /**
  * The files of one model folder, read once each: every loader of a folder (the encoder, its
@@ -47,7 +47,7 @@ export class ModelFiles {
   readonly #read: FileReader;
   readonly #cache: ReadCache;
 
-  /** Use {@link modelFiles}. */
+  /** Use {@link modelFiles}, which checks the options first. */
   constructor(source: ModelSource, context: ReadContext, prefix = '', cache: ReadCache = new Map()) {
     checkModelSource(source, 'ModelFiles');
     checkObject(context, { caller: 'ModelFiles', argument: 'context', expected: 'the read options modelFiles() makes (call modelFiles(source, options) instead)' });

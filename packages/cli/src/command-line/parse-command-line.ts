@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CliCommand, OptionRecord, OptionValues } from './cli-command.js';
-import { closestName } from './closest-name.js';
+import { closestName } from '@attnkit/errors';
 import { OPTIONS } from './option-table.js';
 import { refuseArgument } from './refuse-argument.js';
 

@@ -1,33 +1,16 @@
 import { InvalidArgumentError } from '../invalid-argument-error.js';
+import { closestName } from '../closest-name.js';
 import { summarizeList } from '../summarize-list.js';
 import { checkObject } from './check-object.js';
 import { describeValue } from './describe-value.js';
 
-/** The edit distance between two short names (insertions, deletions, substitutions), case-insensitive. */
-function distance(a: string, b: string): number {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= y.length; j++) current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1)));
-    previous = current;
-  }
-  return previous[y.length]!;
-}
-
-/** The accepted key an unknown one was probably meant as: a close spelling, or one that contains the other (`attentionMask` for `mask`). */
+/** The accepted key an unknown one was probably meant as: the same but for case and `_` / `-`, one that contains the other (`attentionMask` for `mask`), or the closest spelling. */
 function closest(key: string, allowed: readonly string[]): string | undefined {
   const simple = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
-  let best: string | undefined;
-  let bestScore = Infinity;
-  for (const candidate of allowed) {
-    const a = simple(key);
-    const b = simple(candidate);
-    const score = a === b ? 0 : a.length >= 3 && b.length >= 3 && (a.includes(b) || b.includes(a)) ? 1 : distance(a, b);
-    if (score < bestScore) [best, bestScore] = [candidate, score];
-  }
-  return best !== undefined && bestScore <= Math.max(1, Math.floor(key.length / 3)) ? best : undefined;
+  const a = simple(key);
+  const same = allowed.find((candidate) => simple(candidate) === a);
+  const containing = allowed.find((candidate) => a.length >= 3 && simple(candidate).length >= 3 && (a.includes(simple(candidate)) || simple(candidate).includes(a)));
+  return same ?? containing ?? closestName(key, allowed);
 }
 
 /**

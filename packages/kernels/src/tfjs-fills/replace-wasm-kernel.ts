@@ -25,7 +25,7 @@ export function replaceWasmKernel(name: string, wrap: (original: KernelConfig) =
 }
 
 /**
- * tfjs-backend-wasm's own kernel that {@link replaceWasmKernel} replaced (for tests that pin its
+ * tfjs-backend-wasm's own kernel that `fillWasmKernels` replaced (for tests that pin its
  * behaviour), or `undefined`.
  *
  * @example
