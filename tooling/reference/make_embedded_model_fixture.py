@@ -12,7 +12,7 @@ import transformers
 from transformers import BertModel
 
 ROOT = Path(__file__).resolve().parents[2]
-FOLDER = ROOT / "packages" / "bert" / "assets" / "attnkit-tiny-bert"
+FOLDER = ROOT / "packages" / "models" / "assets" / "attnkit-tiny-bert"
 OUT = Path(__file__).resolve().parent / "fixtures" / "embedded-bert.json"
 
 

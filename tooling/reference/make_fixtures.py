@@ -365,7 +365,7 @@ if __name__ == "__main__":
     pooling()
     attention()
     bert_cases()
-    embedded = Path(__file__).resolve().parents[2] / 'packages' / 'bert' / 'assets' / 'attnkit-tiny-bert'
+    embedded = Path(__file__).resolve().parents[2] / 'packages' / 'models' / 'assets' / 'attnkit-tiny-bert'
     # The demo model is trained now (packages/train/scripts/train-demo-model.ts) and its reference
     # outputs come from transformers (make_embedded_model_fixture.py); embedded_model() below wrote
     # the earlier, untrained one and is kept for the record, not run.

@@ -92,6 +92,6 @@ if __name__ == "__main__":
     (folder / "config.json").write_text(json.dumps(config, indent=2) + "\n")
     bert.save_safetensors(folder / "model.safetensors", model.state_dict())
     export(model, folder / "model.onnx")
-    export(load_reference(ROOT / "packages" / "bert" / "assets" / "attnkit-tiny-bert"), OUT / "attnkit-tiny-bert.onnx")
+    export(load_reference(ROOT / "packages" / "models" / "assets" / "attnkit-tiny-bert"), OUT / "attnkit-tiny-bert.onnx")
     print(f"wrote {folder} and {OUT / 'attnkit-tiny-bert.onnx'}")
     write_peer_files(folder)

@@ -27,7 +27,7 @@ from safetensors.torch import load_file
 from transformers import BertConfig, BertModel, PreTrainedTokenizerFast
 
 ROOT = Path(__file__).resolve().parents[3]
-TOKENIZER = ROOT / "packages" / "bert" / "assets" / "attnkit-tiny-bert"
+TOKENIZER = ROOT / "packages" / "models" / "assets" / "attnkit-tiny-bert"
 LENGTH = 128
 
 # Eight fixed English texts, each longer than 128 tokens, so that both tokenizers truncate every one to exactly

@@ -264,7 +264,7 @@ async function main(): Promise<void> {
   const paired: number[] = [];
   const shares: Record<'plain' | 'masked', number[]> = { plain: [], masked: [] };
   const cases = [
-    { name: 'attnkit-tiny-bert', folder: join(root, 'packages', 'bert', 'assets', 'attnkit-tiny-bert'), onnx: join(models, 'attnkit-tiny-bert.onnx'), cpu: true },
+    { name: 'attnkit-tiny-bert', folder: join(root, 'packages', 'models', 'assets', 'attnkit-tiny-bert'), onnx: join(models, 'attnkit-tiny-bert.onnx'), cpu: true },
     { name: 'MiniLM-L6-shaped', folder: join(models, 'minilm-shaped'), onnx: join(models, 'minilm-shaped', 'model.onnx'), cpu: false },
   ];
   for (const c of cases) {

@@ -121,7 +121,7 @@ for (const kernel of kernels) {
   const embedded = JSON.parse(readFileSync(join(fixtures, 'embedded-bert.json'), 'utf8')) as { cases: Record<string, { inputs: Record<string, { data: number[]; shape: number[] }>; outputs: Record<string, { data: number[]; shape: number[] }> }> };
   const rowsOf = (s: { data: number[]; shape: number[] }) => Array.from({ length: s.shape[0]! }, (_, b) => s.data.slice(b * s.shape[1]!, (b + 1) * s.shape[1]!));
   const models: Array<[string, string, Array<{ ids: Ids; reference: number[][] }>]> = [
-    ['(b) attnkit-tiny-bert (embedded-bert.json, 3 sequences, hidden 64)', join(rootDir, 'packages', 'bert', 'assets', 'attnkit-tiny-bert'), Object.values(embedded.cases).map((c) => {
+    ['(b) attnkit-tiny-bert (embedded-bert.json, 3 sequences, hidden 64)', join(rootDir, 'packages', 'models', 'assets', 'attnkit-tiny-bert'), Object.values(embedded.cases).map((c) => {
       const mask = rowsOf(c.inputs['attention_mask']!);
       const out = c.outputs['last_hidden_state']!;
       return { ids: { inputIds: rowsOf(c.inputs['input_ids']!), attentionMask: mask, tokenTypeIds: rowsOf(c.inputs['token_type_ids']!) }, reference: meanPool(out.data, mask, out.shape[2]!) };
