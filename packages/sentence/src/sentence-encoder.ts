@@ -1,12 +1,13 @@
 import { concat, gather, reshape, slice, tensor1d, tensor2d, tidy, zeros, type Tensor, type Tensor2D } from '@tensorflow/tfjs-core';
-import { checkAbortSignal, checkBoolean, checkFunction, checkInteger, checkObject, checkOptionKeys, describeValue, InvalidArgumentError, isTensorLike, UseAfterDisposeError } from '@attnkit/errors';
+import { checkObject, describeValue, InvalidArgumentError, UseAfterDisposeError } from '@attnkit/errors';
 import { callBackend } from '@attnkit/backends';
 import type { Encoder } from '@attnkit/models';
 import type { Tokenizer } from '@attnkit/tokenizers';
+import { checkEncodeOptions, checkRanges, checkTexts } from './check-encode-options.js';
 import { l2Normalize } from './l2-normalize.js';
 import type { Dense } from './modules/dense.js';
 import { Pooling } from './modules/pooling.js';
-import { PRECISIONS, quantizeEmbeddings, type Precision, type QuantizationRanges, type QuantizedEmbeddings } from './quantize-embeddings.js';
+import { quantizeEmbeddings, type Precision, type QuantizationRanges, type QuantizedEmbeddings } from './quantize-embeddings.js';
 import type { SentenceFolder } from './read-sentence-folder.js';
 import { similarity, type SimilarityFunction } from './similarity.js';
 
@@ -34,20 +35,6 @@ export interface SentenceEncodeOptions {
   readonly signal?: AbortSignal;
 }
 
-const ENCODE_OPTION_KEYS = ['batchSize', 'promptName', 'prompt', 'normalize', 'truncateDim', 'precision', 'ranges', 'outputValue', 'onProgress', 'signal'] as const;
-
-/** `ranges` as quantizeEmbeddings reads them: `{ min, max }`, each a list of `width` finite numbers. */
-function checkRanges(ranges: unknown, width: number, caller: string): void {
-  const expected = `quantization ranges { min, max }: two lists of E = ${width} numbers (from quantizationRanges())`;
-  if (typeof ranges !== 'object' || ranges === null || isTensorLike(ranges)) throw new InvalidArgumentError({ caller, argument: 'ranges', expected, received: describeValue(ranges) });
-  for (const side of ['min', 'max'] as const) {
-    const list = (ranges as Record<string, unknown>)[side];
-    const listLike = Array.isArray(list) || ArrayBuffer.isView(list);
-    if (!listLike || (list as ArrayLike<unknown>).length !== width || !Array.from(list as ArrayLike<unknown>).every((v) => typeof v === 'number' && Number.isFinite(v))) {
-      throw new InvalidArgumentError({ caller, argument: `ranges.${side}`, expected, received: describeValue(list) });
-    }
-  }
-}
 
 /** {@link SentenceEncoder.encode} options that give float32 embeddings `[N, E]`. */
 export type SentenceEncodeFloatOptions = SentenceEncodeOptions & { readonly precision?: 'float32'; readonly outputValue?: 'sentence_embedding' };
@@ -78,7 +65,14 @@ export class SentenceEncoder {
 
   constructor(encoder: Encoder, tokenizer: Tokenizer, folder: SentenceFolder, dense: readonly Dense[] = []) {
     for (const [argument, value, kind] of [['encoder', encoder, 'an Encoder (loadEncoder)'], ['tokenizer', tokenizer, 'a Tokenizer (loadTokenizer)'], ['folder', folder, 'a SentenceFolder (readSentenceFolder)']] as const) checkObject(value, { caller: 'SentenceEncoder', argument, expected: kind });
-    if (typeof encoder.forward !== 'function' || typeof (encoder as { config?: { hiddenSize?: unknown } }).config?.hiddenSize !== 'number') throw new InvalidArgumentError({ caller: 'SentenceEncoder', argument: 'encoder', expected: 'an Encoder (loadEncoder)', received: describeValue(encoder) });
+    if (typeof encoder.forward !== 'function' || typeof (encoder as { config?: { hiddenSize?: unknown } }).config?.hiddenSize !== 'number') {
+      throw new InvalidArgumentError({
+        caller: 'SentenceEncoder',
+        argument: 'encoder',
+        expected: 'an Encoder (loadEncoder)',
+        received: describeValue(encoder),
+      });
+    }
     if (!Array.isArray(dense)) throw new InvalidArgumentError({ caller: 'SentenceEncoder', argument: 'dense', expected: 'a list of Dense modules', received: describeValue(dense) });
     this.encoder = encoder;
     this.tokenizer = tokenizer;
@@ -87,16 +81,35 @@ export class SentenceEncoder {
     const pooling = folder.pooling ?? (folder.plain ? { embeddingDimension: encoder.config.hiddenSize, modes: ['mean' as const], includePrompt: true } : undefined);
     this.pooling = pooling === undefined ? undefined : new Pooling(pooling);
     if (pooling !== undefined && pooling.embeddingDimension !== encoder.config.hiddenSize) {
-      throw new InvalidArgumentError({ caller: 'SentenceEncoder', argument: 'pooling', expected: `embedding_dimension = the encoder's hidden size ${encoder.config.hiddenSize}`, received: String(pooling.embeddingDimension) });
+      throw new InvalidArgumentError({
+        caller: 'SentenceEncoder',
+        argument: 'pooling',
+        expected: `embedding_dimension = the encoder's hidden size ${encoder.config.hiddenSize}`,
+        received: String(pooling.embeddingDimension),
+      });
     }
     this.maxSeqLength = folder.maxSeqLength ?? Math.min(tokenizer.modelMaxLength, encoder.config.maxPositionEmbeddings);
     let width = this.pooling?.outputDimension ?? encoder.config.hiddenSize;
     dense.forEach((d, i) => {
-      if (d.config.inFeatures !== width) throw new InvalidArgumentError({ caller: 'SentenceEncoder', argument: `dense[${i}]`, expected: `in_features = ${width} (the width before it)`, received: String(d.config.inFeatures) });
+      if (d.config.inFeatures !== width) {
+        throw new InvalidArgumentError({
+          caller: 'SentenceEncoder',
+          argument: `dense[${i}]`,
+          expected: `in_features = ${width} (the width before it)`,
+          received: String(d.config.inFeatures),
+        });
+      }
       width = d.config.outFeatures;
     });
     const denseModules = folder.modules.filter((m) => m.type === 'Dense').length;
-    if (denseModules !== dense.length) throw new InvalidArgumentError({ caller: 'SentenceEncoder', argument: 'dense', expected: `${denseModules} Dense modules, one per Dense in the folder`, received: `${dense.length}` });
+    if (denseModules !== dense.length) {
+      throw new InvalidArgumentError({
+        caller: 'SentenceEncoder',
+        argument: 'dense',
+        expected: `${denseModules} Dense modules, one per Dense in the folder`,
+        received: `${dense.length}`,
+      });
+    }
   }
 
   /** Width of the sentence embeddings (after pooling and Dense modules, before `truncateDim`). */
@@ -135,31 +148,12 @@ export class SentenceEncoder {
     const caller = 'SentenceEncoder.encode';
     if (this.#disposed) throw new UseAfterDisposeError(caller);
     const backend = callBackend(caller); // every batch runs here, whatever the global backend is by then
-    checkOptionKeys(options, ENCODE_OPTION_KEYS, caller);
-    const normalize = checkBoolean(options.normalize, { caller, argument: 'normalize', fallback: false });
-    checkFunction(options.onProgress, { caller, argument: 'onProgress' });
-    checkAbortSignal(options.signal, { caller });
-    if (!Array.isArray(given)) throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'a list of strings', received: describeValue(given) });
-    const texts: readonly unknown[] = Array.from(given); // one read of each text: a hole is undefined (refused), and nothing changes after the check
-    for (let i = 0; i < texts.length; i++) {
-      if (typeof texts[i] !== 'string') throw new InvalidArgumentError({ caller, argument: `texts[${i}]`, expected: 'a string', received: describeValue(texts[i]) });
-    }
-    const batchSize = checkInteger(options.batchSize ?? 32, { caller, argument: 'batchSize', min: 1 });
-    const precision = options.precision ?? 'float32';
-    if (!(PRECISIONS as readonly unknown[]).includes(precision)) throw new InvalidArgumentError({ caller, argument: 'precision', expected: PRECISIONS.map((p) => `'${p}'`).join(', '), received: describeValue(precision) });
-    const outputValue = options.outputValue ?? 'sentence_embedding';
-    if (outputValue !== 'sentence_embedding' && outputValue !== 'token_embeddings') throw new InvalidArgumentError({ caller, argument: 'outputValue', expected: "'sentence_embedding' or 'token_embeddings'", received: describeValue(outputValue) });
-    if (outputValue === 'token_embeddings' && precision !== 'float32') throw new InvalidArgumentError({ caller, argument: 'precision', expected: "'float32' with outputValue 'token_embeddings'", received: describeValue(precision) });
-    if (outputValue === 'sentence_embedding' && this.pooling === undefined) throw new InvalidArgumentError({ caller, argument: 'outputValue', expected: "'token_embeddings': this folder has no Pooling module", received: "'sentence_embedding'" });
-    const truncateDim = options.truncateDim ?? this.folder.truncateDim;
-    if (truncateDim !== undefined) checkInteger(truncateDim, { caller, argument: 'truncateDim', min: 1 });
+    const { normalize, batchSize, precision, outputValue, truncateDim } = checkEncodeOptions(options, { caller, hasPooling: this.pooling !== undefined, truncateDim: this.folder.truncateDim });
+    const texts = checkTexts(given, caller); // one read of each text: a hole is undefined (refused), and nothing changes after the check
     const prompt = this.#prompt(options, caller);
     const promptLength = prompt === undefined || prompt === '' ? 0 : this.#promptLength(prompt);
     const width = Math.min(truncateDim ?? Infinity, this.embeddingDimension);
-    if (options.ranges !== undefined) {
-      if (precision === 'float32') throw new InvalidArgumentError({ caller, argument: 'ranges', expected: "absent with precision 'float32' (ranges calibrate 'int8' / 'uint8')", received: describeValue(options.ranges) });
-      checkRanges(options.ranges, width, caller);
-    }
+    if (options.ranges !== undefined) checkRanges(options.ranges, precision, width, caller);
 
     // longest first (by characters, as sentence-transformers sorts), stable; results go back to input order
     const order = texts.map((_, i) => i).sort((a, b) => (texts[b] as string).length - (texts[a] as string).length || a - b);
@@ -238,7 +232,14 @@ export class SentenceEncoder {
    */
   sentenceEmbeddings(lastHiddenState: Tensor, attentionMask: Tensor, promptLength = 0): Tensor {
     const pooling = this.pooling;
-    if (pooling === undefined) throw new InvalidArgumentError({ caller: 'SentenceEncoder.sentenceEmbeddings', argument: 'this', expected: 'a folder with a Pooling module', received: 'a folder without one (token embeddings only)' });
+    if (pooling === undefined) {
+      throw new InvalidArgumentError({
+        caller: 'SentenceEncoder.sentenceEmbeddings',
+        argument: 'this',
+        expected: 'a folder with a Pooling module',
+        received: 'a folder without one (token embeddings only)',
+      });
+    }
     return tidy(() => {
       let x = pooling.forward(lastHiddenState, attentionMask, promptLength); // [B, modes · E]
       let dense = 0;
@@ -256,7 +257,14 @@ export class SentenceEncoder {
     const name = options.promptName ?? this.folder.defaultPromptName;
     if (name === undefined) return undefined;
     const text = this.folder.prompts.get(name);
-    if (text === undefined) throw new InvalidArgumentError({ caller, argument: 'promptName', expected: `one of the folder's prompts (${[...this.folder.prompts.keys()].map((p) => `'${p}'`).join(', ') || 'it has none'})`, received: describeValue(name) });
+    if (text === undefined) {
+      throw new InvalidArgumentError({
+        caller,
+        argument: 'promptName',
+        expected: `one of the folder's prompts (${[...this.folder.prompts.keys()].map((p) => `'${p}'`).join(', ') || 'it has none'})`,
+        received: describeValue(name),
+      });
+    }
     return text;
   }
 

@@ -1,0 +1,81 @@
+import { checkAbortSignal, checkBoolean, checkFunction, checkInteger, checkOptionKeys, describeValue, InvalidArgumentError, isTensorLike } from '@attnkit/errors';
+import { PRECISIONS, type Precision } from './quantize-embeddings.js';
+import type { SentenceEncodeOptions } from './sentence-encoder.js';
+
+const OPTION_KEYS = ['batchSize', 'promptName', 'prompt', 'normalize', 'truncateDim', 'precision', 'ranges', 'outputValue', 'onProgress', 'signal'] as const;
+
+/** The options of one `encode` call, checked, with their defaults. */
+export interface CheckedEncodeOptions {
+  readonly normalize: boolean;
+  readonly batchSize: number;
+  readonly precision: Precision;
+  readonly outputValue: 'sentence_embedding' | 'token_embeddings';
+  /** The call's, else the folder's; undefined: every dimension. */
+  readonly truncateDim: number | undefined;
+}
+
+/**
+ * Checks `SentenceEncoder.encode`'s options — known keys, types, and the combinations that make no
+ * sense (token embeddings of a quantized precision, sentence embeddings of a folder without a
+ * Pooling module) — and fills in their defaults. The prompt and `ranges` are checked where the
+ * folder and the width are known.
+ *
+ * @example
+ * const { batchSize, precision } = checkEncodeOptions(options, { caller: 'SentenceEncoder.encode', hasPooling: true, truncateDim: undefined });
+ */
+export function checkEncodeOptions(options: SentenceEncodeOptions, folder: { readonly caller: string; readonly hasPooling: boolean; readonly truncateDim: number | undefined }): CheckedEncodeOptions {
+  const { caller } = folder;
+  checkOptionKeys(options, OPTION_KEYS, caller);
+  const normalize = checkBoolean(options.normalize, { caller, argument: 'normalize', fallback: false });
+  checkFunction(options.onProgress, { caller, argument: 'onProgress' });
+  checkAbortSignal(options.signal, { caller });
+  const batchSize = checkInteger(options.batchSize ?? 32, { caller, argument: 'batchSize', min: 1 });
+  const precision = options.precision ?? 'float32';
+  const refuse = (argument: string, expected: string, received: string): never => {
+    throw new InvalidArgumentError({ caller, argument, expected, received });
+  };
+  if (!(PRECISIONS as readonly unknown[]).includes(precision)) refuse('precision', PRECISIONS.map((p) => `'${p}'`).join(', '), describeValue(precision));
+  const outputValue = options.outputValue ?? 'sentence_embedding';
+  if (outputValue !== 'sentence_embedding' && outputValue !== 'token_embeddings') refuse('outputValue', "'sentence_embedding' or 'token_embeddings'", describeValue(outputValue));
+  if (outputValue === 'token_embeddings' && precision !== 'float32') refuse('precision', "'float32' with outputValue 'token_embeddings'", describeValue(precision));
+  if (outputValue === 'sentence_embedding' && !folder.hasPooling) refuse('outputValue', "'token_embeddings': this folder has no Pooling module", "'sentence_embedding'");
+  const truncateDim = options.truncateDim ?? folder.truncateDim;
+  if (truncateDim !== undefined) checkInteger(truncateDim, { caller, argument: 'truncateDim', min: 1 });
+  return { normalize, batchSize, precision, outputValue, truncateDim };
+}
+
+/**
+ * The texts of an `encode` call, read once each: a list of strings (a hole reads as `undefined`
+ * and is refused; nothing the caller changes afterwards is seen).
+ *
+ * @example
+ * const texts = checkTexts(['a', 'b'], 'SentenceEncoder.encode');
+ */
+export function checkTexts(given: readonly string[], caller: string): readonly string[] {
+  if (!Array.isArray(given)) throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'a list of strings', received: describeValue(given) });
+  const texts: readonly unknown[] = Array.from(given);
+  texts.forEach((text, i) => {
+    if (typeof text !== 'string') throw new InvalidArgumentError({ caller, argument: `texts[${i}]`, expected: 'a string', received: describeValue(text) });
+  });
+  return texts as readonly string[];
+}
+
+/**
+ * `ranges` as `quantizeEmbeddings` reads them: `{ min, max }`, each a list of `width` finite
+ * numbers, and only with a precision they calibrate (`int8`, `uint8`).
+ *
+ * @example
+ * checkRanges(quantizationRanges(calibration), 'int8', 384, 'SentenceEncoder.encode');
+ */
+export function checkRanges(ranges: unknown, precision: Precision, width: number, caller: string): void {
+  if (precision === 'float32') throw new InvalidArgumentError({ caller, argument: 'ranges', expected: "absent with precision 'float32' (ranges calibrate 'int8' / 'uint8')", received: describeValue(ranges) });
+  const expected = `quantization ranges { min, max }: two lists of E = ${width} numbers (from quantizationRanges())`;
+  if (typeof ranges !== 'object' || ranges === null || isTensorLike(ranges)) throw new InvalidArgumentError({ caller, argument: 'ranges', expected, received: describeValue(ranges) });
+  for (const side of ['min', 'max'] as const) {
+    const list = (ranges as Record<string, unknown>)[side];
+    const listLike = Array.isArray(list) || ArrayBuffer.isView(list);
+    if (!listLike || (list as ArrayLike<unknown>).length !== width || !Array.from(list as ArrayLike<unknown>).every((v) => typeof v === 'number' && Number.isFinite(v))) {
+      throw new InvalidArgumentError({ caller, argument: `ranges.${side}`, expected, received: describeValue(list) });
+    }
+  }
+}
