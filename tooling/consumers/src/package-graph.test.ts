@@ -69,6 +69,15 @@ describe('the package graph', () => {
     expect(undeclared).toEqual([]);
   });
 
+  it('every changeset names packages of the workspace (changeset version would stop at a removed one)', () => {
+    const unknown = readdirSync(join(ROOT, '.changeset')).filter((file) => file.endsWith('.md') && file !== 'README.md').flatMap((file) => {
+      const text = readFileSync(join(ROOT, '.changeset', file), 'utf8');
+      const head = /^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? '';
+      return [...head.matchAll(/^['"](@attnkit\/[a-z-]+)['"]:/gm)].map((m) => m[1]!).filter((name) => !manifests.has(name)).map((name) => `${file}: ${name}`);
+    });
+    expect(unknown).toEqual([]);
+  });
+
   it('has no cycle, devDependencies included', () => {
     const state = new Map<string, 'visiting' | 'done'>();
     const cycles: string[] = [];
