@@ -38,4 +38,9 @@ describe('closestName', () => {
     expect(closestName('tex', ['texts', 'text'])).toBe('text');
     expect(closestName('abc', ['abd', 'abe'])).toBe('abd');
   });
+
+  it('refuses a name or a list that is not one, with a typed error', () => {
+    expect(() => closestName(undefined as never, OPTIONS)).toThrow("closestName: 'given' must be the name given (a string); received undefined.");
+    expect(() => closestName('txt', 'text' as never)).toThrow("closestName: 'names' must be a list of the names accepted (strings); received string 'text'.");
+  });
 });

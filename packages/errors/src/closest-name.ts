@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from './invalid-argument-error.js';
+import { describeValue } from './validate/describe-value.js';
 /**
  * The name `given` was most likely meant to be, for a "did you mean" hint: the closest of `names` by
  * edit distance (insertions, deletions, substitutions and swaps of neighbours each count 1; case is
@@ -11,6 +13,8 @@
  * closestName('fast', ['model', 'text']); // undefined
  */
 export function closestName(given: string, names: readonly string[]): string | undefined {
+  if (typeof given !== 'string') throw new InvalidArgumentError({ caller: 'closestName', argument: 'given', expected: 'the name given (a string)', received: describeValue(given) });
+  if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) throw new InvalidArgumentError({ caller: 'closestName', argument: 'names', expected: 'a list of the names accepted (strings)', received: describeValue(names) });
   let best: { name: string; distance: number } | undefined;
   for (const name of names) {
     const limit = Math.min(Math.max(1, Math.floor(name.length / 3)), given.length - 1);
