@@ -1,4 +1,4 @@
-export { checkModelSource, describeSource, type ModelSource } from './model-source.js';
+export { checkModelSource, describeSource, hubSourceOf, type ModelSource } from './model-source.js';
 export { ModelFiles, modelFiles, checkModelFiles, type ModelFilesOptions, type ReadCache } from './model-files.js';
 export type { LoadProgress, ReadFileOptions, ReadContext } from './read/file-reader.js';
 export { MAX_MODEL_FILE_BYTES } from './read/max-model-file-bytes.js';
@@ -12,3 +12,8 @@ export { decodeHalf } from './safetensors/decode-float.js';
 export { SafetensorsError } from './safetensors/safetensors-error.js';
 export { int8WeightTensors, readInt8WeightTensors, type StoredInt8Weight, type Int8WeightTensors } from './int8/int8-weight-tensors.js';
 export { int8QuantizationConfig, parseInt8QuantizationConfig } from './int8/int8-quantization-config.js';
+export { parseHubId, repoFolderName, type HubSource } from './hub/hub-id.js';
+export { resolveHubOptions, DEFAULT_ENDPOINT, type HubOptions, type ResolvedHubOptions } from './hub/hub-options.js';
+export { downloadModel, type DownloadModelOptions, type DownloadedModel } from './hub/download-model.js';
+export { scanHubCache, type CachedModel } from './hub/scan-hub-cache.js';
+export { deleteCachedModel } from './hub/delete-cached-model.js';

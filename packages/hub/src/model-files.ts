@@ -1,6 +1,9 @@
 import { checkAbortSignal, checkFunction, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { ModelLoadError } from './model-load-error.js';
-import { checkModelSource, describeSource, isFileSet, isUrlSource, type ModelSource } from './model-source.js';
+import { hubFilesReader } from './hub/hub-files-reader.js';
+import { resolveUrl } from './hub/hub-metadata.js';
+import { resolveHubOptions, type HubOptions } from './hub/hub-options.js';
+import { checkModelSource, describeSource, hubSourceOf, isFileSet, isUrlSource, type ModelSource } from './model-source.js';
 import type { FileReader, LoadProgress, ReadContext, ReadFileOptions } from './read/file-reader.js';
 import { givenFilesReader } from './read/read-given-files.js';
 import { localFilesReader } from './read/read-local-files.js';
@@ -20,9 +23,11 @@ export interface ModelFilesOptions {
    * `cachedFetch()`, one with credentials or a proxy, or a mock in tests.
    */
   readonly fetch?: typeof fetch | undefined;
+  /** For models named by Hugging Face id: the cache folder, offline mode, token and endpoint (defaults from `HF_*` variables). */
+  readonly hub?: HubOptions | undefined;
 }
 
-const OPTION_KEYS = ['onProgress', 'signal', 'caller', 'fetch'] as const;
+const OPTION_KEYS = ['onProgress', 'signal', 'caller', 'fetch', 'hub'] as const;
 
 /** The files read so far, shared by a folder's reader, its subfolders' and the views other loaders open on it. */
 export type ReadCache = Map<string, Promise<Uint8Array | undefined>>;
@@ -55,7 +60,7 @@ export class ModelFiles {
     this.prefix = prefix;
     this.#context = context;
     this.#cache = cache;
-    this.#read = isFileSet(source) ? givenFilesReader(source.files, context) : isUrlSource(source) ? urlFilesReader(new URL(String(source).replace(/\/?$/, '/'), typeof location === 'undefined' ? undefined : location.href), context) : localFilesReader(String(source), context);
+    this.#read = readerOf(source, context);
   }
 
   /** Where the files are, for messages: the path or URL, or "the given files". */
@@ -115,6 +120,20 @@ export class ModelFiles {
   }
 }
 
+/** The reader of a source's kind: given files, a Hub model (the cache in Node, resolve URLs in a browser), a URL, a local folder. */
+function readerOf(source: ModelSource, context: ReadContext): FileReader {
+  if (isFileSet(source)) return givenFilesReader(source.files, context);
+  const hubSource = hubSourceOf(source);
+  if (hubSource !== undefined) {
+    const hub = resolveHubOptions(context.hub, context.caller);
+    if (hub.cacheDir !== undefined) return hubFilesReader(hubSource, hub, context);
+    return urlFilesReader(resolveUrl(hub.endpoint, hubSource, hubSource.revision ?? 'main', ''), context); // a browser: the Hub's resolve URLs (cachedFetch keeps them)
+  }
+  const text = String(source);
+  if (isUrlSource(text)) return urlFilesReader(new URL(text.replace(/\/?$/, '/'), typeof location === 'undefined' ? undefined : location.href), context);
+  return localFilesReader(text, context);
+}
+
 function contextOf(options: ModelFilesOptions, inherited?: ReadContext): ReadContext {
   const caller = options.caller ?? inherited?.caller ?? 'modelFiles';
   checkFunction(options.fetch, { caller, argument: 'fetch', expected: 'a function with the signature of the global fetch (such as cachedFetch())' });
@@ -122,7 +141,8 @@ function contextOf(options: ModelFilesOptions, inherited?: ReadContext): ReadCon
   checkAbortSignal(options.signal, { caller });
   const onProgress = options.onProgress ?? inherited?.onProgress;
   const signal = options.signal ?? inherited?.signal;
-  return { caller, fetch: options.fetch ?? inherited?.fetch ?? ((input, init) => globalThis.fetch(input, init)), ...(onProgress === undefined ? {} : { onProgress }), ...(signal === undefined ? {} : { signal }) };
+  const hub = options.hub ?? inherited?.hub;
+  return { caller, fetch: options.fetch ?? inherited?.fetch ?? ((input, init) => globalThis.fetch(input, init)), ...(onProgress === undefined ? {} : { onProgress }), ...(signal === undefined ? {} : { signal }), ...(hub === undefined ? {} : { hub }) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describeValue, nodeBuiltin } from '@attnkit/errors';
 import { ModelLoadError } from './model-load-error.js';
-import { checkModelSource, isFileSet, isUrlSource, type ModelSource } from './model-source.js';
+import { checkModelSource, hubSourceOf, isFileSet, isUrlSource, type ModelSource } from './model-source.js';
 
 const isNode = () => typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string' && typeof document === 'undefined';
 
@@ -58,7 +58,9 @@ export function subfolderSource(source: ModelSource, path: string): ModelSource 
     const prefix = `${relative}/`;
     return { files: Object.fromEntries(Object.entries(source.files).filter(([name]) => name.startsWith(prefix)).map(([name, file]) => [name.slice(prefix.length), file])) };
   }
-  if (isUrlSource(source)) return new URL(`${relative}/`, new URL(String(source).replace(/\/?$/, '/'), typeof location === 'undefined' ? undefined : location.href));
+  const hub = hubSourceOf(source);
+  if (hub !== undefined) return { ...hub, subfolder: [hub.subfolder, relative].filter((part) => part !== undefined && part !== '').join('/') };
+  if (source instanceof URL || isUrlSource(String(source))) return new URL(`${relative}/`, new URL(String(source).replace(/\/?$/, '/'), typeof location === 'undefined' ? undefined : location.href));
   const inside = `${String(source).replace(/[\\/]+$/, '')}/${relative}`;
   if (isNode()) checkInsideRealFolder(String(source), inside, path);
   return inside;

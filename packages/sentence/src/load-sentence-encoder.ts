@@ -17,7 +17,7 @@ import { SentenceEncoder } from './sentence-encoder.js';
  */
 export type LoadSentenceEncoderOptions = LoadEncoderOptions;
 
-const OPTION_KEYS = ['onProgress', 'onNotice', 'signal', 'backend', 'checkFinite', 'fetch', 'quantize'] as const;
+const OPTION_KEYS = ['onProgress', 'onNotice', 'signal', 'backend', 'checkFinite', 'fetch', 'hub', 'quantize'] as const;
 const CALLER = 'loadSentenceEncoder';
 
 /**
@@ -41,7 +41,7 @@ export async function loadSentenceEncoder(source: ModelSource | ModelFiles, opti
   if (options.quantize !== undefined && options.quantize !== 'int8') throw new InvalidArgumentError({ caller: CALLER, argument: 'quantize', expected: "'int8' (or absent for float32 weights)", received: describeValue(options.quantize) }); // before any file is read
   checkAbortSignal(options.signal, { caller: CALLER });
   // one reader for the whole folder: the sentence modules, the encoder, its tokenizer and the Dense weights read each file once
-  const files = modelFiles(source, { caller: CALLER, onProgress: options.onProgress, signal: options.signal, fetch: options.fetch });
+  const files = modelFiles(source, { caller: CALLER, onProgress: options.onProgress, signal: options.signal, fetch: options.fetch, hub: options.hub });
   if (options.backend === undefined) await ensureBackend(CALLER); // Node, nothing chosen: wasm, not tfjs' slow pure-JS cpu
   const backend = callBackend(CALLER, options.backend); // the weights are made here, whatever happens meanwhile
   const folder = await readSentenceFolder(files);

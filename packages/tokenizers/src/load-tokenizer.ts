@@ -1,5 +1,5 @@
 import { checkOptionKeys } from '@attnkit/errors';
-import { ModelFiles, ModelLoadError, modelFiles, type LoadProgress, type ModelSource } from '@attnkit/hub';
+import { ModelFiles, ModelLoadError, modelFiles, type HubOptions, type LoadProgress, type ModelSource } from '@attnkit/hub';
 import { Tokenizer } from './tokenizer.js';
 import { lowercaseTokenizerJson } from './tokenizer-json/lowercase-tokenizer-json.js';
 import { tokenizerJsonFromVocab } from './tokenizer-json/vocab-tokenizer-json.js';
@@ -14,6 +14,8 @@ export interface LoadTokenizerOptions {
   readonly fetch?: typeof fetch;
   /** Told how far each file has been read. */
   readonly onProgress?: (progress: LoadProgress) => void;
+  /** For a tokenizer named by Hugging Face id (`'org/name'`): the cache folder, offline mode, token and endpoint. */
+  readonly hub?: HubOptions;
 }
 
 function json(bytes: Uint8Array, file: string): Record<string, unknown> {
@@ -36,9 +38,9 @@ function json(bytes: Uint8Array, file: string): Record<string, unknown> {
  * const tokenizer = await loadTokenizer('./models/attnkit-tiny-bert');
  */
 export async function loadTokenizer(source: ModelSource | ModelFiles, options: LoadTokenizerOptions = {}): Promise<Tokenizer> {
-  checkOptionKeys(options, ['lowercase', 'signal', 'fetch', 'onProgress'], 'loadTokenizer'); // null, a non-object or a misspelled option is an error
+  checkOptionKeys(options, ['lowercase', 'signal', 'fetch', 'onProgress', 'hub'], 'loadTokenizer'); // null, a non-object or a misspelled option is an error
   const lower = (tokenizerJson: Record<string, unknown>) => (options.lowercase === true ? lowercaseTokenizerJson(tokenizerJson) : tokenizerJson);
-  const files = modelFiles(source, { caller: 'loadTokenizer', signal: options.signal, fetch: options.fetch, onProgress: options.onProgress });
+  const files = modelFiles(source, { caller: 'loadTokenizer', signal: options.signal, fetch: options.fetch, onProgress: options.onProgress, hub: options.hub });
   const configBytes = await files.read('tokenizer_config.json');
   const config = configBytes === undefined ? {} : json(configBytes, 'tokenizer_config.json');
   const tokenizerBytes = await files.read('tokenizer.json');

@@ -23,6 +23,8 @@ export interface ReadContext {
   readonly signal?: AbortSignal | undefined;
   /** Fetches URL sources (the global `fetch` unless the caller gave another). */
   readonly fetch: typeof fetch;
+  /** Options of models named by Hugging Face id, as given (defaults from the environment apply when they are read). */
+  readonly hub?: import('../hub/hub-options.js').HubOptions | undefined;
 }
 
 /** Reads one file of a source, by its path inside the folder; `undefined` if the source has no such file. */

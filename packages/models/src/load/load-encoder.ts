@@ -1,7 +1,7 @@
 import { AttnkitError, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { callBackend, ensureBackend } from '@attnkit/backends';
 import { kernelThreadsReady } from '@attnkit/kernels';
-import { ModelLoadError, modelFiles, type LoadProgress, type ModelFiles, type ModelSource } from '@attnkit/hub';
+import { ModelLoadError, modelFiles, type HubOptions, type LoadProgress, type ModelFiles, type ModelSource } from '@attnkit/hub';
 import type { Module, StateDictSource } from '@attnkit/nn';
 import { BertModel } from '../bert/bert-model.js';
 import { DistilBertModel } from '../distilbert/distilbert-model.js';
@@ -31,6 +31,8 @@ export interface LoadEncoderOptions {
   readonly backend?: string;
   /** Fetches URL sources instead of the global `fetch` (same signature), e.g. `cachedFetch()` to keep the files in the browser's Cache API. */
   readonly fetch?: typeof fetch;
+  /** For a model named by Hugging Face id (`'org/name'`): the cache folder, offline mode, token and endpoint (defaults: the `HF_*` variables, as Python's). */
+  readonly hub?: HubOptions;
   /**
    * `'int8'`: an int8 inference model. Once built, every `Linear` of the model — the encoder's
    * projections and feed-forward layers, and its pooler — becomes an `Int8Linear`
@@ -50,7 +52,7 @@ export interface LoadEncoderOptions {
   readonly quantize?: 'int8';
 }
 
-const OPTION_KEYS = ['onProgress', 'onNotice', 'signal', 'checkFinite', 'backend', 'fetch', 'quantize'] as const;
+const OPTION_KEYS = ['onProgress', 'onNotice', 'signal', 'checkFinite', 'backend', 'fetch', 'hub', 'quantize'] as const;
 
 /** A model built from a loaded folder: a `Module` telling which of its parameters the folder did not hold. */
 export type LoadedModel = Module & { readonly initialisedKeys: readonly string[] };
@@ -96,7 +98,7 @@ export async function loadEncoderFolder<C extends EncoderConfig, M extends Loade
   checkObject(options, { caller, argument: 'options', expected: 'an object of load options' });
   checkOptionKeys(options, OPTION_KEYS, caller); // a misspelled option is an error, never ignored
   if (options.quantize !== undefined && options.quantize !== 'int8') throw new InvalidArgumentError({ caller, argument: 'quantize', expected: "'int8' (or absent for float32 weights)", received: describeValue(options.quantize) });
-  const files = modelFiles(source, { caller, onProgress: options.onProgress, signal: options.signal, fetch: options.fetch });
+  const files = modelFiles(source, { caller, onProgress: options.onProgress, signal: options.signal, fetch: options.fetch, hub: options.hub });
   if (options.backend === undefined) await ensureBackend(caller); // Node, nothing chosen: wasm, not tfjs' slow pure-JS cpu
   const backend = callBackend(caller, options.backend); // the backend this call started on
 
