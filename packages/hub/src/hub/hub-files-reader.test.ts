@@ -91,6 +91,31 @@ describe('a model by Hugging Face id, through the cache Python uses', () => {
     expect(requests.filter((r) => r.path.startsWith('/cdn/') && r.method === 'GET')).toHaveLength(1);
   });
 
+  it("waits for another process's download of a blob (its lock file), and takes over a lock whose holder stopped", async () => {
+    const { mkdirSync, writeFileSync, rmSync, utimesSync } = await import('node:fs');
+    const { createHash } = await import('node:crypto');
+    const etag = createHash('sha256').update(big).digest('hex');
+    const cacheDir = freshCache();
+    const locks = join(cacheDir, '.locks', 'models--acme--tiny');
+    mkdirSync(locks, { recursive: true });
+    writeFileSync(join(locks, `${etag}.lock`), '');
+    const waiting = await requestsDuring(async () => {
+      const reading = open(cacheDir).read('model.safetensors');
+      setTimeout(() => {
+        mkdirSync(join(cacheDir, 'models--acme--tiny', 'blobs'), { recursive: true });
+        writeFileSync(join(cacheDir, 'models--acme--tiny', 'blobs', etag), big); // the other process finishes
+        rmSync(join(locks, `${etag}.lock`));
+      }, 300);
+      expect(await reading).toEqual(big);
+    });
+    expect(waiting.filter((r) => r.path.startsWith('/cdn/'))).toEqual([]); // no second download
+    const stale = freshCache();
+    mkdirSync(join(stale, '.locks', 'models--acme--tiny'), { recursive: true });
+    writeFileSync(join(stale, '.locks', 'models--acme--tiny', `${etag}.lock`), '');
+    utimesSync(join(stale, '.locks', 'models--acme--tiny', `${etag}.lock`), new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
+    expect(await open(stale).read('model.safetensors')).toEqual(big);
+  });
+
   it('remembers a file the commit does not have (.no_exist), and reads a commit pinned by its hash with no request once cached', async () => {
     const cacheDir = freshCache();
     expect(await open(cacheDir).read('modules.json')).toBeUndefined();
