@@ -1,5 +1,5 @@
-import { grad, memory, sum, tensor2d, mul, type Tensor } from '@tensorflow/tfjs-core';
-import { describe, expect, it } from 'vitest';
+import { grad, memory, sum, tensor2d, mul, type Tensor, type Tensor2D } from '@tensorflow/tfjs-core';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { thrown } from '@attnkit/test-utils';
@@ -9,6 +9,7 @@ describe.each(['cpu', 'wasm'] as const)('l2Normalize on %s', (backend) => {
   it('scales rows to unit length and leaves a zero row zero', async () => {
     await useBackend(backend);
     const y = l2Normalize(tensor2d([[3, 4], [0, 0], [1e-13, 0]]));
+    expectTypeOf(y).toEqualTypeOf<Tensor2D>(); // [N, E]
     const values = Array.from(await y.data());
     expect(values.slice(0, 2)).toEqual([expect.closeTo(0.6, 6), expect.closeTo(0.8, 6)]);
     expect(values.slice(2, 4)).toEqual([0, 0]);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { memory, zeros } from '@tensorflow/tfjs-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memory, zeros, type Tensor2D } from '@tensorflow/tfjs-core';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { maxDifference, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { ModelLoadError } from '@attnkit/hub';
@@ -77,6 +77,21 @@ describe('SentenceEncoder.encode', () => {
     const other = await loadSentenceEncoder(`${fixtures}sentence/bert-cls`);
     other.dispose();
     await expect(other.encode(['a'])).rejects.toThrow('SentenceEncoder.encode: called after dispose()');
+  });
+});
+
+describe('SentenceEncoder.similarity', () => {
+  it("scores [N, M] by the folder's function as a Tensor2D, so array() is a number[][], and leaks nothing", async () => {
+    const before = memory().numTensors;
+    const embeddings = await model.encode(texts.slice(0, 2));
+    const scores = model.similarity(embeddings, embeddings);
+    expectTypeOf(scores).toEqualTypeOf<Tensor2D>();
+    const rows = await scores.array();
+    expectTypeOf(rows).toEqualTypeOf<number[][]>(); // a Tensor's array() would be number | number[] | ...: no destructuring
+    expect(scores.shape).toEqual([2, 2]);
+    expect(rows[0]![1]).toBeCloseTo(rows[1]![0]!, 6);
+    [embeddings, scores].forEach((t) => t.dispose());
+    expect(memory().numTensors).toBe(before);
   });
 });
 

@@ -123,8 +123,16 @@ export class SentenceEncoder {
     return this.folder.similarityFnName;
   }
 
-  /** Every row of `a [N, E]` against every row of `b [M, E]` by the folder's similarity function → `[N, M]`. */
-  similarity(a: Tensor, b: Tensor): Tensor {
+  /**
+   * Every row of `a [N, E]` against every row of `b [M, E]` by the folder's similarity function →
+   * `[N, M]`, a `Tensor2D` the caller disposes (so `await scores.array()` is a `number[][]`).
+   *
+   * @example
+   * const scores = model.similarity(queries, passages); // [N, M]
+   * const [[best]] = await scores.array();
+   * scores.dispose();
+   */
+  similarity(a: Tensor, b: Tensor): Tensor2D {
     return similarity(a, b, this.folder.similarityFnName);
   }
 
@@ -223,14 +231,15 @@ export class SentenceEncoder {
 
   /**
    * The folder's modules after the encoder — pooling, then Dense and Normalize in order — on an
-   * encoder output: `lastHiddenState [B, T, E]`, `attentionMask [B, T]` (0/1) → `[B, embeddingDimension]`.
+   * encoder output: `lastHiddenState [B, T, E]`, `attentionMask [B, T]` (0/1) → `[B, embeddingDimension]`
+   * (a `Tensor2D`).
    * `promptLength`: tokens of a prompt that start every row (left out when the pooling says so).
    *
    * @example
    * const { lastHiddenState } = model.encoder.forward(batch);
    * const sentences = model.sentenceEmbeddings(lastHiddenState, tf.tensor2d(batch.attentionMask, undefined, 'int32'));
    */
-  sentenceEmbeddings(lastHiddenState: Tensor, attentionMask: Tensor, promptLength = 0): Tensor {
+  sentenceEmbeddings(lastHiddenState: Tensor, attentionMask: Tensor, promptLength = 0): Tensor2D {
     const pooling = this.pooling;
     if (pooling === undefined) {
       throw new InvalidArgumentError({
@@ -241,10 +250,10 @@ export class SentenceEncoder {
       });
     }
     return tidy(() => {
-      let x = pooling.forward(lastHiddenState, attentionMask, promptLength); // [B, modes · E]
+      let x: Tensor = pooling.forward(lastHiddenState, attentionMask, promptLength); // [B, modes · E]
       let dense = 0;
       for (const module of this.folder.modules) x = module.type === 'Dense' ? (this.dense[dense++] as Dense).forward(x) : l2Normalize(x);
-      return x;
+      return x as Tensor2D; // [B, E]: Dense maps [B, in] to [B, out], Normalize keeps the shape
     });
   }
 

@@ -1,5 +1,5 @@
-import { tensor2d } from '@tensorflow/tfjs-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { tensor2d, type Tensor2D } from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf, thrown } from '@attnkit/test-utils';
@@ -18,6 +18,15 @@ describe('similarity: every row of a against every row of b', () => {
   ])('%s (higher is more similar)', (fn, expected) => {
     const out = similarity(a(), b(), fn).arraySync() as number[][];
     out.forEach((row, i) => row.forEach((v, j) => expect(v).toBeCloseTo(expected[i]![j]!, 5)));
+  });
+
+  it('is a Tensor2D [N, M], so array() gives number[][]', async () => {
+    const [x, y] = [a(), b()];
+    const scores = similarity(x, y);
+    expectTypeOf(scores).toEqualTypeOf<Tensor2D>();
+    expectTypeOf(await scores.array()).toEqualTypeOf<number[][]>();
+    expect(scores.shape).toEqual([2, 3]);
+    [x, y, scores].forEach((t) => t.dispose());
   });
 
   it('leaks no tensor', async () => {

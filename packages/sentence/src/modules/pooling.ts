@@ -1,4 +1,4 @@
-import { add, argMax, cast, expandDims, less, range, reshape, tidy, where, zerosLike, type Tensor } from '@tensorflow/tfjs-core';
+import { add, argMax, cast, expandDims, less, range, reshape, tidy, where, zerosLike, type Tensor, type Tensor2D } from '@tensorflow/tfjs-core';
 import { checkObject, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { POOLING_MODES, poolModes, type PoolingMode } from './pooling-modes.js';
 
@@ -50,7 +50,7 @@ export function parsePoolingConfig(json: unknown, caller = 'parsePoolingConfig')
 /**
  * sentence-transformers' `Pooling`: token embeddings to one vector per text by the folder's
  * modes (concatenated when several), leaving a prompt's tokens out when `includePrompt` is false.
- * `tokens [B, T, E]`, `attentionMask [B, T]` (0/1) → `[B, modes · E]`.
+ * `tokens [B, T, E]`, `attentionMask [B, T]` (0/1) → `[B, modes · E]` (a `Tensor2D`).
  *
  * @example
  * const pooling = new Pooling({ embeddingDimension: 384, modes: ['mean'], includePrompt: true });
@@ -71,7 +71,7 @@ export class Pooling {
   }
 
   /** `promptLength`: the tokens of the prompt (with a leading special token) that start every row; dropped when `includePrompt` is false. */
-  forward(tokens: Tensor, attentionMask: Tensor, promptLength = 0): Tensor {
+  forward(tokens: Tensor, attentionMask: Tensor, promptLength = 0): Tensor2D {
     const caller = 'Pooling.forward';
     checkTensor(tokens, { caller, argument: 'tokens', dtype: 'float32', rank: 3, shape: '[B, T, E]' });
     checkTensor(attentionMask, { caller, argument: 'attentionMask', rank: 2, shape: '[B, T]' });
@@ -86,7 +86,7 @@ export class Pooling {
         const before = less(reshape(range(0, length as number, 1, 'int32'), [1, -1]), start); // [B, T]
         mask = where(before, zerosLike(mask), mask);
       }
-      return poolModes(this.config.modes, tokens, mask); // [B, modes · E]
+      return poolModes(this.config.modes, tokens, mask) as Tensor2D; // [B, T, E] -> [B, modes · E]
     });
   }
 }
