@@ -40,7 +40,7 @@ const COUNTS: Record<string, { programs: number; fragments: number }> = {
   'packages/backends/README.md': { programs: 1, fragments: 2 },
   'packages/cli/README.md': { programs: 1, fragments: 0 },
   'packages/errors/README.md': { programs: 1, fragments: 0 },
-  'packages/hub/README.md': { programs: 1, fragments: 0 },
+  'packages/hub/README.md': { programs: 1, fragments: 1 },
   'packages/kernels/README.md': { programs: 3, fragments: 1 },
   'packages/masks/README.md': { programs: 1, fragments: 0 },
   'packages/models/README.md': { programs: 1, fragments: 0 },
