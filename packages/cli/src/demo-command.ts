@@ -7,6 +7,7 @@ import { EXIT_CODES } from './command-line/command-help.js';
 import { valueOption } from './command-line/option-kinds.js';
 import { OPTIONS } from './command-line/option-table.js';
 import { parseCommandLine } from './command-line/parse-command-line.js';
+import { checkModelFolder } from './check-model-folder.js';
 import { EMBEDDED_MODEL_NOTE } from './embedded-model.js';
 import { formatSimilarityMatrix } from './format-similarity-matrix.js';
 
@@ -89,6 +90,7 @@ function median(values: number[]): number {
  * const report = await runDemo(parseDemoArgs([]), (p) => process.stderr.write(`${p.file} ${p.loaded}\r`));
  */
 export async function runDemo(request: DemoRequest, onProgress?: (progress: LoadProgress) => void): Promise<DemoReport> {
+  checkModelFolder(DEMO_COMMAND, '--model', request.model);
   const capabilities = await useBackend(request.backend);
   const started = performance.now();
   const model = await loadSentenceEncoder(request.model, onProgress === undefined ? {} : { onProgress });

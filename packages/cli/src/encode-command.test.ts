@@ -64,7 +64,7 @@ describe('attnkit encode', () => {
     expect(maxDifference(result.sentence_embedding.flat(), expected.flat()).maxAbsDiff).toBeLessThanOrEqual(1e-5);
   }, 60_000);
 
-  it('runs as a command: exit 0 with the file written, exit 2 with a typed message for a bad model folder', async () => {
+  it('runs as a command: exit 0 with the file written, exit 2 with a typed message for a model folder that does not exist', async () => {
     const cli = ['--conditions=@attnkit/source', join(import.meta.dirname, 'cli.ts')];
     const tsx = join(import.meta.dirname, '..', 'node_modules', '.bin', 'tsx');
     const output = join(dir, 'cli-out.json');
@@ -72,7 +72,7 @@ describe('attnkit encode', () => {
     expect((JSON.parse(readFileSync(output, 'utf8')) as { tokens: string[][] }).tokens).toEqual([['[CLS]', 'hello', 'world', '[SEP]']]);
     const failure = await run(tsx, [...cli, 'encode', '--model', join(dir, 'missing'), '--text', 'x']).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(failure?.code).toBe(2);
-    expect(failure?.stderr).toContain(`attnkit: loadEncoder: config.json is missing in ${join(dir, 'missing')}`);
+    expect(failure?.stderr).toContain(`attnkit encode: '--model' must be a model folder or an http(s) URL; received ${join(dir, 'missing')}, which does not exist.`);
     const unknown = await run(tsx, [...cli, 'embedd', '--text', 'x']).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(unknown?.code).toBe(2); // a usage mistake, not a bug
     expect(unknown?.stderr).toMatch(/^attnkit: 'command' must be none \(the demo\), encode, similarity, embed, join, bench, train, quantize or report; received 'embedd'\. Did you mean attnkit embed\? Run attnkit --help/);

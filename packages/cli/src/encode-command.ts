@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Tensor } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
 import { l2Normalize, loadSentenceEncoder } from '@attnkit/sentence';
+import { checkModelFolder } from './check-model-folder.js';
 import { defineCommand } from './command-line/cli-command.js';
 import { EXIT_CODES } from './command-line/command-help.js';
 import { pathOption } from './command-line/option-kinds.js';
@@ -90,6 +91,7 @@ export interface EncodeResult {
  * const result = await runEncode(parseEncodeArgs(['--text', 'hello world']));
  */
 export async function runEncode(request: EncodeRequest): Promise<EncodeResult> {
+  checkModelFolder(ENCODE_COMMAND, '--model', request.model);
   const capabilities = await useBackend(request.backend);
   const started = performance.now();
   const model = await loadSentenceEncoder(request.model);

@@ -1,6 +1,7 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
 import { loadSentenceEncoder, similarity } from '@attnkit/sentence';
+import { checkModelFolder } from './check-model-folder.js';
 import { defineCommand } from './command-line/cli-command.js';
 import { EXIT_CODES } from './command-line/command-help.js';
 import { OPTIONS } from './command-line/option-table.js';
@@ -62,6 +63,7 @@ export function parseSimilarityArgs(argv: readonly string[]): SimilarityRequest 
  * const { result } = await runSimilarity(parseSimilarityArgs(['--text', 'a cat', '--text', 'a dog']));
  */
 export async function runSimilarity(request: SimilarityRequest): Promise<{ result: SimilarityResult; timingsMs: { load: number; encode: number } }> {
+  checkModelFolder(SIMILARITY_COMMAND, '--model', request.model);
   await useBackend(request.backend);
   const started = performance.now();
   const model = await loadSentenceEncoder(request.model);

@@ -5,6 +5,7 @@ import { loadBertForMaskedLM } from '@attnkit/models';
 import { loadTokenizer } from '@attnkit/tokenizers';
 import { loadSentenceEncoder } from '@attnkit/sentence';
 import { saveMaskedLMFolder, saveSentenceFolder, trainMaskedLanguageModel, trainSentenceEncoder, type RankingPair, type ScoredPair, type TrainingHistory, type TrainingProgress } from '@attnkit/train';
+import { checkModelFolder } from './check-model-folder.js';
 import { defineCommand } from './command-line/cli-command.js';
 import type { Refuse } from './command-line/cli-option.js';
 import { pathOption, valueOption, wholeNumberOption } from './command-line/option-kinds.js';
@@ -208,6 +209,7 @@ export function readTexts(path: string): string[] {
 export async function runTrain(request: TrainRequest, options: { signal?: AbortSignal; onProgress?: (progress: TrainingProgress) => void } = {}): Promise<TrainSummary> {
   const started = performance.now();
   if (existsSync(request.output) && !request.overwrite) refuse('--output', 'a folder that does not exist yet (or --overwrite)', `${request.output} exists`);
+  checkModelFolder(TRAIN_COMMAND, '--model', request.model);
   const checkpoints = `${request.output}.checkpoints`;
   const resume = !request.overwrite && existsSync(checkpoints);
   let stepsThisRun = 0;

@@ -158,7 +158,7 @@ describe('attnkit embed (the built bin, run from a temp directory)', () => {
   it.each([
     [['embed', 'missing.txt', '--output', 'x.npy'], /'INPUT' must be a readable file; received .*missing\.txt \(ENOENT\)/],
     [['embed', 'corpus.txt', '--output', 'x.parquet'], /'--output' must be a path ending in \.npy .* or \.jsonl/],
-    [['embed', 'corpus.txt', '--output', 'x.npy', '--model', 'no-such-model', '--workers', '1'], /config\.json is missing in .*no-such-model/],
+    [['embed', 'corpus.txt', '--output', 'x.npy', '--model', 'no-such-model', '--workers', '1'], /^attnkit embed: '--model' must be a model folder or an http\(s\) URL; received .*no-such-model, which does not exist\./],
     [['join', 'nothing.npy'], /'OUT' must be shard files nothing-00000-of-0000N\.npy/],
   ])('%j exits 2 with a typed message', async (args, message) => {
     const run = await attnkit(args, folder);

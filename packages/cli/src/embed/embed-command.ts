@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { callerPath } from '../caller-path.js';
+import { checkModelFolder } from '../check-model-folder.js';
 import { defineCommand } from '../command-line/cli-command.js';
 import { valueOption, wholeNumberOption } from '../command-line/option-kinds.js';
 import { OPTIONS } from '../command-line/option-table.js';
@@ -136,6 +137,7 @@ export async function runEmbed(request: EmbedRequest, options: { signal?: AbortS
     if (error instanceof InvalidArgumentError) throw error;
     refuseArgument(EMBED_COMMAND, 'INPUT', 'a readable file', `${request.input} (${(error as { code?: string }).code ?? (error as Error).message})`);
   }
+  checkModelFolder(EMBED_COMMAND, '--model', request.model);
   const path = shardPath(request.output, request.shard);
   const shardText = `${request.shard.index}/${request.shard.count}`;
   const pool = await WorkerPool.start(request.workers, { model: request.model, backend: request.backend, threads: request.threads, batchSize: request.batchSize, normalize: request.normalize, promptName: request.promptName ?? null });
