@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { Tensor } from '@tensorflow/tfjs-core';
+import { tensor2d, type Tensor } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
 import { l2Normalize, loadSentenceEncoder } from '@attnkit/sentence';
 import { checkModelFolder } from './check-model-folder.js';
@@ -9,6 +9,7 @@ import { pathOption } from './command-line/option-kinds.js';
 import { OPTIONS } from './command-line/option-table.js';
 import { parseCommandLine } from './command-line/parse-command-line.js';
 import { refuseArgument } from './command-line/refuse-argument.js';
+import { loadIdsEncoder, type IdsEncoder } from './load-ids-encoder.js';
 import { writeOutputAtomically } from './write-output.js';
 
 /** What `attnkit encode` was asked to do. */
@@ -32,7 +33,7 @@ export const ENCODE_COMMAND = defineCommand({
   summary: 'Encodes texts (or token ids) and prints, or writes to --output, one JSON object: last_hidden_state, pooler_output (families with a pooler), tokens (for --text), sentence_embedding (as the model folder says; for texts, SentenceTransformer.encode\'s) and timings_ms. Relative paths are taken from the directory you run the command in.',
   options: {
     texts: { ...OPTIONS.text, help: 'a text to encode; repeat for more (or --input, not both)' },
-    input: pathOption({ name: 'input', placeholder: 'ids.json', help: 'a JSON file with input_ids (and attention_mask, token_type_ids) as nested arrays' }),
+    input: pathOption({ name: 'input', placeholder: 'ids.json', help: 'a JSON file with input_ids (and attention_mask, token_type_ids) as nested arrays; needs no tokenizer: a folder of config.json and model.safetensors will do' }),
     model: OPTIONS.model,
     backend: OPTIONS.backend,
     promptName: OPTIONS.promptName,
@@ -86,20 +87,23 @@ export interface EncodeResult {
 
 /**
  * Loads the model, encodes the texts (or ids) and returns the outputs; writes them to `--output`.
+ * Token ids need no tokenizer: with `--input` only the encoder and the folder's modules after it
+ * are loaded (`loadIdsEncoder`), so a folder of `config.json` and `model.safetensors` will do.
  *
  * @example
  * const result = await runEncode(parseEncodeArgs(['--text', 'hello world']));
  */
 export async function runEncode(request: EncodeRequest): Promise<EncodeResult> {
   checkModelFolder(ENCODE_COMMAND, '--model', request.model);
+  const ids = request.input === undefined ? undefined : await readIds(request.input); // before the model loads: a bad file fails at once
   const capabilities = await useBackend(request.backend);
   const started = performance.now();
-  const model = await loadSentenceEncoder(request.model);
+  const forTexts = ids === undefined ? await loadSentenceEncoder(request.model) : undefined;
+  const model: IdsEncoder = forTexts ?? (await loadIdsEncoder(request.model));
   const loaded = performance.now();
   const toDispose: Tensor[] = [];
   try {
-    const batch = request.input === undefined ? model.tokenizer.encode(request.texts, { maxLength: model.maxSeqLength }) : undefined;
-    const ids = batch === undefined ? await readIds(request.input as string) : undefined;
+    const batch = forTexts?.tokenizer.encode(request.texts, { maxLength: forTexts.maxSeqLength });
     const inputs = batch ?? { inputIds: ids!.input_ids, ...(ids!.attention_mask === undefined ? {} : { attentionMask: ids!.attention_mask }), ...(ids!.token_type_ids === undefined ? {} : { tokenTypeIds: ids!.token_type_ids }) };
     const forwardStarted = performance.now();
     const out = model.encoder.forward(inputs);
@@ -107,10 +111,9 @@ export async function runEncode(request: EncodeRequest): Promise<EncodeResult> {
     const last = (await out.lastHiddenState.array()) as number[][][];
     const forward = performance.now() - forwardStarted;
     let sentences: Tensor;
-    if (batch !== undefined) {
-      sentences = await model.encode(request.texts, { normalize: request.normalize, ...(request.promptName === undefined ? {} : { promptName: request.promptName }) });
+    if (forTexts !== undefined) {
+      sentences = await forTexts.encode(request.texts, { normalize: request.normalize, ...(request.promptName === undefined ? {} : { promptName: request.promptName }) });
     } else {
-      const { tensor2d } = await import('@tensorflow/tfjs-core');
       const mask = tensor2d((inputs.attentionMask ?? (inputs.inputIds as number[][]).map((row) => row.map(() => 1))) as number[][], undefined, 'int32');
       toDispose.push(mask);
       const pooled = model.sentenceEmbeddings(out.lastHiddenState, mask);
