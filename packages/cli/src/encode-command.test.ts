@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { maxDifference } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
 import { fixtureValues, specOf, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/embedded-bert.json' with { type: 'json' };
 import families from '@attnkit/reference/fixtures/families.json' with { type: 'json' };
@@ -52,6 +53,19 @@ describe('attnkit encode', () => {
     [['--txt', 'a'], "attnkit encode: 'arguments' must be the options of attnkit encode; received Unknown option '--txt'."],
   ])('rejects %j with the usage', (argv, message) => {
     expectUsageError(() => parseEncodeArgs(argv), message, 'Usage: attnkit encode');
+  });
+
+  it.each([
+    [{ input_ids: [] }, 'input_ids is []'],
+    [{ input_ids: [[]] }, 'input_ids[0] = []'],
+    [{ input_ids: [[101, 102], []] }, 'input_ids[1] = []'],
+    [{ input_ids: [101, 102] }, 'input_ids[0] = 101'],
+  ])('refuses ids.json %j before loading the model: exit 2, naming the file', async (ids, what) => {
+    const path = join(dir, 'empty-ids.json');
+    writeFileSync(path, JSON.stringify(ids));
+    const error = await runEncode(parseEncodeArgs(['--backend', 'cpu', '--input', path])).then(() => undefined, (e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error?.message).toContain(`attnkit encode: '--input' must be input_ids with at least one sequence of at least one token id ([[101, 7592, 102]]); received ${path} with ${what}. Usage: attnkit encode`);
   });
 
   it.each(['cpu', 'wasm'] as const)('reproduces the PyTorch numbers from ids.json on %s (last_hidden_state ≤ 1e-4, pooler ≤ 1e-5)', async (backend) => {

@@ -69,7 +69,10 @@ async function readIds(path: string): Promise<{ input_ids: number[][]; attention
   } catch (error) {
     refuseArgument(ENCODE_COMMAND, '--input', 'a readable JSON file with input_ids (and attention_mask, token_type_ids) as nested arrays', `${path} (${(error as Error).message})`);
   }
-  if (typeof json !== 'object' || json === null || !Array.isArray((json as { input_ids?: unknown }).input_ids)) refuseArgument(ENCODE_COMMAND, '--input', 'a JSON object with input_ids: number[][]', path);
+  const ids = (json as { input_ids?: unknown } | null)?.input_ids;
+  if (typeof json !== 'object' || !Array.isArray(ids)) refuseArgument(ENCODE_COMMAND, '--input', 'a JSON object with input_ids: number[][]', path);
+  const empty = ids.length === 0 ? 'input_ids is []' : ids.findIndex((row) => !Array.isArray(row) || row.length === 0);
+  if (empty !== -1) refuseArgument(ENCODE_COMMAND, '--input', 'input_ids with at least one sequence of at least one token id ([[101, 7592, 102]])', `${path} with ${typeof empty === 'string' ? empty : `input_ids[${empty}] = ${JSON.stringify(ids[empty])}`}`);
   return json as { input_ids: number[][] };
 }
 

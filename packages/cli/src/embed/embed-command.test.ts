@@ -57,6 +57,9 @@ describe('attnkit embed (the built bin, run from a temp directory)', () => {
     writeFileSync(join(folder, 'corpus.txt'), `${TEXTS.join('\n')}\n`);
     writeFileSync(join(folder, 'corpus.jsonl'), `${TEXTS.map((t, i) => JSON.stringify({ doc: `d${i}`, body: t })).join('\n')}\n`);
     writeFileSync(join(folder, 'corpus.csv'), `key,text\n${TEXTS.map((t, i) => `k${i},"${t.replaceAll('"', '""')}"`).join('\n')}\n`);
+    writeFileSync(join(folder, 'empty.txt'), '');
+    writeFileSync(join(folder, 'blank.jsonl'), '\n  \n\n');
+    writeFileSync(join(folder, 'header-only.csv'), 'id,text\n');
     await useBackend('wasm');
     const model = await loadSentenceEncoder(embeddedModelFolder());
     const embeddings = await model.encode(TEXTS);
@@ -160,11 +163,15 @@ describe('attnkit embed (the built bin, run from a temp directory)', () => {
     [['embed', 'corpus.txt', '--output', 'x.parquet'], /'--output' must be a path ending in \.npy .* or \.jsonl/],
     [['embed', 'corpus.txt', '--output', 'x.npy', '--model', 'no-such-model', '--workers', '1'], /^attnkit embed: '--model' must be a model folder or an http\(s\) URL; received .*no-such-model, which does not exist\./],
     [['join', 'nothing.npy'], /'OUT' must be shard files nothing-00000-of-0000N\.npy/],
+    [['embed', 'empty.txt', '--output', 'empty.npy'], /^attnkit embed: 'INPUT' must be at least one text; received .*empty\.txt has none \(an empty file\)\./],
+    [['embed', 'blank.jsonl', '--output', 'blank.npy'], /^attnkit embed: 'INPUT' must be at least one text; received .*blank\.jsonl has none \(only blank lines\)\./],
+    [['embed', 'header-only.csv', '--output', 'header-only.jsonl', '--shard', '1/2'], /^attnkit embed: 'INPUT' must be at least one text; received .*header-only\.csv has none \(no row after the header, or only blank lines\)\./],
   ])('%j exits 2 with a typed message', async (args, message) => {
     const run = await attnkit(args, folder);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
     expect(run.stdout).toBe('');
+    if (args[0] === 'embed') expect(existsSync(join(folder, args[3]!))).toBe(false); // refused before any output is written
   }, 60_000);
 });
 

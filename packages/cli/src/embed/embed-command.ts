@@ -11,6 +11,7 @@ import { refuseArgument } from '../command-line/refuse-argument.js';
 import type { ProgressState } from '../progress-bar.js';
 import { EmbedOutput, idsPathOf, type OutputFormat } from './embed-output.js';
 import { INPUT_FORMATS, inputFormatOf, readRecords, type InputFormat, type TextRecord } from './read-records.js';
+import { readAhead } from './read-ahead.js';
 import { parseShard, shardFromEnvironment, shardPath, type Shard } from './shard.js';
 import { WorkerPool } from './worker-pool.js';
 
@@ -90,7 +91,7 @@ export const EMBED_COMMAND = defineCommand({
     'attnkit embed reviews.csv --output vectors.jsonl --workers 2 --shard 0/4',
   ],
   notes: [
-    'Exit codes: 0 done (also when the output was already complete); 2 a usage or input error (bad option, unreadable INPUT, a malformed line: the message names the file and line, an output started with other settings); 130 interrupted (run the same command again to resume); 1 a bug (please report it).',
+    'Exit codes: 0 done (also when the output was already complete); 2 a usage or input error (bad option, unreadable INPUT, an INPUT with no text, a malformed line: the message names the file and line, an output started with other settings); 130 interrupted (run the same command again to resume); 1 a bug (please report it).',
   ],
 });
 
@@ -138,9 +139,17 @@ export async function runEmbed(request: EmbedRequest, options: { signal?: AbortS
     refuseArgument(EMBED_COMMAND, 'INPUT', 'a readable file', `${request.input} (${(error as { code?: string }).code ?? (error as Error).message})`);
   }
   checkModelFolder(EMBED_COMMAND, '--model', request.model);
+  const records = await readAhead(readRecords(request.input, { format: request.inputFormat, textField: request.textField, idField: request.idField }), 0); // is there a text at all?
+  if (records.ended && records.ahead.length === 0) {
+    const blank = request.inputFormat === 'csv' ? 'no row after the header, or only blank lines' : 'only blank lines';
+    refuseArgument(EMBED_COMMAND, 'INPUT', 'at least one text', `${request.input} has none (${size === 0 ? 'an empty file' : blank})`);
+  }
   const path = shardPath(request.output, request.shard);
   const shardText = `${request.shard.index}/${request.shard.count}`;
-  const pool = await WorkerPool.start(request.workers, { model: request.model, backend: request.backend, threads: request.threads, batchSize: request.batchSize, normalize: request.normalize, promptName: request.promptName ?? null });
+  const pool = await WorkerPool.start(request.workers, { model: request.model, backend: request.backend, threads: request.threads, batchSize: request.batchSize, normalize: request.normalize, promptName: request.promptName ?? null }).catch(async (error: unknown) => {
+    await records.close();
+    throw error;
+  });
   let output: EmbedOutput | undefined;
   try {
     output = EmbedOutput.open(path, {
@@ -168,7 +177,7 @@ export async function runEmbed(request: EmbedRequest, options: { signal?: AbortS
     };
     let skip = output.resumedRows; // this shard's records already written
     let chunk: TextRecord[] = [];
-    for await (const record of readRecords(request.input, { format: request.inputFormat, textField: request.textField, idField: request.idField })) {
+    for await (const record of records.all) {
       bytesRead = record.bytesRead;
       if (record.index % request.shard.count !== request.shard.index) continue;
       if (skip > 0) {
@@ -194,6 +203,7 @@ export async function runEmbed(request: EmbedRequest, options: { signal?: AbortS
     return summary('complete');
   } finally {
     output?.close();
+    await records.close();
     await pool.stop();
   }
 }
