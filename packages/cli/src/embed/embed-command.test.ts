@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxDifference, useBackend } from '@attnkit/backends';
@@ -83,6 +83,15 @@ describe('attnkit embed (the built bin, run from a temp directory)', () => {
     expect(idsOf(join(folder, 'one.ids.jsonl'))).toEqual(TEXTS.map((_, i) => i + 1));
   }, 120_000);
 
+  it('without --workers, a small input is embedded in the main thread (no worker threads start), with the same rows', async () => {
+    const run = await attnkit(['embed', 'corpus.txt', '--output', 'main-thread.npy', '--json'], folder);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ rows: 300, workers: 0, threads: availableParallelism(), status: 'complete' });
+    expect(run.stderr).toMatch(/\(in the main thread × \d+ thread\(s\), shard 0\/1\)/);
+    expect(maxDifference(npy(join(folder, 'main-thread.npy')).values, reference).maxAbsDiff).toBeLessThan(1e-5);
+    expect(idsOf(join(folder, 'main-thread.ids.jsonl'))).toEqual(TEXTS.map((_, i) => i + 1));
+  }, 120_000);
+
   it('two workers write the same rows in the same order as one', async () => {
     const run = await attnkit(['embed', 'corpus.txt', '--output', 'two.npy', '--workers', '2', '--batch-size', '8'], folder);
     expect(run.code).toBe(0);
@@ -158,6 +167,17 @@ describe('attnkit embed (the built bin, run from a temp directory)', () => {
     expect(other.stderr).toMatch(/normalize: false then, true now/);
   }, 240_000);
 
+  it('SIGINT in the main thread (a small input without --workers) also writes the rows in flight, exits 130, and resumes', async () => {
+    const ids = join(folder, 'main-stopped.ids.jsonl');
+    const stopped = await attnkit(['embed', 'long.txt', '--output', 'main-stopped.npy', '--batch-size', '4'], folder, {}, signalAfter(ids, 32, 'SIGINT'));
+    expect([stopped.code, stopped.stderr]).toEqual([130, expect.stringMatching(/in the main thread .*interrupted: run the same command again to resume/)]);
+    expect(lineCount(ids)).toBeLessThan(1200);
+    const finished = await attnkit(['embed', 'long.txt', '--output', 'main-stopped.npy', '--batch-size', '4'], folder);
+    expect([finished.code, finished.stderr]).toEqual([0, expect.stringMatching(/\(\+\d+ from the interrupted run\)/)]);
+    expect(maxDifference(npy(join(folder, 'main-stopped.npy')).values, npy(join(folder, 'whole.npy')).values).maxAbsDiff).toBeLessThan(1e-6);
+    expect(idsOf(ids)).toEqual(Array.from({ length: 1200 }, (_, i) => i + 1));
+  }, 240_000);
+
   it.each([
     [['embed', 'missing.txt', '--output', 'x.npy'], /'INPUT' must be a readable file; received .*missing\.txt \(ENOENT\)/],
     [['embed', 'corpus.txt', '--output', 'x.parquet'], /'--output' must be a path ending in \.npy .* or \.jsonl/],
@@ -176,14 +196,14 @@ describe('attnkit embed (the built bin, run from a temp directory)', () => {
 });
 
 describe('parseEmbedArgs', () => {
-  it('defaults: wasm, the embedded model, batch 32, workers = cores, threads = cores / workers, all records', () => {
-    expect(parseEmbedArgs(['in.txt', '--output', 'o.npy'], {}, 4)).toMatchObject({ backend: 'wasm', model: embeddedModelFolder(), batchSize: 32, workers: 4, threads: 1, shard: { index: 0, count: 1 }, inputFormat: 'text', outputFormat: 'npy' });
-    expect(parseEmbedArgs(['in.csv', '--output', 'o.jsonl', '--workers', '1'], {}, 4)).toMatchObject({ workers: 1, threads: 4, inputFormat: 'csv', outputFormat: 'jsonl' });
+  it('defaults: wasm, the embedded model, batch 32, workers and threads chosen by the input (embedPlan), all records', () => {
+    expect(parseEmbedArgs(['in.txt', '--output', 'o.npy'], {})).toMatchObject({ backend: 'wasm', model: embeddedModelFolder(), batchSize: 32, workers: undefined, threads: undefined, shard: { index: 0, count: 1 }, inputFormat: 'text', outputFormat: 'npy' });
+    expect(parseEmbedArgs(['in.csv', '--output', 'o.jsonl', '--workers', '1', '--threads', '3'], {})).toMatchObject({ workers: 1, threads: 3, inputFormat: 'csv', outputFormat: 'jsonl' });
   });
 
   it('--shard wins over the Kubernetes environment', () => {
-    expect(parseEmbedArgs(['in.txt', '--output', 'o.npy', '--shard', '1/2'], { JOB_COMPLETION_INDEX: '0', JOB_COMPLETIONS: '4' }, 2).shard).toEqual({ index: 1, count: 2 });
-    expect(parseEmbedArgs(['in.txt', '--output', 'o.npy'], { JOB_COMPLETION_INDEX: '3', JOB_COMPLETIONS: '4' }, 2).shard).toEqual({ index: 3, count: 4 });
+    expect(parseEmbedArgs(['in.txt', '--output', 'o.npy', '--shard', '1/2'], { JOB_COMPLETION_INDEX: '0', JOB_COMPLETIONS: '4' }).shard).toEqual({ index: 1, count: 2 });
+    expect(parseEmbedArgs(['in.txt', '--output', 'o.npy'], { JOB_COMPLETION_INDEX: '3', JOB_COMPLETIONS: '4' }).shard).toEqual({ index: 3, count: 4 });
   });
 
   it.each([
@@ -197,7 +217,7 @@ describe('parseEmbedArgs', () => {
     [['a.txt', '--output', 'o.npy', '--text-field', ''], /'--text-field' must be a key or column name; received ""/],
     [['a.txt', '--output', 'o.npy', '--bogus'], /'arguments' must be the options of attnkit embed; received Unknown option '--bogus'/],
   ])('%j is an InvalidArgumentError', (args, message) => {
-    const error = thrown(() => parseEmbedArgs(args, {}, 2));
+    const error = thrown(() => parseEmbedArgs(args, {}));
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect((error as Error).message).toMatch(message);
   });
