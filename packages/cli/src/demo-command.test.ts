@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_SENTENCES, formatDemoReport, parseDemoArgs, runDemo, type DemoReport } from './demo-command.js';
+import { shortestFloat32 } from './shortest-float32.js';
 import { expectUsageError } from './testing/expect-usage-error.js';
 
 const run = promisify(execFile);
@@ -36,6 +37,7 @@ describe('the demo (no arguments)', () => {
     expect(Object.keys(report).sort()).toEqual(['agreement', 'capabilities', 'embeddings', 'model', 'similarity', 'timingsMs', 'tokens']);
     expect(Object.keys(report.timingsMs).sort()).toEqual(['firstForward', 'load', 'warmForwardMedian']);
     expect([report.embeddings.length, report.embeddings[0]?.length]).toEqual([2, 64]);
+    expect([...report.similarity.flat(), ...report.embeddings.flat()].every((v) => v === shortestFloat32(v))).toBe(true); // float32 values in their shortest decimals
   }, 60_000);
 
   it.each([

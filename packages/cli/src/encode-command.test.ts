@@ -12,6 +12,7 @@ import families from '@attnkit/reference/fixtures/families.json' with { type: 'j
 import sentenceFixtures from '@attnkit/reference/fixtures/sentence.json' with { type: 'json' };
 import { embeddedModelFolder } from './embedded-model.js';
 import { parseEncodeArgs, runEncode } from './encode-command.js';
+import { shortestFloat32 } from './shortest-float32.js';
 import { expectUsageError } from './testing/expect-usage-error.js';
 
 const run = promisify(execFile);
@@ -75,6 +76,8 @@ describe('attnkit encode', () => {
     expect(maxDifference(written.last_hidden_state.flat(2), fixtureValues(specOf(pair.outputs, 'last_hidden_state'))).maxAbsDiff).toBeLessThanOrEqual(1e-4);
     expect(maxDifference(written.pooler_output!.flat(), fixtureValues(specOf(pair.outputs, 'pooler_output'))).maxAbsDiff).toBeLessThanOrEqual(1e-5);
     expect([written.sentence_embedding?.length, written.sentence_embedding?.[0]?.length]).toEqual([2, 64]);
+    const values = [...written.last_hidden_state.flat(2), ...written.pooler_output!.flat(), ...written.sentence_embedding.flat()];
+    expect(values.filter((v) => v !== shortestFloat32(v))).toEqual([]); // float32 values in their shortest decimals
     console.log(`${backend}: ${result.backend}, load ${result.timings_ms.load} ms, forward ${result.timings_ms.forward} ms`);
   });
 

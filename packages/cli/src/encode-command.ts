@@ -10,6 +10,7 @@ import { OPTIONS } from './command-line/option-table.js';
 import { parseCommandLine } from './command-line/parse-command-line.js';
 import { refuseArgument } from './command-line/refuse-argument.js';
 import { loadIdsEncoder, type IdsEncoder } from './load-ids-encoder.js';
+import { shortestFloat32Values } from './shortest-float32.js';
 import { writeOutputAtomically } from './write-output.js';
 
 /** What `attnkit encode` was asked to do. */
@@ -76,7 +77,10 @@ async function readIds(path: string): Promise<{ input_ids: number[][]; attention
   return json as { input_ids: number[][] };
 }
 
-/** The JSON `attnkit encode` writes: nested arrays, snake_case like Hugging Face outputs. */
+/**
+ * The JSON `attnkit encode` writes: nested arrays, snake_case like Hugging Face outputs. The float32
+ * values are written as the shortest decimals that read back as the same float32 (`shortestFloat32`).
+ */
 export interface EncodeResult {
   readonly backend: string;
   readonly tokens?: string[][];
@@ -127,9 +131,9 @@ export async function runEncode(request: EncodeRequest): Promise<EncodeResult> {
     const result: EncodeResult = {
       backend: `${capabilities.backend}${capabilities.wasm === undefined ? '' : ` (${capabilities.wasm.threadCount} thread${capabilities.wasm.threadCount === 1 ? '' : 's'})`}`,
       ...(batch === undefined ? {} : { tokens: batch.tokens }),
-      last_hidden_state: last,
-      ...(out.poolerOutput === undefined ? {} : { pooler_output: (await out.poolerOutput.array()) as number[][] }),
-      sentence_embedding: (await sentences.array()) as number[][],
+      last_hidden_state: shortestFloat32Values(last),
+      ...(out.poolerOutput === undefined ? {} : { pooler_output: shortestFloat32Values((await out.poolerOutput.array()) as number[][]) }),
+      sentence_embedding: shortestFloat32Values((await sentences.array()) as number[][]),
       timings_ms: { load: Math.round(loaded - started), forward: Math.round(forward) },
     };
     if (request.output !== undefined) await writeOutputAtomically(request.output, `${JSON.stringify(result)}\n`, 'attnkit encode');

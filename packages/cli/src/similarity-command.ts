@@ -8,6 +8,7 @@ import { OPTIONS } from './command-line/option-table.js';
 import { parseCommandLine } from './command-line/parse-command-line.js';
 import { EMBEDDED_MODEL_NOTE } from './embedded-model.js';
 import { formatSimilarityMatrix } from './format-similarity-matrix.js';
+import { shortestFloat32Values } from './shortest-float32.js';
 
 /** What `attnkit similarity` was asked to do. */
 export interface SimilarityRequest {
@@ -17,7 +18,7 @@ export interface SimilarityRequest {
   readonly json: boolean;
 }
 
-/** What `attnkit similarity --json` prints: the texts and their cosine similarities `[N, N]`. */
+/** What `attnkit similarity --json` prints: the texts and their cosine similarities `[N, N]`, float32 values as the shortest decimals that read back the same (`1.0000001`, not `1.0000001192092896`). */
 export interface SimilarityResult {
   readonly texts: readonly string[];
   readonly similarity: number[][];
@@ -73,7 +74,7 @@ export async function runSimilarity(request: SimilarityRequest): Promise<{ resul
   try {
     embeddings = await model.encode(request.texts); // [N, E]
     matrix = similarity(embeddings, embeddings, 'cosine'); // [N, N]
-    const result = { texts: request.texts, similarity: (await matrix.array()) as number[][] };
+    const result = { texts: request.texts, similarity: shortestFloat32Values((await matrix.array()) as number[][]) };
     return { result, timingsMs: { load: Math.round(loaded - started), encode: Math.round(performance.now() - loaded) } };
   } finally {
     matrix?.dispose();
