@@ -1,5 +1,6 @@
 import { useBackend } from '@attnkit/backends';
 import { loadSentenceEncoder } from '@attnkit/sentence';
+import { checkModelFolder } from './check-model-folder.js';
 import { defineCommand } from './command-line/cli-command.js';
 import { valueOption, wholeNumberOption } from './command-line/option-kinds.js';
 import { OPTIONS } from './command-line/option-table.js';
@@ -80,6 +81,7 @@ const round = (ms: number) => Math.round(ms * 10) / 10;
  * const results = await runBench(parseBenchArgs(['--backend', 'cpu', '--runs', '3']));
  */
 export async function runBench(request: BenchRequest): Promise<BenchResult[]> {
+  checkModelFolder(BENCH_COMMAND, '--model', request.model);
   const results: BenchResult[] = [];
   for (const backend of request.backends) {
     const capabilities = await useBackend(backend);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callerPath } from './caller-path.js';
+import { callerPath, isUrl } from './caller-path.js';
 
 describe('callerPath', () => {
   it.each([
@@ -16,5 +16,15 @@ describe('callerPath', () => {
 
   it.each(['/abs/model', 'https://huggingface.co/x/resolve/main', 'http://127.0.0.1:8000/model', 'blob:abc', 'data:,x', ''])('leaves %j unchanged', (path) => {
     expect(callerPath(path, '/tmp/caller')).toBe(path);
+  });
+
+  it.each([
+    ['https://huggingface.co/x/resolve/main', true],
+    ['http://127.0.0.1:8000/model', true],
+    ['data:,x', true],
+    ['./https-models/st', false],
+    ['/abs/model', false],
+  ])('isUrl(%j) is %s', (path, expected) => {
+    expect(isUrl(path)).toBe(expected);
   });
 });

@@ -10,6 +10,18 @@ import { isAbsolute, resolve } from 'node:path';
  * callerPath('out.json', '/tmp/x'); // '/tmp/x/out.json'
  */
 export function callerPath(path: string, cwd: string = process.cwd()): string {
-  if (path === '' || isAbsolute(path) || /^(https?:|blob:|data:)/.test(path)) return path;
+  if (path === '' || isAbsolute(path) || isUrl(path)) return path;
   return resolve(cwd, path);
+}
+
+/**
+ * Whether a command-line path is a URL the model loader fetches (`http(s):`, `blob:`, `data:`)
+ * rather than a local path.
+ *
+ * @example
+ * isUrl('https://huggingface.co/x/resolve/main'); // true
+ * isUrl('./my-model'); // false
+ */
+export function isUrl(path: string): boolean {
+  return /^(https?:|blob:|data:)/.test(path);
 }

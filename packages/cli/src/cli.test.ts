@@ -67,7 +67,7 @@ describe('the attnkit command line', () => {
     const missing = await cli(['encode', '--backend', 'cpu', '--input', 'ids.json'], caller).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(missing?.stderr).toContain(`'--input' must be a readable JSON file with input_ids (and attention_mask, token_type_ids) as nested arrays; received ${join(caller, 'ids.json')} (ENOENT`);
     const noModel = await cli(['similarity', '--backend', 'cpu', '--model', 'my-model', '--text', 'a', '--text', 'b'], caller).then(() => undefined, (e: { code: number; stderr: string }) => e);
-    expect([noModel?.code, noModel?.stderr]).toEqual([2, expect.stringContaining(`config.json is missing in ${join(caller, 'my-model')}`)]);
+    expect([noModel?.code, noModel?.stderr]).toEqual([2, expect.stringContaining(`attnkit similarity: '--model' must be a model folder or an http(s) URL; received ${join(caller, 'my-model')}, which does not exist.`)]);
   }, 60_000);
 
   it('npm run demo from another directory (npm run --prefix <repo>) runs the command there: --output lands in that directory', async () => {

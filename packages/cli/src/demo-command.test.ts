@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_SENTENCES, formatDemoReport, parseDemoArgs, runDemo, type DemoReport } from './demo-command.js';
+import { shortestFloat32 } from './shortest-float32.js';
 import { expectUsageError } from './testing/expect-usage-error.js';
 
 const run = promisify(execFile);
@@ -36,6 +37,7 @@ describe('the demo (no arguments)', () => {
     expect(Object.keys(report).sort()).toEqual(['agreement', 'capabilities', 'embeddings', 'model', 'similarity', 'timingsMs', 'tokens']);
     expect(Object.keys(report.timingsMs).sort()).toEqual(['firstForward', 'load', 'warmForwardMedian']);
     expect([report.embeddings.length, report.embeddings[0]?.length]).toEqual([2, 64]);
+    expect([...report.similarity.flat(), ...report.embeddings.flat()].every((v) => v === shortestFloat32(v))).toBe(true); // float32 values in their shortest decimals
   }, 60_000);
 
   it.each([
@@ -46,10 +48,10 @@ describe('the demo (no arguments)', () => {
     expectUsageError(() => parseDemoArgs(argv), message, 'Usage: attnkit');
   });
 
-  it('exits 2 with a clear message for a missing or a malformed model folder', async () => {
+  it('exits 2 with a clear message for a missing folder (named as resolved) or a folder that is no model', async () => {
     const missing = await cli('--model', '/nonexistent/model').then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(missing?.code).toBe(2);
-    expect(missing?.stderr).toContain('attnkit: loadEncoder: config.json is missing in /nonexistent/model');
+    expect(missing?.stderr).toContain("attnkit: '--model' must be a model folder or an http(s) URL; received /nonexistent/model, which does not exist.");
     const malformed = await cli('--model', join(import.meta.dirname, '..')).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(malformed?.code).toBe(2);
     expect(malformed?.stderr).toMatch(/attnkit: loadEncoder: config\.json is missing in .*packages\/cli/);

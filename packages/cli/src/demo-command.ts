@@ -7,8 +7,10 @@ import { EXIT_CODES } from './command-line/command-help.js';
 import { valueOption } from './command-line/option-kinds.js';
 import { OPTIONS } from './command-line/option-table.js';
 import { parseCommandLine } from './command-line/parse-command-line.js';
+import { checkModelFolder } from './check-model-folder.js';
 import { EMBEDDED_MODEL_NOTE } from './embedded-model.js';
 import { formatSimilarityMatrix } from './format-similarity-matrix.js';
+import { shortestFloat32Values } from './shortest-float32.js';
 
 /** Sentences the demo encodes when none are given. */
 export const EXAMPLE_SENTENCES = ['The cat sat on the mat.', 'A cat was sitting on a mat.', 'Stock markets fell sharply today.', 'Attention is all you need.'];
@@ -52,7 +54,7 @@ export interface DemoRequest {
   readonly json: boolean;
 }
 
-/** Everything the demo measured, printed as text or `--json`. */
+/** Everything the demo measured, printed as text or `--json` (float32 values as the shortest decimals that read back the same: `shortestFloat32`). */
 export interface DemoReport {
   readonly model: string;
   readonly capabilities: BackendCapabilities;
@@ -89,6 +91,7 @@ function median(values: number[]): number {
  * const report = await runDemo(parseDemoArgs([]), (p) => process.stderr.write(`${p.file} ${p.loaded}\r`));
  */
 export async function runDemo(request: DemoRequest, onProgress?: (progress: LoadProgress) => void): Promise<DemoReport> {
+  checkModelFolder(DEMO_COMMAND, '--model', request.model);
   const capabilities = await useBackend(request.backend);
   const started = performance.now();
   const model = await loadSentenceEncoder(request.model, onProgress === undefined ? {} : { onProgress });
@@ -131,7 +134,7 @@ export async function runDemo(request: DemoRequest, onProgress?: (progress: Load
       const base = await hiddenOn(reference);
       for (const backend of others) agreement.push({ backend, reference, maxAbsDiff: maxDifference(await hiddenOn(backend), base).maxAbsDiff });
     }
-    return { model: request.model, capabilities, tokens: batch.tokens, similarity, timingsMs: { load, firstForward, warmForwardMedian: median(warm) }, agreement, embeddings };
+    return { model: request.model, capabilities, tokens: batch.tokens, similarity: shortestFloat32Values(similarity), timingsMs: { load, firstForward, warmForwardMedian: median(warm) }, agreement, embeddings: shortestFloat32Values(embeddings) };
   } finally {
     model.dispose();
   }

@@ -1,13 +1,16 @@
 import { readFile } from 'node:fs/promises';
-import type { Tensor } from '@tensorflow/tfjs-core';
+import { tensor2d, type Tensor } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
 import { l2Normalize, loadSentenceEncoder } from '@attnkit/sentence';
+import { checkModelFolder } from './check-model-folder.js';
 import { defineCommand } from './command-line/cli-command.js';
 import { EXIT_CODES } from './command-line/command-help.js';
 import { pathOption } from './command-line/option-kinds.js';
 import { OPTIONS } from './command-line/option-table.js';
 import { parseCommandLine } from './command-line/parse-command-line.js';
 import { refuseArgument } from './command-line/refuse-argument.js';
+import { loadIdsEncoder, type IdsEncoder } from './load-ids-encoder.js';
+import { shortestFloat32Values } from './shortest-float32.js';
 import { writeOutputAtomically } from './write-output.js';
 
 /** What `attnkit encode` was asked to do. */
@@ -31,7 +34,7 @@ export const ENCODE_COMMAND = defineCommand({
   summary: 'Encodes texts (or token ids) and prints, or writes to --output, one JSON object: last_hidden_state, pooler_output (families with a pooler), tokens (for --text), sentence_embedding (as the model folder says; for texts, SentenceTransformer.encode\'s) and timings_ms. Relative paths are taken from the directory you run the command in.',
   options: {
     texts: { ...OPTIONS.text, help: 'a text to encode; repeat for more (or --input, not both)' },
-    input: pathOption({ name: 'input', placeholder: 'ids.json', help: 'a JSON file with input_ids (and attention_mask, token_type_ids) as nested arrays' }),
+    input: pathOption({ name: 'input', placeholder: 'ids.json', help: 'a JSON file with input_ids (and attention_mask, token_type_ids) as nested arrays; needs no tokenizer: a folder of config.json and model.safetensors will do' }),
     model: OPTIONS.model,
     backend: OPTIONS.backend,
     promptName: OPTIONS.promptName,
@@ -67,11 +70,17 @@ async function readIds(path: string): Promise<{ input_ids: number[][]; attention
   } catch (error) {
     refuseArgument(ENCODE_COMMAND, '--input', 'a readable JSON file with input_ids (and attention_mask, token_type_ids) as nested arrays', `${path} (${(error as Error).message})`);
   }
-  if (typeof json !== 'object' || json === null || !Array.isArray((json as { input_ids?: unknown }).input_ids)) refuseArgument(ENCODE_COMMAND, '--input', 'a JSON object with input_ids: number[][]', path);
+  const ids = (json as { input_ids?: unknown } | null)?.input_ids;
+  if (typeof json !== 'object' || !Array.isArray(ids)) refuseArgument(ENCODE_COMMAND, '--input', 'a JSON object with input_ids: number[][]', path);
+  const empty = ids.length === 0 ? 'input_ids is []' : ids.findIndex((row) => !Array.isArray(row) || row.length === 0);
+  if (empty !== -1) refuseArgument(ENCODE_COMMAND, '--input', 'input_ids with at least one sequence of at least one token id ([[101, 7592, 102]])', `${path} with ${typeof empty === 'string' ? empty : `input_ids[${empty}] = ${JSON.stringify(ids[empty])}`}`);
   return json as { input_ids: number[][] };
 }
 
-/** The JSON `attnkit encode` writes: nested arrays, snake_case like Hugging Face outputs. */
+/**
+ * The JSON `attnkit encode` writes: nested arrays, snake_case like Hugging Face outputs. The float32
+ * values are written as the shortest decimals that read back as the same float32 (`shortestFloat32`).
+ */
 export interface EncodeResult {
   readonly backend: string;
   readonly tokens?: string[][];
@@ -85,19 +94,23 @@ export interface EncodeResult {
 
 /**
  * Loads the model, encodes the texts (or ids) and returns the outputs; writes them to `--output`.
+ * Token ids need no tokenizer: with `--input` only the encoder and the folder's modules after it
+ * are loaded (`loadIdsEncoder`), so a folder of `config.json` and `model.safetensors` will do.
  *
  * @example
  * const result = await runEncode(parseEncodeArgs(['--text', 'hello world']));
  */
 export async function runEncode(request: EncodeRequest): Promise<EncodeResult> {
+  checkModelFolder(ENCODE_COMMAND, '--model', request.model);
+  const ids = request.input === undefined ? undefined : await readIds(request.input); // before the model loads: a bad file fails at once
   const capabilities = await useBackend(request.backend);
   const started = performance.now();
-  const model = await loadSentenceEncoder(request.model);
+  const forTexts = ids === undefined ? await loadSentenceEncoder(request.model) : undefined;
+  const model: IdsEncoder = forTexts ?? (await loadIdsEncoder(request.model));
   const loaded = performance.now();
   const toDispose: Tensor[] = [];
   try {
-    const batch = request.input === undefined ? model.tokenizer.encode(request.texts, { maxLength: model.maxSeqLength }) : undefined;
-    const ids = batch === undefined ? await readIds(request.input as string) : undefined;
+    const batch = forTexts?.tokenizer.encode(request.texts, { maxLength: forTexts.maxSeqLength });
     const inputs = batch ?? { inputIds: ids!.input_ids, ...(ids!.attention_mask === undefined ? {} : { attentionMask: ids!.attention_mask }), ...(ids!.token_type_ids === undefined ? {} : { tokenTypeIds: ids!.token_type_ids }) };
     const forwardStarted = performance.now();
     const out = model.encoder.forward(inputs);
@@ -105,10 +118,9 @@ export async function runEncode(request: EncodeRequest): Promise<EncodeResult> {
     const last = (await out.lastHiddenState.array()) as number[][][];
     const forward = performance.now() - forwardStarted;
     let sentences: Tensor;
-    if (batch !== undefined) {
-      sentences = await model.encode(request.texts, { normalize: request.normalize, ...(request.promptName === undefined ? {} : { promptName: request.promptName }) });
+    if (forTexts !== undefined) {
+      sentences = await forTexts.encode(request.texts, { normalize: request.normalize, ...(request.promptName === undefined ? {} : { promptName: request.promptName }) });
     } else {
-      const { tensor2d } = await import('@tensorflow/tfjs-core');
       const mask = tensor2d((inputs.attentionMask ?? (inputs.inputIds as number[][]).map((row) => row.map(() => 1))) as number[][], undefined, 'int32');
       toDispose.push(mask);
       const pooled = model.sentenceEmbeddings(out.lastHiddenState, mask);
@@ -119,9 +131,9 @@ export async function runEncode(request: EncodeRequest): Promise<EncodeResult> {
     const result: EncodeResult = {
       backend: `${capabilities.backend}${capabilities.wasm === undefined ? '' : ` (${capabilities.wasm.threadCount} thread${capabilities.wasm.threadCount === 1 ? '' : 's'})`}`,
       ...(batch === undefined ? {} : { tokens: batch.tokens }),
-      last_hidden_state: last,
-      ...(out.poolerOutput === undefined ? {} : { pooler_output: (await out.poolerOutput.array()) as number[][] }),
-      sentence_embedding: (await sentences.array()) as number[][],
+      last_hidden_state: shortestFloat32Values(last),
+      ...(out.poolerOutput === undefined ? {} : { pooler_output: shortestFloat32Values((await out.poolerOutput.array()) as number[][]) }),
+      sentence_embedding: shortestFloat32Values((await sentences.array()) as number[][]),
       timings_ms: { load: Math.round(loaded - started), forward: Math.round(forward) },
     };
     if (request.output !== undefined) await writeOutputAtomically(request.output, `${JSON.stringify(result)}\n`, 'attnkit encode');

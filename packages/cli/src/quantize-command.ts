@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { useBackend } from '@attnkit/backends';
 import { saveInt8Folder } from '@attnkit/train';
 import { callerPath } from './caller-path.js';
+import { checkModelFolder } from './check-model-folder.js';
 import { defineCommand } from './command-line/cli-command.js';
 import { EXIT_CODES } from './command-line/command-help.js';
 import { OPTIONS } from './command-line/option-table.js';
@@ -65,6 +66,7 @@ export function parseQuantizeArgs(argv: readonly string[]): QuantizeRequest {
  * const summary = await runQuantize(parseQuantizeArgs(['./minilm', './minilm-int8'])); // { files: 11, inputBytes: 90_900_000, outputBytes: 23_700_000, ... }
  */
 export async function runQuantize(request: QuantizeRequest, onNotice?: (message: string) => void): Promise<QuantizeSummary> {
+  checkModelFolder(QUANTIZE_COMMAND, 'model-folder', request.input);
   await useBackend(request.backend);
   await saveInt8Folder(request.input, request.output, { overwrite: request.overwrite, ...(onNotice === undefined ? {} : { onNotice }) });
   const entries = await readdir(request.output, { recursive: true, withFileTypes: true });

@@ -7,6 +7,7 @@ import sentenceFixtures from '@attnkit/reference/fixtures/sentence.json' with { 
 import { embeddedModelFolder } from './embedded-model.js';
 import { parseEncodeArgs, runEncode } from './encode-command.js';
 import { formatSimilarity, parseSimilarityArgs, runSimilarity, type SimilarityResult } from './similarity-command.js';
+import { shortestFloat32 } from './shortest-float32.js';
 import { expectUsageError } from './testing/expect-usage-error.js';
 
 const run = promisify(execFile);
@@ -85,6 +86,9 @@ describe('attnkit similarity', () => {
     expect(Object.keys(printed)).toEqual(['texts', 'similarity']);
     expect(printed.texts).toEqual(['hello world', 'goodbye world']);
     expect(printed.similarity[0]![1]).toBeCloseTo(printed.similarity[1]![0]!, 5);
+    // float32 values as the shortest decimals that read back the same float32 (0.8, 1.0000001), not 17 digits
+    expect(printed.similarity.flat().map((v) => v === shortestFloat32(v))).toEqual([true, true, true, true]);
+    expect(stdout).not.toMatch(/\d\.\d{10}/);
     expect(stderr).toMatch(/^attnkit similarity: 2 texts on cpu, load \d+ ms, encode \d+ ms\n$/);
   }, 60_000);
 });

@@ -1,12 +1,14 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
 import { loadSentenceEncoder, similarity } from '@attnkit/sentence';
+import { checkModelFolder } from './check-model-folder.js';
 import { defineCommand } from './command-line/cli-command.js';
 import { EXIT_CODES } from './command-line/command-help.js';
 import { OPTIONS } from './command-line/option-table.js';
 import { parseCommandLine } from './command-line/parse-command-line.js';
 import { EMBEDDED_MODEL_NOTE } from './embedded-model.js';
 import { formatSimilarityMatrix } from './format-similarity-matrix.js';
+import { shortestFloat32Values } from './shortest-float32.js';
 
 /** What `attnkit similarity` was asked to do. */
 export interface SimilarityRequest {
@@ -16,7 +18,7 @@ export interface SimilarityRequest {
   readonly json: boolean;
 }
 
-/** What `attnkit similarity --json` prints: the texts and their cosine similarities `[N, N]`. */
+/** What `attnkit similarity --json` prints: the texts and their cosine similarities `[N, N]`, float32 values as the shortest decimals that read back the same (`1.0000001`, not `1.0000001192092896`). */
 export interface SimilarityResult {
   readonly texts: readonly string[];
   readonly similarity: number[][];
@@ -62,6 +64,7 @@ export function parseSimilarityArgs(argv: readonly string[]): SimilarityRequest 
  * const { result } = await runSimilarity(parseSimilarityArgs(['--text', 'a cat', '--text', 'a dog']));
  */
 export async function runSimilarity(request: SimilarityRequest): Promise<{ result: SimilarityResult; timingsMs: { load: number; encode: number } }> {
+  checkModelFolder(SIMILARITY_COMMAND, '--model', request.model);
   await useBackend(request.backend);
   const started = performance.now();
   const model = await loadSentenceEncoder(request.model);
@@ -71,7 +74,7 @@ export async function runSimilarity(request: SimilarityRequest): Promise<{ resul
   try {
     embeddings = await model.encode(request.texts); // [N, E]
     matrix = similarity(embeddings, embeddings, 'cosine'); // [N, N]
-    const result = { texts: request.texts, similarity: (await matrix.array()) as number[][] };
+    const result = { texts: request.texts, similarity: shortestFloat32Values((await matrix.array()) as number[][]) };
     return { result, timingsMs: { load: Math.round(loaded - started), encode: Math.round(performance.now() - loaded) } };
   } finally {
     matrix?.dispose();

@@ -9,6 +9,7 @@ import { loadSentenceEncoder } from '@attnkit/sentence';
 import { thrown } from '@attnkit/test-utils';
 import { embeddedModelFolder } from './embedded-model.js';
 import { parseTrainArgs, readPairs, readTexts, type TrainSummary } from './train-command.js';
+import { shortestFloat32 } from './shortest-float32.js';
 
 const BIN = join(import.meta.dirname, '..', 'dist', 'cli.js');
 interface Run { code: number | null; stdout: string; stderr: string }
@@ -109,6 +110,7 @@ describe('attnkit train (the built bin)', () => {
     const summary = JSON.parse(run.stdout) as TrainSummary;
     expect(summary).toMatchObject({ loss: 'masked-language-model', examples: 16, steps: 12, status: 'complete' });
     expect(summary.lastLoss).toBeLessThan(summary.firstLoss);
+    expect([summary.firstLoss, summary.lastLoss].map((v) => v === shortestFloat32(v))).toEqual([true, true]); // float32 losses in their shortest decimals
     const mlm = await loadBertForMaskedLM(join(folder, 'pretrained'));
     expect(mlm.initialisedKeys).toEqual(['bert.pooler.dense.weight', 'bert.pooler.dense.bias']); // the head came from the folder
     mlm.dispose();

@@ -5,6 +5,8 @@ import { loadBertForMaskedLM } from '@attnkit/models';
 import { loadTokenizer } from '@attnkit/tokenizers';
 import { loadSentenceEncoder } from '@attnkit/sentence';
 import { saveMaskedLMFolder, saveSentenceFolder, trainMaskedLanguageModel, trainSentenceEncoder, type RankingPair, type ScoredPair, type TrainingHistory, type TrainingProgress } from '@attnkit/train';
+import { checkModelFolder } from './check-model-folder.js';
+import { shortestFloat32 } from './shortest-float32.js';
 import { defineCommand } from './command-line/cli-command.js';
 import type { Refuse } from './command-line/cli-option.js';
 import { pathOption, valueOption, wholeNumberOption } from './command-line/option-kinds.js';
@@ -208,6 +210,7 @@ export function readTexts(path: string): string[] {
 export async function runTrain(request: TrainRequest, options: { signal?: AbortSignal; onProgress?: (progress: TrainingProgress) => void } = {}): Promise<TrainSummary> {
   const started = performance.now();
   if (existsSync(request.output) && !request.overwrite) refuse('--output', 'a folder that does not exist yet (or --overwrite)', `${request.output} exists`);
+  checkModelFolder(TRAIN_COMMAND, '--model', request.model);
   const checkpoints = `${request.output}.checkpoints`;
   const resume = !request.overwrite && existsSync(checkpoints);
   let stepsThisRun = 0;
@@ -230,8 +233,8 @@ export async function runTrain(request: TrainRequest, options: { signal?: AbortS
       examples,
       steps: history.steps,
       resumedSteps: history.steps - stepsThisRun,
-      firstLoss: history.losses[0] ?? Number.NaN,
-      lastLoss: history.losses.at(-1) ?? Number.NaN,
+      firstLoss: shortestFloat32(history.losses[0] ?? Number.NaN), // float32 losses, as the shortest decimals that read back the same
+      lastLoss: shortestFloat32(history.losses.at(-1) ?? Number.NaN),
       seconds: Math.round(seconds * 10) / 10,
       stepsPerSecond: Math.round((stepsThisRun / seconds) * 100) / 100,
       status: history.aborted ? 'interrupted' : 'complete',

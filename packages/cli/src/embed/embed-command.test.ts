@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxDifference, useBackend } from '@attnkit/backends';
@@ -57,6 +57,9 @@ describe('attnkit embed (the built bin, run from a temp directory)', () => {
     writeFileSync(join(folder, 'corpus.txt'), `${TEXTS.join('\n')}\n`);
     writeFileSync(join(folder, 'corpus.jsonl'), `${TEXTS.map((t, i) => JSON.stringify({ doc: `d${i}`, body: t })).join('\n')}\n`);
     writeFileSync(join(folder, 'corpus.csv'), `key,text\n${TEXTS.map((t, i) => `k${i},"${t.replaceAll('"', '""')}"`).join('\n')}\n`);
+    writeFileSync(join(folder, 'empty.txt'), '');
+    writeFileSync(join(folder, 'blank.jsonl'), '\n  \n\n');
+    writeFileSync(join(folder, 'header-only.csv'), 'id,text\n');
     await useBackend('wasm');
     const model = await loadSentenceEncoder(embeddedModelFolder());
     const embeddings = await model.encode(TEXTS);
@@ -78,6 +81,15 @@ describe('attnkit embed (the built bin, run from a temp directory)', () => {
     expect(shape).toEqual([300, 64]);
     expect(maxDifference(values, reference).maxAbsDiff).toBeLessThan(1e-5);
     expect(idsOf(join(folder, 'one.ids.jsonl'))).toEqual(TEXTS.map((_, i) => i + 1));
+  }, 120_000);
+
+  it('without --workers, a small input is embedded in the main thread (no worker threads start), with the same rows', async () => {
+    const run = await attnkit(['embed', 'corpus.txt', '--output', 'main-thread.npy', '--json'], folder);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ rows: 300, workers: 0, threads: availableParallelism(), status: 'complete' });
+    expect(run.stderr).toMatch(/\(in the main thread × \d+ thread\(s\), shard 0\/1\)/);
+    expect(maxDifference(npy(join(folder, 'main-thread.npy')).values, reference).maxAbsDiff).toBeLessThan(1e-5);
+    expect(idsOf(join(folder, 'main-thread.ids.jsonl'))).toEqual(TEXTS.map((_, i) => i + 1));
   }, 120_000);
 
   it('two workers write the same rows in the same order as one', async () => {
@@ -155,28 +167,43 @@ describe('attnkit embed (the built bin, run from a temp directory)', () => {
     expect(other.stderr).toMatch(/normalize: false then, true now/);
   }, 240_000);
 
+  it('SIGINT in the main thread (a small input without --workers) also writes the rows in flight, exits 130, and resumes', async () => {
+    const ids = join(folder, 'main-stopped.ids.jsonl');
+    const stopped = await attnkit(['embed', 'long.txt', '--output', 'main-stopped.npy', '--batch-size', '4'], folder, {}, signalAfter(ids, 32, 'SIGINT'));
+    expect([stopped.code, stopped.stderr]).toEqual([130, expect.stringMatching(/in the main thread .*interrupted: run the same command again to resume/)]);
+    expect(lineCount(ids)).toBeLessThan(1200);
+    const finished = await attnkit(['embed', 'long.txt', '--output', 'main-stopped.npy', '--batch-size', '4'], folder);
+    expect([finished.code, finished.stderr]).toEqual([0, expect.stringMatching(/\(\+\d+ from the interrupted run\)/)]);
+    expect(maxDifference(npy(join(folder, 'main-stopped.npy')).values, npy(join(folder, 'whole.npy')).values).maxAbsDiff).toBeLessThan(1e-6);
+    expect(idsOf(ids)).toEqual(Array.from({ length: 1200 }, (_, i) => i + 1));
+  }, 240_000);
+
   it.each([
     [['embed', 'missing.txt', '--output', 'x.npy'], /'INPUT' must be a readable file; received .*missing\.txt \(ENOENT\)/],
     [['embed', 'corpus.txt', '--output', 'x.parquet'], /'--output' must be a path ending in \.npy .* or \.jsonl/],
-    [['embed', 'corpus.txt', '--output', 'x.npy', '--model', 'no-such-model', '--workers', '1'], /config\.json is missing in .*no-such-model/],
+    [['embed', 'corpus.txt', '--output', 'x.npy', '--model', 'no-such-model', '--workers', '1'], /^attnkit embed: '--model' must be a model folder or an http\(s\) URL; received .*no-such-model, which does not exist\./],
     [['join', 'nothing.npy'], /'OUT' must be shard files nothing-00000-of-0000N\.npy/],
+    [['embed', 'empty.txt', '--output', 'empty.npy'], /^attnkit embed: 'INPUT' must be at least one text; received .*empty\.txt has none \(an empty file\)\./],
+    [['embed', 'blank.jsonl', '--output', 'blank.npy'], /^attnkit embed: 'INPUT' must be at least one text; received .*blank\.jsonl has none \(only blank lines\)\./],
+    [['embed', 'header-only.csv', '--output', 'header-only.jsonl', '--shard', '1/2'], /^attnkit embed: 'INPUT' must be at least one text; received .*header-only\.csv has none \(no row after the header, or only blank lines\)\./],
   ])('%j exits 2 with a typed message', async (args, message) => {
     const run = await attnkit(args, folder);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
     expect(run.stdout).toBe('');
+    if (args[0] === 'embed') expect(existsSync(join(folder, args[3]!))).toBe(false); // refused before any output is written
   }, 60_000);
 });
 
 describe('parseEmbedArgs', () => {
-  it('defaults: wasm, the embedded model, batch 32, workers = cores, threads = cores / workers, all records', () => {
-    expect(parseEmbedArgs(['in.txt', '--output', 'o.npy'], {}, 4)).toMatchObject({ backend: 'wasm', model: embeddedModelFolder(), batchSize: 32, workers: 4, threads: 1, shard: { index: 0, count: 1 }, inputFormat: 'text', outputFormat: 'npy' });
-    expect(parseEmbedArgs(['in.csv', '--output', 'o.jsonl', '--workers', '1'], {}, 4)).toMatchObject({ workers: 1, threads: 4, inputFormat: 'csv', outputFormat: 'jsonl' });
+  it('defaults: wasm, the embedded model, batch 32, workers and threads chosen by the input (embedPlan), all records', () => {
+    expect(parseEmbedArgs(['in.txt', '--output', 'o.npy'], {})).toMatchObject({ backend: 'wasm', model: embeddedModelFolder(), batchSize: 32, workers: undefined, threads: undefined, shard: { index: 0, count: 1 }, inputFormat: 'text', outputFormat: 'npy' });
+    expect(parseEmbedArgs(['in.csv', '--output', 'o.jsonl', '--workers', '1', '--threads', '3'], {})).toMatchObject({ workers: 1, threads: 3, inputFormat: 'csv', outputFormat: 'jsonl' });
   });
 
   it('--shard wins over the Kubernetes environment', () => {
-    expect(parseEmbedArgs(['in.txt', '--output', 'o.npy', '--shard', '1/2'], { JOB_COMPLETION_INDEX: '0', JOB_COMPLETIONS: '4' }, 2).shard).toEqual({ index: 1, count: 2 });
-    expect(parseEmbedArgs(['in.txt', '--output', 'o.npy'], { JOB_COMPLETION_INDEX: '3', JOB_COMPLETIONS: '4' }, 2).shard).toEqual({ index: 3, count: 4 });
+    expect(parseEmbedArgs(['in.txt', '--output', 'o.npy', '--shard', '1/2'], { JOB_COMPLETION_INDEX: '0', JOB_COMPLETIONS: '4' }).shard).toEqual({ index: 1, count: 2 });
+    expect(parseEmbedArgs(['in.txt', '--output', 'o.npy'], { JOB_COMPLETION_INDEX: '3', JOB_COMPLETIONS: '4' }).shard).toEqual({ index: 3, count: 4 });
   });
 
   it.each([
@@ -190,7 +217,7 @@ describe('parseEmbedArgs', () => {
     [['a.txt', '--output', 'o.npy', '--text-field', ''], /'--text-field' must be a key or column name; received ""/],
     [['a.txt', '--output', 'o.npy', '--bogus'], /'arguments' must be the options of attnkit embed; received Unknown option '--bogus'/],
   ])('%j is an InvalidArgumentError', (args, message) => {
-    const error = thrown(() => parseEmbedArgs(args, {}, 2));
+    const error = thrown(() => parseEmbedArgs(args, {}));
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect((error as Error).message).toMatch(message);
   });

@@ -39,6 +39,17 @@ describe('EmbedOutput', () => {
     expect(readFileSync(path, 'utf8')).toBe('{"id":"x","embedding":[0,1,2]}\n{"id":9,"embedding":[3,4,5]}\n');
   });
 
+  it('jsonl: float32 values as the shortest decimals that read back the same (0.1, not 0.10000000149011612)', () => {
+    const path = join(fresh(), 'v.jsonl');
+    const out = EmbedOutput.open(path, { ...SETTINGS, format: 'jsonl' });
+    const vectors = new Float32Array([0.1, 1 / 3, -1.0000001]);
+    out.append(['x'], vectors);
+    out.finish();
+    const line = readFileSync(path, 'utf8');
+    expect(line).toBe('{"id":"x","embedding":[0.1,0.33333334,-1.0000001]}\n');
+    expect(Float32Array.from((JSON.parse(line) as { embedding: number[] }).embedding)).toEqual(vectors);
+  });
+
   it('npy: resumes after the last complete row — a partial vector and a partial id line are cut, nothing is lost or repeated', () => {
     const path = join(fresh(), 'v.npy');
     const out = EmbedOutput.open(path, SETTINGS);

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, ftruncateSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { completeLines } from './complete-lines.js';
+import { shortestFloat32 } from '../shortest-float32.js';
 import { NPY_HEADER_BYTES, npyHeader, readNpyHeader } from './npy-header.js';
 
 /** How vectors are written: a `.npy` matrix with a JSONL file of ids beside it, or JSONL lines `{ id, embedding }`. */
@@ -159,7 +160,7 @@ export class EmbedOutput {
   append(ids: readonly (string | number)[], vectors: Float32Array): void {
     if (vectors.length !== ids.length * this.dim) throw new RangeError(`EmbedOutput.append: ${ids.length} ids need ${ids.length * this.dim} values; received ${vectors.length}`);
     if (this.format === 'jsonl') {
-      const lines = ids.map((id, i) => `${JSON.stringify({ id, embedding: Array.from(vectors.subarray(i * this.dim, (i + 1) * this.dim)) })}\n`).join('');
+      const lines = ids.map((id, i) => `${JSON.stringify({ id, embedding: Array.from(vectors.subarray(i * this.dim, (i + 1) * this.dim), shortestFloat32) })}\n`).join('');
       this.#mainBytes += writeSync(this.#main, lines, this.#mainBytes);
     } else {
       const bytes = new Uint8Array(vectors.buffer, vectors.byteOffset, vectors.byteLength);

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { AttnkitError } from '@attnkit/errors';
+import type { Embedder } from './embedder.js';
 import type { WorkerReply, WorkerSettings } from './worker-messages.js';
 
 /** A typed failure a worker reported (a bad model folder, an unavailable backend): exit code 2 from the CLI. */
@@ -37,7 +38,7 @@ interface Slot {
  * const vectors = await pool.embed(['a text', 'another']); // Float32Array of 2 × pool.dim
  * await pool.stop();
  */
-export class WorkerPool {
+export class WorkerPool implements Embedder {
   readonly dim: number;
   readonly #slots: Slot[];
   #sequence = 0;
