@@ -39,7 +39,7 @@ export interface BenchResult {
 export const BENCH_COMMAND = defineCommand({
   name: 'bench',
   purpose: 'a quick speed check: load, first and warm encode times and texts/s on this machine',
-  usage: 'attnkit bench [--model DIR] [--backend cpu,wasm] [--batch N] [--tokens N] [--runs N] [--json]',
+  usage: 'attnkit bench [--model DIR|ID] [--backend cpu,wasm] [--batch N] [--tokens N] [--runs N] [--json]',
   summary: 'A quick speed check on this machine: per backend, the model load time, the first encode of a batch (kernel set-up included), then the median, fastest and slowest of --runs warm encodes (tokenize, forward, pooling, as attnkit embed runs them) and texts/s. For comparisons against other engines, use the repository benchmark (pnpm bench).',
   options: {
     model: OPTIONS.model,

@@ -32,7 +32,7 @@ describe('checkModelFolder', () => {
   ])('refuses %s: the path as resolved, %s, and where relative paths start', (path, problem) => {
     const error = thrown(() => checkModelFolder(ENCODE_COMMAND, '--model', path));
     expect(error).toBeInstanceOf(InvalidArgumentError);
-    expect(error.message).toBe(`attnkit encode: '--model' must be a model folder or an http(s) URL; received ${path}, ${problem}. A model folder holds config.json and model.safetensors (and, for texts, the tokenizer files); relative paths are taken from the directory you run the command in (${process.cwd()}).`);
+    expect(error.message).toBe(`attnkit encode: '--model' must be a model folder, a Hugging Face id ('org/name') or an http(s) URL; received ${path}, ${problem}. A model folder holds config.json and model.safetensors (and, for texts, the tokenizer files); relative paths are taken from the directory you run the command in (${process.cwd()}).`);
   });
 
   const RUNS: ReadonlyArray<[string, () => Promise<unknown>]> = [
@@ -50,7 +50,7 @@ describe('checkModelFolder', () => {
     for (const [caller, run] of RUNS) {
       const error = await run().then(() => undefined, (e: unknown) => e as Error);
       expect(error, caller).toBeInstanceOf(InvalidArgumentError);
-      expect(error?.message, caller).toMatch(new RegExp(`^${caller}: '(--model|model-folder)' must be a model folder or an http\\(s\\) URL; received ${missing}, which does not exist\\.`));
+      expect(error?.message, caller).toMatch(new RegExp(`^${caller}: '(--model|model-folder)' must be a model folder, a Hugging Face id \\('org/name'\\) or an http\\(s\\) URL; received ${missing}, which does not exist\\.`));
     }
   });
 });

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { InvalidArgumentError } from '@attnkit/errors';
+import { hubSourceOf } from '@attnkit/hub';
 import { isUrl } from './caller-path.js';
 import { commandCaller, type CliCommand } from './command-line/cli-command.js';
 
@@ -12,10 +13,10 @@ import { commandCaller, type CliCommand } from './command-line/cli-command.js';
  *
  * @example
  * checkModelFolder(ENCODE_COMMAND, '--model', '/home/me/all-MiniLM-L6-v2'); // throws unless that folder exists
- * // attnkit encode: '--model' must be a model folder or an http(s) URL; received /home/me/all-MiniLM-L6-v2, which does not exist. …
+ * // attnkit encode: '--model' must be a model folder, a Hugging Face id ('org/name') or an http(s) URL; received /home/me/all-MiniLM-L6-v2, which does not exist. …
  */
 export function checkModelFolder(command: CliCommand, argument: string, model: string): void {
-  if (isUrl(model)) return;
+  if (isUrl(model) || hubSourceOf(model) !== undefined) return; // a URL or a Hugging Face id: the loader reads it (the cache, or the Hub)
   let problem: string | undefined;
   try {
     if (!statSync(model).isDirectory()) problem = 'a file, not a folder';
@@ -27,7 +28,7 @@ export function checkModelFolder(command: CliCommand, argument: string, model: s
   throw new InvalidArgumentError({
     caller: commandCaller(command),
     argument,
-    expected: 'a model folder or an http(s) URL',
+    expected: "a model folder, a Hugging Face id ('org/name') or an http(s) URL",
     received: `${model}, ${problem}`,
     hint: `A model folder holds config.json and model.safetensors (and, for texts, the tokenizer files); relative paths are taken from the directory you run the command in (${process.cwd()}).`,
   });

@@ -44,7 +44,7 @@ describe('the attnkit command line', () => {
     [['encode', '--txt', 'a'], /^attnkit encode: 'arguments' must be the options of attnkit encode; received Unknown option '--txt'.*attnkit encode --help/],
     [['similarity', '--text', 'a', '--text', 'b', '--normalize'], /^attnkit similarity: 'arguments' must be the options of attnkit similarity; received Unknown option '--normalize'.*attnkit similarity --help/],
     [['report', '--json'], /^attnkit report: 'arguments' must be none; received Unknown option '--json'.*attnkit report --help/],
-    [['embedd', '--text', 'x'], /^attnkit: 'command' must be none \(the demo\), encode, similarity, embed, join, bench, train, quantize or report; received 'embedd'\. Did you mean attnkit embed\? Run attnkit --help/],
+    [['embedd', '--text', 'x'], /^attnkit: 'command' must be none \(the demo\), encode, similarity, embed, join, bench, train, quantize, download, cache or report; received 'embedd'\. Did you mean attnkit embed\? Run attnkit --help/],
   ])('%j is a typed usage error: exit 2, a message that points at --help, nothing on stdout', async (args, message) => {
     const failure = await failureOf(args);
     expect(failure?.code).toBe(2);
@@ -67,7 +67,7 @@ describe('the attnkit command line', () => {
     const missing = await cli(['encode', '--backend', 'cpu', '--input', 'ids.json'], caller).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(missing?.stderr).toContain(`'--input' must be a readable JSON file with input_ids (and attention_mask, token_type_ids) as nested arrays; received ${join(caller, 'ids.json')} (ENOENT`);
     const noModel = await cli(['similarity', '--backend', 'cpu', '--model', 'my-model', '--text', 'a', '--text', 'b'], caller).then(() => undefined, (e: { code: number; stderr: string }) => e);
-    expect([noModel?.code, noModel?.stderr]).toEqual([2, expect.stringContaining(`attnkit similarity: '--model' must be a model folder or an http(s) URL; received ${join(caller, 'my-model')}, which does not exist.`)]);
+    expect([noModel?.code, noModel?.stderr]).toEqual([2, expect.stringContaining(`attnkit similarity: '--model' must be a model folder, a Hugging Face id ('org/name') or an http(s) URL; received ${join(caller, 'my-model')}, which does not exist.`)]);
   }, 60_000);
 
   it('npm run demo from another directory (npm run --prefix <repo>) runs the command there: --output lands in that directory', async () => {

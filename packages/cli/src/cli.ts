@@ -14,6 +14,8 @@ import { parseEncodeArgs, runEncode } from './encode-command.js';
 import { parseReportArgs, runReport } from './report-command.js';
 import { formatQuantizeSummary, parseQuantizeArgs, runQuantize } from './quantize-command.js';
 import { formatSimilarity, parseSimilarityArgs, runSimilarity } from './similarity-command.js';
+import { formatCacheList, parseCacheArgs, runCache } from './cache-command.js';
+import { parseDownloadArgs, runDownload } from './download-command.js';
 
 env().set('PROD', true); // no "install tfjs-node" banner (attnkit targets cpu and wasm in Node), no debug checks
 
@@ -111,7 +113,22 @@ async function joinShards(argv: string[]): Promise<void> {
 }
 
 /** What each command does with its arguments (its declaration, help and parsing are in COMMANDS). */
-const RUN: Readonly<Record<CommandName, (argv: string[]) => Promise<void>>> = { encode, similarity, embed, join: joinShards, bench, train, quantize, report };
+async function download(argv: string[]): Promise<void> {
+  const request = parseDownloadArgs(argv);
+  const bar = progressBar('download', 'bytes');
+  const result = await runDownload(request, (file, loaded, total) => bar.update({ done: loaded, fraction: total === undefined ? 0 : loaded / total, detail: file })).finally(() => bar.finish());
+  console.error(`attnkit download: ${result.id} at ${result.commit.slice(0, 12)}, ${result.files.length} files -> ${result.folder}`);
+  console.log(request.json ? JSON.stringify(result) : result.folder);
+}
+
+async function cache(argv: string[]): Promise<void> {
+  const request = parseCacheArgs(argv);
+  const result = runCache(request);
+  if (request.json) return void console.log(JSON.stringify(result));
+  console.log(Array.isArray(result) ? formatCacheList(result) : `attnkit cache: deleted ${result.id}${result.revision === undefined ? '' : `@${result.revision}`}, ${(result.freed / 1e6).toFixed(1)} MB freed`);
+}
+
+const RUN: Readonly<Record<CommandName, (argv: string[]) => Promise<void>>> = { encode, similarity, embed, join: joinShards, bench, train, quantize, download, cache, report };
 
 async function main(given: string[]): Promise<void> {
   const argv = given[0] === '--' ? given.slice(1) : given; // `pnpm start -- encode ...` passes the `--` on (npm drops it)

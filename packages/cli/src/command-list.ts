@@ -1,5 +1,7 @@
 import { BENCH_COMMAND } from './bench-command.js';
+import { CACHE_COMMAND } from './cache-command.js';
 import { DEMO_COMMAND } from './demo-command.js';
+import { DOWNLOAD_COMMAND } from './download-command.js';
 import { EMBED_COMMAND } from './embed/embed-command.js';
 import { JOIN_COMMAND } from './embed/join-command.js';
 import { ENCODE_COMMAND } from './encode-command.js';
@@ -13,9 +15,9 @@ import { TRAIN_COMMAND } from './train-command.js';
  * message and the README list them.
  *
  * @example
- * COMMANDS.map((c) => c.name); // ['', 'encode', 'similarity', 'embed', 'join', 'bench', 'train', 'quantize', 'report']
+ * COMMANDS.map((c) => c.name); // ['', 'encode', 'similarity', 'embed', 'join', 'bench', 'train', 'quantize', 'download', 'cache', 'report']
  */
-export const COMMANDS = [DEMO_COMMAND, ENCODE_COMMAND, SIMILARITY_COMMAND, EMBED_COMMAND, JOIN_COMMAND, BENCH_COMMAND, TRAIN_COMMAND, QUANTIZE_COMMAND, REPORT_COMMAND] as const;
+export const COMMANDS = [DEMO_COMMAND, ENCODE_COMMAND, SIMILARITY_COMMAND, EMBED_COMMAND, JOIN_COMMAND, BENCH_COMMAND, TRAIN_COMMAND, QUANTIZE_COMMAND, DOWNLOAD_COMMAND, CACHE_COMMAND, REPORT_COMMAND] as const;
 
 /** The name of a command other than the demo: `'encode'`, `'similarity'`, ... */
 export type CommandName = Exclude<(typeof COMMANDS)[number]['name'], ''>;

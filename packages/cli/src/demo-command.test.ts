@@ -51,7 +51,7 @@ describe('the demo (no arguments)', () => {
   it('exits 2 with a clear message for a missing folder (named as resolved) or a folder that is no model', async () => {
     const missing = await cli('--model', '/nonexistent/model').then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(missing?.code).toBe(2);
-    expect(missing?.stderr).toContain("attnkit: '--model' must be a model folder or an http(s) URL; received /nonexistent/model, which does not exist.");
+    expect(missing?.stderr).toContain("attnkit: '--model' must be a model folder, a Hugging Face id ('org/name') or an http(s) URL; received /nonexistent/model, which does not exist.");
     const malformed = await cli('--model', join(import.meta.dirname, '..')).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(malformed?.code).toBe(2);
     expect(malformed?.stderr).toMatch(/attnkit: loadEncoder: config\.json is missing in .*packages\/cli/);

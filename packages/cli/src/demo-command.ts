@@ -19,7 +19,7 @@ export const EXAMPLE_SENTENCES = ['The cat sat on the mat.', 'A cat was sitting 
 export const DEMO_COMMAND = defineCommand({
   name: '',
   purpose: 'the demo: tokens, the cosine-similarity matrix of the sentence embeddings, backend capabilities, load and forward times, cpu/wasm agreement',
-  usage: 'attnkit [--backend cpu|wasm] [--model DIR] [--text "..." ...] [--compare cpu,wasm] [--json]',
+  usage: 'attnkit [--backend cpu|wasm] [--model DIR|ID] [--text "..." ...] [--compare cpu,wasm] [--json]',
   summary: 'Without a command: encodes sentences with a BERT-family model and prints the tokens, the cosine-similarity matrix of the sentence embeddings (pooled as the model folder says), the backend and its capabilities, load / first / warm forward times and the agreement between backends.',
   options: {
     backend: { ...OPTIONS.backend, help: 'the tfjs backend (webgl and webgpu need a browser: npm run demo:web)' },

@@ -121,9 +121,9 @@ describe('attnkit encode', () => {
     expect((JSON.parse(stdout) as { sentence_embedding: number[][] }).sentence_embedding.map((row) => row.length)).toEqual([32, 32, 32]);
     const failure = await run(tsx, [...cli, 'encode', '--model', join(dir, 'missing'), '--text', 'x']).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(failure?.code).toBe(2);
-    expect(failure?.stderr).toContain(`attnkit encode: '--model' must be a model folder or an http(s) URL; received ${join(dir, 'missing')}, which does not exist.`);
+    expect(failure?.stderr).toContain(`attnkit encode: '--model' must be a model folder, a Hugging Face id ('org/name') or an http(s) URL; received ${join(dir, 'missing')}, which does not exist.`);
     const unknown = await run(tsx, [...cli, 'embedd', '--text', 'x']).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(unknown?.code).toBe(2); // a usage mistake, not a bug
-    expect(unknown?.stderr).toMatch(/^attnkit: 'command' must be none \(the demo\), encode, similarity, embed, join, bench, train, quantize or report; received 'embedd'\. Did you mean attnkit embed\? Run attnkit --help/);
+    expect(unknown?.stderr).toMatch(/^attnkit: 'command' must be none \(the demo\), encode, similarity, embed, join, bench, train, quantize, download, cache or report; received 'embedd'\. Did you mean attnkit embed\? Run attnkit --help/);
   }, 60_000);
 });

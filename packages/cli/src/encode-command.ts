@@ -30,7 +30,7 @@ export interface EncodeRequest {
 export const ENCODE_COMMAND = defineCommand({
   name: 'encode',
   purpose: 'hidden states and sentence embeddings as JSON, on stdout or into --output',
-  usage: 'attnkit encode [--model DIR] [--backend cpu|wasm] (--text "..." ... | --input ids.json) [--prompt-name NAME] [--normalize] [--output out.json]',
+  usage: 'attnkit encode [--model DIR|ID] [--backend cpu|wasm] (--text "..." ... | --input ids.json) [--prompt-name NAME] [--normalize] [--output out.json]',
   summary: 'Encodes texts (or token ids) and prints, or writes to --output, one JSON object: last_hidden_state, pooler_output (families with a pooler), tokens (for --text), sentence_embedding (as the model folder says; for texts, SentenceTransformer.encode\'s) and timings_ms. Relative paths are taken from the directory you run the command in.',
   options: {
     texts: { ...OPTIONS.text, help: 'a text to encode; repeat for more (or --input, not both)' },

@@ -28,7 +28,7 @@ export interface SimilarityResult {
 export const SIMILARITY_COMMAND = defineCommand({
   name: 'similarity',
   purpose: 'the cosine-similarity matrix of two or more --text (--json: { texts, similarity })',
-  usage: 'attnkit similarity --text "..." --text "..." [--text "..." ...] [--model DIR] [--backend cpu|wasm] [--json]',
+  usage: 'attnkit similarity --text "..." --text "..." [--text "..." ...] [--model DIR|ID] [--backend cpu|wasm] [--json]',
   summary: "Embeds the texts as the model folder says (the sentence_embedding of attnkit encode: pooling, Dense, the folder's default prompt) and prints the cosine similarity of every pair as a table, or with --json one object { texts, similarity: number[][] }. Load and encode times go to stderr.",
   options: {
     texts: { ...OPTIONS.text, help: 'a text; two or more' },

@@ -63,7 +63,7 @@ const realNumber = (check: (n: number) => boolean, expected: string) => (value: 
 export const TRAIN_COMMAND = defineCommand({
   name: 'train',
   purpose: 'fine-tunes a model on pairs of texts (JSONL or TSV) into a sentence-transformers folder, or pre-trains a BERT encoder on plain texts (masked LM); resumable',
-  usage: 'attnkit train --model DIR (--pairs FILE | --texts FILE) --output DIR [--epochs N | --max-steps N] [--batch-size N] [--learning-rate X] [options]',
+  usage: 'attnkit train --model DIR|ID (--pairs FILE | --texts FILE) --output DIR [--epochs N | --max-steps N] [--batch-size N] [--learning-rate X] [options]',
   summary: 'Fine-tunes a sentence-embedding model on pairs of texts and writes a sentence-transformers folder that attnkit and sentence-transformers both load. Pairs of texts that mean the same (anchor, positive[, hard negative]) train with MultipleNegativesRankingLoss (in-batch negatives); pairs with a similarity label train with CosineSimilarityLoss. With --texts instead, a BERT encoder is pre-trained on plain texts with the masked-language-model objective (15 % of the tokens predicted) and written as a Hugging Face BertForMaskedLM folder, which the sentence commands also load (mean pooling). AdamW with linear warm-up and decay, gradients clipped to norm 1, seeded. Checkpoints go to OUTPUT.checkpoints/ as it trains: an interrupted run (Ctrl-C, a killed process) continues from the last one when run again with the same arguments.',
   options: {
     model: pathOption({ name: 'model', placeholder: 'DIR', help: 'the model to start from: a sentence-transformers or Hugging Face folder' }),

@@ -1,3 +1,4 @@
+import { hubSourceOf } from '@attnkit/hub';
 import { callerPath } from '../caller-path.js';
 import { embeddedModelFolder } from '../embedded-model.js';
 import type { CliOption } from './cli-option.js';
@@ -21,13 +22,16 @@ export const OPTIONS = {
     default: 'wasm',
     parse: (value = 'wasm', refuse) => (value === 'cpu' || value === 'wasm' ? value : refuse('cpu or wasm (webgl needs a browser: use the web page)', value === '' ? '""' : value)),
   }),
-  /** `--model DIR`: a folder (relative to where the command runs) or a URL; the embedded model without it. */
+  /**
+   * `--model DIR|ID`: a folder (relative to where the command runs), a Hugging Face id (`org/name`,
+   * read through the Hugging Face cache) or a URL; the embedded model without it.
+   */
   model: valueOption({
     name: 'model',
-    placeholder: 'DIR',
-    help: 'a Hugging Face or sentence-transformers folder (relative to where you run the command) or an http(s) URL',
+    placeholder: 'DIR|ID',
+    help: "a Hugging Face or sentence-transformers folder (relative to where you run the command), a Hugging Face id such as 'sentence-transformers/all-MiniLM-L6-v2' (read through the on-disk cache Python uses: downloaded once, HF_HUB_OFFLINE=1 for none; HF_TOKEN for gated models) or an http(s) URL",
     default: 'the embedded attnkit-tiny-bert (small, trained on WordNet)',
-    parse: (value) => (value === undefined ? embeddedModelFolder() : callerPath(value)),
+    parse: (value) => (value === undefined ? embeddedModelFolder() : hubSourceOf(value) !== undefined ? value : callerPath(value)), // an id stays an id (a local folder of that name wins)
   }),
   /** `--text "..."`, repeated: the texts, none blank (`[]` without it). */
   text: repeatedOption({

@@ -181,7 +181,7 @@ describe('attnkit embed (the built bin, run from a temp directory)', () => {
   it.each([
     [['embed', 'missing.txt', '--output', 'x.npy'], /'INPUT' must be a readable file; received .*missing\.txt \(ENOENT\)/],
     [['embed', 'corpus.txt', '--output', 'x.parquet'], /'--output' must be a path ending in \.npy .* or \.jsonl/],
-    [['embed', 'corpus.txt', '--output', 'x.npy', '--model', 'no-such-model', '--workers', '1'], /^attnkit embed: '--model' must be a model folder or an http\(s\) URL; received .*no-such-model, which does not exist\./],
+    [['embed', 'corpus.txt', '--output', 'x.npy', '--model', 'no-such-model', '--workers', '1'], /^attnkit embed: '--model' must be a model folder, a Hugging Face id \('org\/name'\) or an http\(s\) URL; received .*no-such-model, which does not exist\./],
     [['join', 'nothing.npy'], /'OUT' must be shard files nothing-00000-of-0000N\.npy/],
     [['embed', 'empty.txt', '--output', 'empty.npy'], /^attnkit embed: 'INPUT' must be at least one text; received .*empty\.txt has none \(an empty file\)\./],
     [['embed', 'blank.jsonl', '--output', 'blank.npy'], /^attnkit embed: 'INPUT' must be at least one text; received .*blank\.jsonl has none \(only blank lines\)\./],

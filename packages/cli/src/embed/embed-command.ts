@@ -65,7 +65,7 @@ export interface EmbedSummary {
 export const EMBED_COMMAND = defineCommand({
   name: 'embed',
   purpose: 'a corpus file of any size to .npy + ids or JSONL, in input order: worker threads on every core (small inputs in the main thread), resumable, sharded',
-  usage: 'attnkit embed INPUT --output OUT.npy|OUT.jsonl [--model DIR] [--backend cpu|wasm] [--workers N] [--shard I/N] [options]',
+  usage: 'attnkit embed INPUT --output OUT.npy|OUT.jsonl [--model DIR|ID] [--backend cpu|wasm] [--workers N] [--shard I/N] [options]',
   summary: `Embeds a corpus file of any size with a sentence-embedding model: streams INPUT (text: one text per line; .jsonl: one JSON string or object per line; .csv: a header row and a text column), uses worker threads on every core (an input of up to ${IN_PROCESS_MAX_TEXTS} texts is embedded in the main thread, where starting workers would cost more than they save), and writes the vectors in input order to OUT.npy (float32 [rows, dim]) with OUT.ids.jsonl beside it, or to OUT.jsonl ({"id", "embedding"} per line). An interrupted run (Ctrl-C, a killed job) resumes where it stopped when run again with the same arguments: no row is lost or computed twice. --shard I/N embeds every N-th record from the I-th (0-based), so N machines split a corpus with no coordinator; in a Kubernetes Indexed Job the shard comes from JOB_COMPLETION_INDEX and JOB_COMPLETIONS. Join shard outputs with attnkit join.`,
   positionals: true,
   options: {
