@@ -178,7 +178,7 @@ describe('SentenceEncoder.encode and loadSentenceEncoder options', () => {
 
   it('loadSentenceEncoder refuses unknown keys and wrong-typed callbacks', async () => {
     const folder = `${fixtures}sentence/bert-prompts`;
-    await expect(loadSentenceEncoder(folder, { on_progress: () => {} } as never)).rejects.toThrow("loadSentenceEncoder: 'options' must be an object with only the keys onProgress, onNotice, signal, backend, checkFinite, fetch, quantize; received the unknown key 'on_progress'. Did you mean 'onProgress'?");
+    await expect(loadSentenceEncoder(folder, { on_progress: () => {} } as never)).rejects.toThrow("loadSentenceEncoder: 'options' must be an object with only the keys onProgress, onNotice, signal, backend, checkFinite, fetch, hub, quantize; received the unknown key 'on_progress'. Did you mean 'onProgress'?");
     await expect(loadSentenceEncoder(folder, { onNotice: 'log' } as never)).rejects.toThrow("loadSentenceEncoder: 'onNotice' must be a function; received string 'log'.");
     await expect(loadSentenceEncoder(folder, { fetch: 'https://proxy' } as never)).rejects.toThrow("loadSentenceEncoder: 'fetch' must be a function with the signature of the global fetch (such as cachedFetch()); received string 'https://proxy'.");
     await expect(loadSentenceEncoder(folder, { checkFinite: 1 } as never)).rejects.toThrow(InvalidArgumentError);

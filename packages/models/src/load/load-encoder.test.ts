@@ -92,7 +92,7 @@ describe('loadEncoder with checkFinite', () => {
   it('refuses a misspelled option instead of ignoring it (checkFinite spelled checkfinite would skip the check)', async () => {
     const error = await loadEncoder(family('bert'), { checkfinite: true } as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidArgumentError);
-    expect((error as Error).message).toBe("loadEncoder: 'options' must be an object with only the keys onProgress, onNotice, signal, checkFinite, backend, fetch, quantize; received the unknown key 'checkfinite'. Did you mean 'checkFinite'?");
+    expect((error as Error).message).toBe("loadEncoder: 'options' must be an object with only the keys onProgress, onNotice, signal, checkFinite, backend, fetch, hub, quantize; received the unknown key 'checkfinite'. Did you mean 'checkFinite'?");
   });
 });
 
