@@ -24,3 +24,6 @@ export { rotaryCosSin, type RotaryCosSin } from './rotary-cos-sin.js';
 export { RotaryEmbedding } from './rotary-embedding.js';
 export { applyRotary, type RotaryResult } from './apply-rotary.js';
 export { positionIdsFromMask } from './position-ids-from-mask.js';
+export { repeatKv } from './repeat-kv.js';
+export { groupedQueryAttention } from './grouped-query-attention.js';
+export { groupedQueryAttentionOutput } from './grouped-query-attention-output.js';
