@@ -27,3 +27,5 @@ export { positionIdsFromMask } from './position-ids-from-mask.js';
 export { repeatKv } from './repeat-kv.js';
 export { groupedQueryAttention } from './grouped-query-attention.js';
 export { groupedQueryAttentionOutput } from './grouped-query-attention-output.js';
+export { KvCache, type KvCacheConfig, type KvCacheStepOptions, type DecoderStep } from './kv-cache.js';
+export { DecoderAttention, type DecoderAttentionConfig, type DecoderAttentionCallOptions, type DecoderAttentionResult } from './decoder-attention.js';
