@@ -1,19 +1,21 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ones, tensor } from '@tensorflow/tfjs-core';
-import { compareBackends, useBackend } from '@attnkit/backends';
+import { availableBackends, compareBackends, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { fixtureRows, fixtureValues, leaksOf, specOf, thrown, type FixtureFile } from '@attnkit/test-utils';
 import fixtures from '@attnkit/reference/fixtures/decoder-blocks.json' with { type: 'json' };
 import { decoderMask } from './decoder-mask.js';
 import { paddingMaskFromIds } from './padding-mask-from-ids.js';
 
+// Node: cpu and wasm; Chromium: cpu, wasm, webgl and webgpu (this file runs in both).
+const BACKENDS = await availableBackends();
 const CASES = Object.entries((fixtures as unknown as FixtureFile).cases).filter(([name]) => name.startsWith('mask '));
 beforeAll(() => useBackend('cpu'));
 
 describe('decoderMask', () => {
   it('has the six transformers cases (causal and sliding window; left padding; a cache of past keys)', () => expect(CASES).toHaveLength(6));
 
-  it.each(CASES)('equals transformers 5.17 create_causal_mask / create_sliding_window_causal_mask (sdpa, bool) on cpu and wasm: %s', async (_, { inputs, outputs }) => {
+  it.each(CASES)('equals transformers 5.17 create_causal_mask / create_sliding_window_causal_mask (sdpa, bool) on every backend: %s', async (_, { inputs, outputs }) => {
     const queryLength = inputs['query_length'] as number;
     const keyLength = inputs['key_length'] as number;
     const slidingWindow = (inputs['sliding_window'] as number | null) ?? undefined;
@@ -34,7 +36,7 @@ describe('decoderMask', () => {
       expect(values.slice(row)).toEqual(values.slice(0, row));
       values = values.slice(0, row);
     }
-    const report = await compareBackends(make, { backends: ['cpu', 'wasm'], tolerance: 0, reference: { output: values } });
+    const report = await compareBackends(make, { backends: BACKENDS, tolerance: 0, reference: { output: values } });
     expect(report.ok).toBe(true);
     const shape = report.results[0]?.outputs[0]?.shape;
     expect(ids === undefined ? [inputs['batch'], ...(shape ?? []).slice(1)] : shape).toEqual(expected.shape); // without padding: [1, 1, T, S], shared by the batch
