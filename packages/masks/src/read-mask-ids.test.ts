@@ -1,4 +1,4 @@
-import { tensor } from '@tensorflow/tfjs-core';
+import { tensor2d } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
@@ -10,7 +10,7 @@ beforeAll(() => useBackend('cpu'));
 describe('readMaskIds', () => {
   it('reads rows and tensors of 0/1 into one Uint8Array, leaving no tensor', async () => {
     expect(readMaskIds([[0, 1, 1], new Uint8Array([1, 1, 0])], 'f')).toEqual({ batch: 2, length: 3, values: new Uint8Array([0, 1, 1, 1, 1, 0]) });
-    const ids = tensor([[1, 0]], undefined, 'int32');
+    const ids = tensor2d([[1, 0]], undefined, 'int32');
     expect(await leaksOf(() => expect(readMaskIds(ids, 'f').values).toEqual(new Uint8Array([1, 0])))).toEqual({ tensors: 0, bytes: 0 });
     ids.dispose();
   });
