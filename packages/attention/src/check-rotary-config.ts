@@ -66,15 +66,15 @@ export function checkRotaryConfig(config: RotaryConfig, caller: string, nameOf: 
   if (rotaryDim < 2 || rotaryDim % 2 !== 0) fail(partial === 1 ? 'headDim' : 'partialRotaryFactor', `a rotated width floor(headDim · partialRotaryFactor) that is even and ≥ 2; it is ${rotaryDim} here`);
   const maxPositionEmbeddings = config.maxPositionEmbeddings === undefined ? undefined : integer('maxPositionEmbeddings', config.maxPositionEmbeddings);
   if (ropeType === 'dynamic' && maxPositionEmbeddings === undefined) fail('maxPositionEmbeddings', "an integer ≥ 1 (rope_type 'dynamic' scales past it)");
-  const reads1 = (key: keyof RotaryConfig) => reads.includes(key);
-  const factor = reads1('factor') ? number('factor', undefined, (v) => v >= 1, 'a finite number ≥ 1') : 1;
+  const typeReads = (key: keyof RotaryConfig) => reads.includes(key);
+  const factor = typeReads('factor') ? number('factor', undefined, (v) => v >= 1, 'a finite number ≥ 1') : 1;
   let original = maxPositionEmbeddings ?? 0;
-  if (reads1('originalMaxPositionEmbeddings')) {
+  if (typeReads('originalMaxPositionEmbeddings')) {
     if (config.originalMaxPositionEmbeddings === undefined && maxPositionEmbeddings === undefined) fail('originalMaxPositionEmbeddings', `an integer ≥ 1 (rope_type '${ropeType}' needs it, or ${nameOf('maxPositionEmbeddings')} in its place)`);
     original = integer('originalMaxPositionEmbeddings', config.originalMaxPositionEmbeddings ?? maxPositionEmbeddings);
   }
-  const lowFreqFactor = reads1('lowFreqFactor') ? number('lowFreqFactor', undefined, (v) => v > 0, 'a finite number > 0') : 1;
-  const highFreqFactor = reads1('highFreqFactor') ? number('highFreqFactor', undefined, (v) => v > lowFreqFactor, `a finite number > ${nameOf('lowFreqFactor')} = ${lowFreqFactor}`) : 1;
+  const lowFreqFactor = typeReads('lowFreqFactor') ? number('lowFreqFactor', undefined, (v) => v > 0, 'a finite number > 0') : 1;
+  const highFreqFactor = typeReads('highFreqFactor') ? number('highFreqFactor', undefined, (v) => v > lowFreqFactor, `a finite number > ${nameOf('lowFreqFactor')} = ${lowFreqFactor}`) : 1;
   const attentionFactor = config.attentionFactor === undefined ? undefined : number('attentionFactor', undefined, (v) => v > 0, 'a finite number > 0');
   const betaFast = number('betaFast', 32, (v) => v > 0, 'a finite number > 0');
   const betaSlow = number('betaSlow', 1, (v) => v > 0, 'a finite number > 0');
