@@ -17,3 +17,15 @@ export type { TransformerEncoderLayerConfig } from './transformer-encoder-layer-
 export { TransformerEncoderLayer, type EncoderLayerCallOptions, type EncoderLayerResult } from './transformer-encoder-layer.js';
 export { callWithTorchMasks, type TorchEncoderCallOptions } from './call-with-torch-masks.js';
 export { TransformerEncoder, type TransformerEncoderConfig, type EncoderCallOptions, type EncoderResult } from './transformer-encoder.js';
+export { ROPE_TYPES, type RopeType, type RotaryConfig } from './rotary-config.js';
+export { rotaryFrequencies, type RotaryFrequencies, type RotaryFrequencyOptions } from './rotary-frequencies.js';
+export { rotaryConfigFromHuggingFace, type RotaryConfigFromHuggingFaceOptions } from './rotary-config-from-hugging-face.js';
+export { rotaryCosSin, type RotaryCosSin } from './rotary-cos-sin.js';
+export { RotaryEmbedding } from './rotary-embedding.js';
+export { applyRotary, type RotaryResult } from './apply-rotary.js';
+export { positionIdsFromMask } from './position-ids-from-mask.js';
+export { repeatKv } from './repeat-kv.js';
+export { groupedQueryAttention } from './grouped-query-attention.js';
+export { groupedQueryAttentionOutput } from './grouped-query-attention-output.js';
+export { KvCache, type KvCacheConfig, type KvCacheStepOptions, type DecoderStep } from './kv-cache.js';
+export { DecoderAttention, type DecoderAttentionConfig, type DecoderAttentionCallOptions, type DecoderAttentionResult } from './decoder-attention.js';

@@ -1,6 +1,9 @@
 export { paddingMask } from './padding-mask.js';
 export { paddingMaskFromIds } from './padding-mask-from-ids.js';
+export { readMaskIds, type MaskIds } from './read-mask-ids.js';
 export { causalMask, type CausalMaskOptions } from './causal-mask.js';
+export { slidingWindowCausalMask } from './sliding-window-causal-mask.js';
+export { decoderMask, type DecoderMaskOptions } from './decoder-mask.js';
 export { mergeMasks } from './merge-masks.js';
 export { checkRankTwo } from './check-rank-two.js';
 export { validateMask, type MaskTarget, type ValidateMaskOptions } from './validate-mask.js';

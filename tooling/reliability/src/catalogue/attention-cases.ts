@@ -1,6 +1,6 @@
 import { ones, tensor, tidy, zeros } from '@tensorflow/tfjs-core';
 import { assertFinite } from '@attnkit/errors';
-import { HeadProjection, MultiHeadAttention, scaledDotProductAttention } from '@attnkit/attention';
+import { DecoderAttention, HeadProjection, KvCache, MultiHeadAttention, applyRotary, groupedQueryAttention, rotaryConfigFromHuggingFace, rotaryFrequencies, scaledDotProductAttention } from '@attnkit/attention';
 import { attempt, rejects, safely, type CatalogueCase } from './catalogue-case.js';
 
 const E = 'InvalidArgumentError';
@@ -31,6 +31,13 @@ export const attentionCases: CatalogueCase[] = [
   rejects('attention', 'state dict missing out_proj.weight', E, /^MultiHeadAttention\.fromTorchStateDict: 'stateDict' must be an nn\.MultiheadAttention state dict with 'out_proj\.weight'/, () => attempt(() => MultiHeadAttention.fromTorchStateDict({ in_proj_weight: zeros([24, 8]) }, { numHeads: 2 }))),
   rejects('attention', 'state dict with add_bias_kv weights', E, /received unexpected bias_k \(attnkit has no such weight; add_bias_kv and add_zero_attn are not supported\)\.$/, () => attempt(() => MultiHeadAttention.fromTorchStateDict({ in_proj_weight: zeros([24, 8]), in_proj_bias: zeros([24]), 'out_proj.weight': zeros([8, 8]), 'out_proj.bias': zeros([8]), bias_k: zeros([1, 1, 8]) }, { numHeads: 2 }))),
   rejects('attention', 'value of another length (SDPA)', E, /^scaledDotProductAttention: 'value' must be \[B, H, S, Dv\] with B, H, S = 2, 3, 6/, () => attempt(() => scaledDotProductAttention(zeros([2, 3, 4, 8]), zeros([2, 3, 6, 8]), zeros([2, 3, 5, 8])))),
+  rejects('attention', 'unknown rope_type', E, "rotaryFrequencies: 'ropeType' must be one of 'default', 'linear', 'dynamic', 'llama3', 'yarn' (the rope_types attnkit implements); received string 'longrope'.", () => rotaryFrequencies({ headDim: 8, ropeType: 'longrope' as never })),
+  rejects('attention', 'llama3 rope_scaling without low_freq_factor (config.json)', E, "rotaryConfigFromHuggingFace: 'rope_scaling.low_freq_factor' must be a finite number > 0 (rope_type 'llama3' needs it); received undefined.", () => rotaryConfigFromHuggingFace({ head_dim: 8, rope_scaling: { rope_type: 'llama3', factor: 8, high_freq_factor: 4, original_max_position_embeddings: 64 } })),
+  rejects('attention', 'rotary tables of an odd width', E, /^applyRotary: 'cos' must be \[B, T, R\] with B, T = 1, 2 and R even, 2 ≤ R ≤ D = 4; received \[1, 2, 3\]\./, () => attempt(() => applyRotary(zeros([1, 2, 2, 4]), zeros([1, 1, 2, 4]), zeros([1, 2, 3]), zeros([1, 2, 3])))),
+  rejects('attention', 'key/value heads that do not divide the query heads', E, /^groupedQueryAttention: 'key' must be \[B, Hkv, S, D\] with B = 1, D = 4 \(from 'query'\) and Hkv dividing H = 4; received \[1, 3, 5, 4\]\./, () => attempt(() => groupedQueryAttention(zeros([1, 4, 2, 4]), zeros([1, 3, 5, 4]), zeros([1, 3, 5, 4])))),
+  rejects('attention', 'decoder attention with numKeyValueHeads 3 of 4 heads', E, "DecoderAttention: 'numKeyValueHeads' must be a divisor of numHeads = 4; received numKeyValueHeads=3.", () => new DecoderAttention({ embedDim: 16, numHeads: 4, numKeyValueHeads: 3 })),
+  rejects('attention', 'KV cache step past maxLength', E, "KvCache.step: 'tokenMask' must be at most maxLength − length = 4 − 0 = 4 new positions; received 5 ([1, 5]). Create the KvCache with a larger maxLength; nothing is dropped to make room.", () => { const cache = new KvCache({ numLayers: 1, maxLength: 4 }); try { cache.step([[1, 1, 1, 1, 1]]); } finally { cache.dispose(); } }),
+  rejects('attention', 'KV cache used after dispose()', 'UseAfterDisposeError', 'KvCache.step: called after dispose() freed its weights. Create a new instance instead.', () => { const cache = new KvCache({ numLayers: 1, maxLength: 4 }); cache.dispose(); cache.step([[1]]); }),
   rejects('attention', 'NaN in an input checked with assertFinite', E, "pipeline: 'query' must be finite values only; received 1 NaN or infinite value(s), the first (NaN) at flat index 1.", async () => {
     const q = tensor([[[1, NaN]]]);
     try { await assertFinite(q, 'pipeline', 'query'); } finally { q.dispose(); }

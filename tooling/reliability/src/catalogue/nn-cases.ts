@@ -1,6 +1,6 @@
 import { memory, tensor, tidy, zeros } from '@tensorflow/tfjs-core';
 import { TransformerEncoderLayer } from '@attnkit/attention';
-import { Embedding, LayerNorm, Linear, Module, ModuleDict, activationByName } from '@attnkit/nn';
+import { Embedding, GatedFeedForward, LayerNorm, Linear, Module, ModuleDict, RMSNorm, activationByName, rmsNorm } from '@attnkit/nn';
 import { rejects, safely, type CatalogueCase } from './catalogue-case.js';
 
 const E = 'InvalidArgumentError';
@@ -31,6 +31,9 @@ export const nnCases: CatalogueCase[] = [
     norm.dispose();
     return { values, leaked };
   }, (v) => { const { values, leaked } = v as { values: number[]; leaked: number }; return values.every((x) => x === 1) && leaked === 0; }),
+  rejects('nn', 'RMSNorm fed the wrong width', E, "RMSNorm.forward: 'x' must be a float32 tensor [..., normalizedShape] with normalizedShape = 4; received [2, 3].", () => using(() => new RMSNorm(4), (n) => n.forward(zeros([2, 3])))),
+  rejects('nn', 'rmsNorm with eps 0', E, "rmsNorm: 'eps' must be a finite number > 0; received number 0.", () => tidy(() => rmsNorm(zeros([2, 3]), undefined, 0))),
+  rejects('nn', 'gated feed-forward with an unknown activation', E, /^GatedFeedForward: 'activation' must be one of gelu, .*, or a function; received string 'swiglu'\.$/, () => new GatedFeedForward({ embedDim: 4, feedForwardDim: 8, activation: 'swiglu' })),
   rejects('nn', 'encoder layer given a rank-3 bias', E, /^MultiHeadAttention\.forward: 'attentionBias' must be a float32 tensor of rank 2 or 4 \[T, S\] or \[B\|1, H\|1, T\|1, S\|1\]; received float32 tensor of rank 3/,
     () => using(() => new TransformerEncoderLayer({ embedDim: 8, numHeads: 2, feedForwardDim: 8 }), (l) => l.forward(zeros([2, 5, 8]), { attentionBias: zeros([2, 5, 5]) }))),
   rejects('nn', 'encoder layer given a PyTorch mask of the wrong shape', E, "TransformerEncoderLayer.forwardTorch: 'attnMask' must be [T, S] = [5, 5]; received [5, 4].",

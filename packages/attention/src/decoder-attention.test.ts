@@ -1,0 +1,73 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { memory, ones, randomNormal, tensor, zeros } from '@tensorflow/tfjs-core';
+import { maxDifference, useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
+import { causalMask } from '@attnkit/masks';
+import { leaksOf, thrown } from '@attnkit/test-utils';
+import { DecoderAttention } from './decoder-attention.js';
+import { RotaryEmbedding } from './rotary-embedding.js';
+
+beforeAll(() => useBackend('cpu'));
+
+describe('DecoderAttention', () => {
+  it('names its children as LlamaAttention / Qwen3Attention (q_proj, k_proj, v_proj, o_proj, q_norm, k_norm)', () => {
+    const llama = new DecoderAttention({ embedDim: 16, numHeads: 4, numKeyValueHeads: 2 });
+    expect(llama.namedParameters().map(([n, p]) => [n, p.shape])).toEqual([['q_proj.weight', [16, 16]], ['k_proj.weight', [8, 16]], ['v_proj.weight', [8, 16]], ['o_proj.weight', [16, 16]]]);
+    const qwen3 = new DecoderAttention({ embedDim: 12, numHeads: 4, numKeyValueHeads: 1, headDim: 8, queryKeyNorm: true });
+    expect(qwen3.namedParameters().map(([n, p]) => [n, p.shape])).toEqual([['q_proj.weight', [32, 12]], ['k_proj.weight', [8, 12]], ['v_proj.weight', [8, 12]], ['o_proj.weight', [12, 32]], ['q_norm.weight', [8]], ['k_norm.weight', [8]]]);
+    const qwen2 = new DecoderAttention({ embedDim: 8, numHeads: 2, bias: true, outputBias: false });
+    expect(qwen2.namedParameters().map(([n]) => n)).toEqual(['q_proj.weight', 'q_proj.bias', 'k_proj.weight', 'k_proj.bias', 'v_proj.weight', 'v_proj.bias', 'o_proj.weight']);
+    [llama, qwen3, qwen2].forEach((m) => m.dispose());
+  });
+
+  it('maps [B, T, E] to [B, T, E] with or without rotary and weights, the fused and unfused paths agreeing, leaking nothing', async () => {
+    const attention = new DecoderAttention({ embedDim: 16, numHeads: 4, numKeyValueHeads: 2, seed: 1 });
+    const rotary = new RotaryEmbedding({ headDim: 4 });
+    const x = randomNormal([2, 5, 16], 0, 1, 'float32', 2);
+    const ids = tensor([[0, 1, 2, 3, 4], [0, 1, 2, 3, 4]], undefined, 'int32');
+    const positionEmbeddings = rotary.forward(ids);
+    const mask = causalMask(5, 5);
+    const withWeights = attention.forward(x, { positionEmbeddings, attentionMask: mask, returnWeights: true });
+    const plain = attention.forward(x, { positionEmbeddings, attentionMask: mask });
+    expect(withWeights.output.shape).toEqual([2, 5, 16]);
+    expect(withWeights.attentionWeights?.shape).toEqual([2, 4, 5, 5]);
+    expect(plain.attentionWeights).toBeUndefined();
+    expect(maxDifference(await plain.output.data(), await withWeights.output.data()).maxAbsDiff).toBeLessThan(1e-6);
+    expect(await leaksOf(() => attention.forward(x, { positionEmbeddings, attentionMask: mask }).output.dispose())).toEqual({ tensors: 0, bytes: 0 });
+    expect(await leaksOf(() => attention.forward(x).output.dispose())).toEqual({ tensors: 0, bytes: 0 });
+    [x, ids, positionEmbeddings.cos, positionEmbeddings.sin, mask, withWeights.output, withWeights.attentionWeights!, plain.output].forEach((t) => t.dispose());
+    [attention, rotary].forEach((m) => m.dispose());
+  });
+
+  it('loads a checkpoint by its keys, strictly', () => {
+    const error = thrown(() => new DecoderAttention({ embedDim: 4, numHeads: 2 }, { 'q_proj.weight': zeros([4, 4]) }));
+    expect(error.name).toBe('StateDictError');
+    expect(error.message).toMatch(/^DecoderAttention: the state dict does not fit the module\. 3 missing: k_proj\.weight, v_proj\.weight, o_proj\.weight\./);
+  });
+
+  it.each([
+    [{ embedDim: 16, numHeads: 4, numKeyValueHeads: 3 }, "DecoderAttention: 'numKeyValueHeads' must be a divisor of numHeads = 4; received numKeyValueHeads=3."],
+    [{ embedDim: 10, numHeads: 4 }, "DecoderAttention: 'embedDim' must be divisible by numHeads = 4, or a headDim given; received embedDim=10."],
+    [{ embedDim: 16, numHeads: 4, dropout: 1 }, "DecoderAttention: 'dropout' must be a rate in [0, 1); received number 1."],
+    [{ embedDim: 16, numHeads: 4, qkNorm: true }, /^DecoderAttention: 'config' must be an object with only the keys embedDim, .*; received the unknown key 'qkNorm'\./],
+    [{ embedDim: 16, numHeads: 4, queryKeyNorm: true, rmsNormEps: 0 }, "RMSNorm: 'eps' must be a finite number > 0; received number 0."],
+  ])('refuses %j with a typed error, leaking nothing', (config, message) => {
+    const before = memory().numTensors;
+    const error = thrown(() => new DecoderAttention(config as never));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    if (typeof message === 'string') expect(error.message).toBe(message);
+    else expect(error.message).toMatch(message);
+    expect(memory().numTensors).toBe(before);
+  });
+
+  it('checks its call: the input width, the options, the cache', () => {
+    const attention = new DecoderAttention({ embedDim: 8, numHeads: 2 });
+    const [x, flat, narrow] = [ones([1, 3, 8]), ones([3, 8]), ones([1, 3, 6])];
+    expect(thrown(() => attention.forward(narrow)).message).toBe("DecoderAttention.forward: 'hiddenStates' must be a float32 tensor [..., embedDim] with embedDim = 8; received [1, 3, 6].");
+    expect(thrown(() => attention.forward(flat)).message).toBe("DecoderAttention.forward: 'hiddenStates' must be [B, T, E]; received [3, 8].");
+    expect(thrown(() => attention.forward(x, { mask: x } as never)).message).toMatch(/^DecoderAttention\.forward: 'options' must be an object with only the keys positionEmbeddings, .*; received the unknown key 'mask'\. Did you mean 'attentionMask'\?$/);
+    expect(thrown(() => attention.forward(x, { cache: {} as never })).message).toBe("DecoderAttention.forward: 'cache' must be a KvCache; received Object.");
+    [x, flat, narrow].forEach((t) => t.dispose());
+    attention.dispose();
+  });
+});

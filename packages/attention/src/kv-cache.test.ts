@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { concat, memory, randomNormal, slice, tidy, zeros, type Tensor } from '@tensorflow/tfjs-core';
+import { maxDifference, useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
+import { decoderMask, paddingMaskFromIds } from '@attnkit/masks';
+import { leaksOf, thrown } from '@attnkit/test-utils';
+import { DecoderAttention } from './decoder-attention.js';
+import { KvCache } from './kv-cache.js';
+import { positionIdsFromMask } from './position-ids-from-mask.js';
+import { RotaryEmbedding } from './rotary-embedding.js';
+
+const [B, T, E] = [2, 7, 16];
+const ROWS = [[0, 0, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1]]; // row 0 left-padded by 2
+const columns = (from: number, to: number) => ROWS.map((row) => row.slice(from, to));
+
+beforeAll(() => useBackend('cpu'));
+afterAll(() => useBackend('cpu'));
+
+/** A grouped-query layer with q/k norm and biases, its rotary, and hidden states [B, T, E]. */
+function setup() {
+  const attention = new DecoderAttention({ embedDim: E, numHeads: 4, numKeyValueHeads: 2, headDim: 4, bias: true, queryKeyNorm: true, seed: 3 });
+  tidy(() => attention.namedParameters().forEach(([, p], i) => p.assign(randomNormal(p.shape, 0, 0.5, 'float32', 10 + i)))); // biases and norms away from 0 and 1
+  const rotary = new RotaryEmbedding({ headDim: 4, ropeType: 'llama3', factor: 4, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: 4, ropeTheta: 100 });
+  return { attention, rotary, x: randomNormal([B, T, E], 0, 1, 'float32', 1) };
+}
+
+/** The whole sequence at once: positions from the mask, the decoder mask, no cache. */
+function whole(attention: DecoderAttention, rotary: RotaryEmbedding, x: Tensor, slidingWindow?: number): Tensor {
+  return tidy(() => {
+    const positionIds = positionIdsFromMask(ROWS);
+    const attentionMask = decoderMask(T, T, { padding: paddingMaskFromIds(ROWS), slidingWindow });
+    return attention.forward(x, { positionEmbeddings: rotary.forward(positionIds), attentionMask }).output;
+  });
+}
+
+/** The same through a KvCache, in steps of the given lengths; the step outputs concatenated. */
+function stepwise(attention: DecoderAttention, rotary: RotaryEmbedding, x: Tensor, lengths: readonly number[], slidingWindow?: number): Tensor {
+  const cache = new KvCache({ numLayers: 1, maxLength: T });
+  const outputs: Tensor[] = [];
+  let start = 0;
+  for (const length of lengths) {
+    outputs.push(tidy(() => {
+      const { positionIds, attentionMask } = cache.step(columns(start, start + length), { slidingWindow });
+      const xs = slice(x, [0, start, 0], [B, length, E]); // [B, T, E] -> [B, length, E]
+      return attention.forward(xs, { positionEmbeddings: rotary.forward(positionIds), attentionMask, cache }).output;
+    }));
+    start += length;
+  }
+  cache.dispose();
+  const out = concat(outputs, 1);
+  outputs.forEach((t) => t.dispose());
+  return out;
+}
+
+describe('KvCache', () => {
+  it.each(['cpu', 'wasm'])('attention over the cache, step by step, equals attention over the whole left-padded sequence at once (%s)', async (backend) => {
+    await useBackend(backend);
+    const { attention, rotary, x } = setup();
+    for (const slidingWindow of [undefined, 3]) {
+      const reference = whole(attention, rotary, x, slidingWindow);
+      for (const lengths of [[4, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1], [2, 3, 2]]) {
+        const steps = stepwise(attention, rotary, x, lengths, slidingWindow);
+        expect(maxDifference(await steps.data(), await reference.data()).maxAbsDiff, `${lengths} window ${slidingWindow}`).toBeLessThan(1e-5);
+        steps.dispose();
+      }
+      reference.dispose();
+    }
+    [attention, rotary, x].forEach((t) => t.dispose());
+  });
+
+  it('continues each row’s positions and keeps the padding of earlier steps in the mask', async () => {
+    const cache = new KvCache({ numLayers: 1, maxLength: 8 });
+    const first = cache.step([[0, 0, 1], [1, 1, 1]]);
+    expect(await first.positionIds.array()).toEqual([[0, 0, 0], [0, 1, 2]]);
+    cache.update(0, zeros([2, 1, 3, 2]), zeros([2, 1, 3, 2])).key.dispose();
+    const second = cache.step([[1], [1]]);
+    expect(await second.positionIds.array()).toEqual([[1], [3]]);
+    expect(await second.attentionMask.array()).toEqual([[[[0, 0, 1, 1]]], [[[1, 1, 1, 1]]]]);
+    const padding = cache.paddingMask();
+    expect(await padding.array()).toEqual([[[[0, 0, 1, 1]]], [[[1, 1, 1, 1]]]]);
+    [first.positionIds, first.attentionMask, second.positionIds, second.attentionMask, padding].forEach((t) => t.dispose());
+    expect(cache.length).toBe(4);
+    cache.dispose();
+  });
+
+  it('holds two tensors per layer: the tensor count stays flat step after step, and dispose() frees them', async () => {
+    const { attention, rotary, x } = setup();
+    const before = memory().numTensors;
+    const cache = new KvCache({ numLayers: 2, maxLength: 40 });
+    const second = new DecoderAttention({ embedDim: E, numHeads: 4, numKeyValueHeads: 2, headDim: 4, layerIndex: 1, seed: 4 });
+    const counts: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      tidy(() => {
+        const { positionIds, attentionMask } = cache.step(i === 0 ? columns(0, 4) : [[1], [1]]);
+        const positionEmbeddings = rotary.forward(positionIds);
+        const xs = i === 0 ? slice(x, [0, 0, 0], [B, 4, E]) : slice(x, [0, 4 + (i % 3), 0], [B, 1, E]);
+        const hidden = attention.forward(xs, { positionEmbeddings, attentionMask, cache }).output;
+        second.forward(hidden, { positionEmbeddings, attentionMask, cache });
+      });
+      counts.push(memory().numTensors);
+    }
+    const params = second.namedParameters().length;
+    expect(new Set(counts)).toEqual(new Set([before + params + 4])); // the second layer's parameters and 2 × 2 cache tensors
+    expect(cache.length).toBe(15);
+    cache.dispose();
+    second.dispose();
+    expect(memory().numTensors).toBe(before);
+    expect(thrown(() => cache.step([[1], [1]])).name).toBe('UseAfterDisposeError');
+    [attention, rotary, x].forEach((t) => t.dispose());
+  });
+
+  it('refuses a step past maxLength before changing anything (never a silent truncation)', async () => {
+    const cache = new KvCache({ numLayers: 1, maxLength: 5 });
+    const step = cache.step([[1, 1, 1, 1], [0, 1, 1, 1]]);
+    cache.update(0, zeros([2, 1, 4, 2]), zeros([2, 1, 4, 2])).key.dispose();
+    const error = thrown(() => cache.step([[1, 1], [1, 1]]));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toBe("KvCache.step: 'tokenMask' must be at most maxLength − length = 5 − 4 = 1 new positions; received 2 ([2, 2]). Create the KvCache with a larger maxLength; nothing is dropped to make room.");
+    expect(cache.length).toBe(4);
+    const next = cache.step([[1], [1]]); // one more still fits
+    expect(await next.positionIds.array()).toEqual([[4], [3]]);
+    [step.positionIds, step.attentionMask, next.positionIds, next.attentionMask].forEach((t) => t.dispose());
+    cache.dispose();
+  });
+
+  it('refuses updates out of order, other shapes and batches, with typed errors, leaking nothing', async () => {
+    const cache = new KvCache({ numLayers: 2, maxLength: 8 });
+    const [k, v, wrongT] = [zeros([2, 1, 2, 4]), zeros([2, 1, 2, 4]), zeros([2, 1, 3, 4])];
+    expect(thrown(() => cache.update(0, k, v)).message).toBe("KvCache.update: 'layer' must be a layer not yet updated in this step (call step() first; each layer once per step); received 0, before any step.");
+    const leaks = await leaksOf(() => {
+      const step = cache.step([[1, 1], [0, 1]]);
+      step.positionIds.dispose();
+      step.attentionMask.dispose();
+    });
+    expect(leaks).toEqual({ tensors: 0, bytes: 0 });
+    expect(thrown(() => cache.update(0, wrongT, v)).message).toBe("KvCache.update: 'key' must be [B, Hkv, T, D] = [2, 1, 2, 4] (the step's B and T; this layer's Hkv and D); received [2, 1, 3, 4].");
+    expect(thrown(() => cache.update(2, k, v)).message).toBe("KvCache.update: 'layer' must be an integer from 0 to 1; received number 2.");
+    const kept = cache.update(0, k, v);
+    expect(kept.key.shape).toEqual([2, 1, 2, 4]);
+    kept.key.dispose();
+    kept.value.dispose();
+    expect(thrown(() => cache.update(0, k, v)).message).toMatch(/^KvCache\.update: 'layer' must be a layer not yet updated in this step .*; received 0, already updated\.$/);
+    expect(thrown(() => cache.step([[1], [1]])).message).toBe("KvCache.step: 'this' must be a cache whose 2 layers were all updated for the previous step (2 positions); received layer 1 holding 0. Call update(layer, key, value) once per layer after each step().");
+    cache.update(1, k, v).key.dispose();
+    expect(thrown(() => cache.step([[1]])).message).toBe("KvCache.step: 'tokenMask' must be [B, T] with B = 2, the batch of the earlier steps; received [1, 1].");
+    expect(thrown(() => cache.step([[1], [2]])).message).toBe("KvCache.step: 'tokenMask[1][0]' must be 0 (padding) or 1 (token); received number 2.");
+    expect(thrown(() => new KvCache({ numLayers: 0, maxLength: 8 })).message).toBe("KvCache: 'numLayers' must be an integer ≥ 1; received number 0.");
+    expect(thrown(() => new KvCache({ numLayers: 1, maxLen: 8 } as never)).message).toMatch(/^KvCache: 'config' must be an object with only the keys numLayers, maxLength; received the unknown key 'maxLen'\. Did you mean 'maxLength'\?$/);
+    [k, v, wrongT].forEach((t) => t.dispose());
+    cache.dispose();
+  });
+});

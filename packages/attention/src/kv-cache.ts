@@ -1,0 +1,194 @@
+import { concat, keep, tensor2d, tensor4d, type Tensor, type Tensor2D, type Tensor4D } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, UseAfterDisposeError, checkInteger, checkObject, checkOptionKeys, checkTensor, formatShape } from '@attnkit/errors';
+import { decoderMask, readMaskIds } from '@attnkit/masks';
+
+/** Configuration of {@link KvCache}. */
+export interface KvCacheConfig {
+  /** How many attention layers store keys and values. */
+  readonly numLayers: number;
+  /** The most key positions the cache holds (prompt, padding and generated tokens): a step past it is refused, never truncated. */
+  readonly maxLength: number;
+}
+
+/** Options of {@link KvCache.step}. */
+export interface KvCacheStepOptions {
+  /** Build `attentionMask` with this sliding window (`slidingWindowCausalMask`); absent: full causal. */
+  readonly slidingWindow?: number | undefined;
+}
+
+/** What {@link KvCache.step} returns for the T new tokens (the caller disposes both tensors). */
+export interface DecoderStep {
+  /** int32 `[B, T]`: each row's own count of tokens, continued from the previous steps (padding: 0). */
+  readonly positionIds: Tensor2D;
+  /** bool `[B, 1, T, S]`, S = every position so far: causal (or sliding) AND not padding (`decoderMask`). */
+  readonly attentionMask: Tensor4D;
+}
+
+/** A layer's stored keys and values, and how many positions they hold. */
+interface LayerEntry {
+  key: Tensor | undefined;
+  value: Tensor | undefined;
+  length: number;
+}
+
+type TokenMask = Tensor2D | readonly (readonly number[] | ArrayLike<number>)[];
+
+/**
+ * The keys and values of a decoder's attention layers across generation steps (transformers'
+ * `DynamicCache`), with the bookkeeping of a left-padded batch kept beside them: which positions are
+ * padding, and each row's next position id. A step is `step(tokenMask)` — the new tokens' 0/1
+ * `attention_mask` `[B, T]` (left padding in the prompt, ones after) — which returns their
+ * `positionIds` and the `attentionMask` over every position so far, then one `update(layer, key, value)`
+ * per layer, which appends `[B, Hkv, T, D]` and returns the layer's whole `[B, Hkv, S, D]`.
+ *
+ * Memory is bounded: a step that would pass `maxLength` positions is an `InvalidArgumentError`
+ * before anything changes (never a silent truncation). The cache holds two tensors per layer and
+ * disposes the previous ones on each update, so a generation loop leaks nothing; `dispose()` frees
+ * them (later use: `UseAfterDisposeError`). Keys are stored as given (after rotary, as transformers).
+ *
+ * @example
+ * const cache = new KvCache({ numLayers: 2, maxLength: 64 });
+ * const { positionIds, attentionMask } = cache.step([[0, 0, 1, 1], [1, 1, 1, 1]]); // the left-padded prompt
+ * // per layer: const { key, value } = cache.update(i, k, v);        // [B, Hkv, S, D]
+ * cache.step([[1], [1]]);                                              // then one token per row, step after step
+ */
+export class KvCache {
+  readonly numLayers: number;
+  readonly maxLength: number;
+  #batch: number | undefined;
+  /** 1 = token, 0 = padding, `[B, maxLength]`; the first `#length` positions of each row are set. */
+  #tokens = new Uint8Array(0);
+  /** Each row's count of tokens so far: the next token's position id. */
+  #counts = new Int32Array(0);
+  #length = 0;
+  #stepLength = 0;
+  readonly #layers: LayerEntry[];
+  #disposed = false;
+
+  constructor(config: KvCacheConfig) {
+    const caller = 'KvCache';
+    checkObject(config, { caller, argument: 'config', expected: 'a KvCacheConfig object ({ numLayers, maxLength })' });
+    checkOptionKeys(config, ['numLayers', 'maxLength'], caller, 'config');
+    this.numLayers = checkInteger(config.numLayers, { caller, argument: 'numLayers', min: 1 });
+    this.maxLength = checkInteger(config.maxLength, { caller, argument: 'maxLength', min: 1, max: 2 ** 24 }); // positions stay exact in float32
+    this.#layers = Array.from({ length: this.numLayers }, () => ({ key: undefined, value: undefined, length: 0 }));
+  }
+
+  /** S: the positions registered so far (every layer holds them once updated for the current step). */
+  get length(): number {
+    return this.#length;
+  }
+
+  /** B, fixed by the first step (undefined before). */
+  get batch(): number | undefined {
+    return this.#batch;
+  }
+
+  /** True once `dispose()` has freed the stored keys and values. */
+  get isDisposed(): boolean {
+    return this.#disposed;
+  }
+
+  /**
+   * Registers T new tokens per row: `tokenMask` `[B, T]` is their `attention_mask` (1 = token, 0 =
+   * padding; rows or a tensor). Returns their position ids and the attention mask of this step's
+   * queries over all S = length + T positions. Every layer must have been updated for the previous
+   * step; B must stay the same; S must not pass `maxLength`.
+   */
+  step(tokenMask: TokenMask, options: KvCacheStepOptions = {}): DecoderStep {
+    const caller = 'KvCache.step';
+    this.#assertLive(caller);
+    const { slidingWindow } = checkOptionKeys(options, ['slidingWindow'], caller);
+    const behind = this.#layers.findIndex((entry) => entry.length !== this.#length);
+    if (behind >= 0) {
+      throw new InvalidArgumentError({ caller, argument: 'this', expected: `a cache whose ${this.numLayers} layers were all updated for the previous step (${this.#length} positions)`, received: `layer ${behind} holding ${this.#layers[behind]!.length}`, hint: 'Call update(layer, key, value) once per layer after each step().' });
+    }
+    const { batch, length: count, values } = readMaskIds(tokenMask, caller, 'tokenMask');
+    if (this.#batch !== undefined && batch !== this.#batch) {
+      throw new InvalidArgumentError({ caller, argument: 'tokenMask', expected: `[B, T] with B = ${this.#batch}, the batch of the earlier steps`, received: formatShape([batch, count]) });
+    }
+    if (this.#length + count > this.maxLength) {
+      throw new InvalidArgumentError({ caller, argument: 'tokenMask', expected: `at most maxLength − length = ${this.maxLength} − ${this.#length} = ${this.maxLength - this.#length} new positions`, received: `${count} ([${batch}, ${count}])`, hint: 'Create the KvCache with a larger maxLength; nothing is dropped to make room.' });
+    }
+    if (slidingWindow !== undefined) checkInteger(slidingWindow, { caller, argument: 'slidingWindow', min: 1 });
+    if (this.#batch === undefined) {
+      this.#batch = batch;
+      this.#tokens = new Uint8Array(batch * this.maxLength);
+      this.#counts = new Int32Array(batch);
+    }
+    const positions = new Int32Array(batch * count);
+    for (let b = 0; b < batch; b++) {
+      for (let t = 0; t < count; t++) {
+        const token = values[b * count + t] as number;
+        this.#tokens[b * this.maxLength + this.#length + t] = token;
+        if (token === 1) positions[b * count + t] = (this.#counts[b] as number)++;
+      }
+    }
+    this.#length += count;
+    this.#stepLength = count;
+    const padding = this.paddingMask();
+    try {
+      const attentionMask = decoderMask(count, this.#length, { padding, slidingWindow }); // [B, 1, T, S]
+      return { positionIds: tensor2d(positions, [batch, count], 'int32'), attentionMask };
+    } finally {
+      padding.dispose();
+    }
+  }
+
+  /**
+   * Appends this step's keys and values of `layer` (after rotary): `key [B, Hkv, T, D]`,
+   * `value [B, Hkv, T, Dv]`, T the step's length. Returns the layer's keys and values over all S
+   * positions, `[B, Hkv, S, D]` and `[B, Hkv, S, Dv]` (the caller's to dispose: the cache keeps its own).
+   */
+  update(layer: number, key: Tensor, value: Tensor): { readonly key: Tensor; readonly value: Tensor } {
+    const caller = 'KvCache.update';
+    this.#assertLive(caller);
+    checkInteger(layer, { caller, argument: 'layer', min: 0, max: this.numLayers - 1 });
+    checkTensor(key, { caller, argument: 'key', dtype: 'float32', rank: 4, shape: '[B, Hkv, T, D]' });
+    checkTensor(value, { caller, argument: 'value', dtype: 'float32', rank: 4, shape: '[B, Hkv, T, Dv]' });
+    const entry = this.#layers[layer] as LayerEntry;
+    if (this.#batch === undefined || entry.length === this.#length) {
+      throw new InvalidArgumentError({ caller, argument: 'layer', expected: `a layer not yet updated in this step (call step() first; each layer once per step)`, received: `${layer}, ${this.#batch === undefined ? 'before any step' : 'already updated'}` });
+    }
+    const [heads, width, valueWidth] = entry.key === undefined ? [key.shape[1], key.shape[3], value.shape[3]] : [entry.key.shape[1], entry.key.shape[3], (entry.value as Tensor).shape[3]];
+    const expected = (dim: string, last: number | undefined) => `[B, Hkv, T, ${dim}] = ${formatShape([this.#batch as number, heads as number, this.#stepLength, last as number])} (the step's B and T; this layer's Hkv and ${dim})`;
+    if (key.shape[0] !== this.#batch || key.shape[1] !== heads || key.shape[2] !== this.#stepLength || key.shape[3] !== width) {
+      throw new InvalidArgumentError({ caller, argument: 'key', expected: expected('D', width), received: formatShape(key.shape) });
+    }
+    if (value.shape[0] !== this.#batch || value.shape[1] !== heads || value.shape[2] !== this.#stepLength || value.shape[3] !== valueWidth) {
+      throw new InvalidArgumentError({ caller, argument: 'value', expected: expected('Dv', valueWidth), received: formatShape(value.shape) });
+    }
+    const append = (stored: Tensor | undefined, added: Tensor) => keep(stored === undefined ? added.clone() : concat([stored, added], 2)); // [B, Hkv, S', D] ++ [B, Hkv, T, D]
+    const [keys, values] = [append(entry.key, key), append(entry.value, value)];
+    entry.key?.dispose();
+    entry.value?.dispose();
+    Object.assign(entry, { key: keys, value: values, length: this.#length });
+    return { key: keys.clone(), value: values.clone() };
+  }
+
+  /** bool `[B, 1, 1, S]`: true where a position so far is a token (for `decoderMask` with another window). */
+  paddingMask(): Tensor4D {
+    const caller = 'KvCache.paddingMask';
+    this.#assertLive(caller);
+    if (this.#batch === undefined) throw new InvalidArgumentError({ caller, argument: 'this', expected: 'a cache with at least one step', received: 'no step yet' });
+    const batch = this.#batch;
+    const padding = new Uint8Array(batch * this.#length);
+    for (let b = 0; b < batch; b++) padding.set(this.#tokens.subarray(b * this.maxLength, b * this.maxLength + this.#length), b * this.#length);
+    return tensor4d(padding, [batch, 1, 1, this.#length], 'bool'); // [B, S] -> [B, 1, 1, S]
+  }
+
+  /** Frees the stored keys and values. A second call, or any later use, throws `UseAfterDisposeError`. */
+  dispose(): void {
+    this.#assertLive('KvCache.dispose');
+    for (const entry of this.#layers) {
+      entry.key?.dispose();
+      entry.value?.dispose();
+      Object.assign(entry, { key: undefined, value: undefined });
+    }
+    this.#disposed = true;
+  }
+
+  #assertLive(caller: string): void {
+    if (this.#disposed) throw new UseAfterDisposeError(caller);
+  }
+}

@@ -1,0 +1,51 @@
+import { memory, mul, ones, randomNormal, sigmoid, tidy } from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { maxDifference, useBackend } from '@attnkit/backends';
+import { InvalidArgumentError } from '@attnkit/errors';
+import { leaksOf, thrown } from '@attnkit/test-utils';
+import { linear } from '../ops/linear.js';
+import { GatedFeedForward } from './gated-feed-forward.js';
+
+beforeAll(() => useBackend('cpu'));
+
+describe('GatedFeedForward', () => {
+  it('names its children as LlamaMLP (gate_proj, up_proj, down_proj), no biases by default, and computes down(silu(gate(x)) * up(x))', async () => {
+    const block = new GatedFeedForward({ embedDim: 4, feedForwardDim: 6, seed: 2 });
+    expect(block.namedParameters().map(([n, p]) => [n, p.shape])).toEqual([['gate_proj.weight', [6, 4]], ['up_proj.weight', [6, 4]], ['down_proj.weight', [4, 6]]]);
+    const x = randomNormal([2, 3, 4], 0, 1, 'float32', 1);
+    const y = block.forward(x);
+    const expected = tidy(() => {
+      const gate = linear(x, block.gateProj.weight);
+      return linear(mul(mul(gate, sigmoid(gate)), linear(x, block.upProj.weight)), block.downProj.weight);
+    });
+    expect(y.shape).toEqual([2, 3, 4]);
+    expect(maxDifference(await y.data(), await expected.data()).maxAbsDiff).toBeLessThan(1e-6);
+    expect(await leaksOf(() => block.forward(x).dispose())).toEqual({ tensors: 0, bytes: 0 });
+    [x, y, expected].forEach((t) => t.dispose());
+    block.dispose();
+  });
+
+  it('has biases on all three projections with bias: true (mlp_bias)', () => {
+    const block = new GatedFeedForward({ embedDim: 2, feedForwardDim: 3, activation: 'gelu_pytorch_tanh', bias: true });
+    expect(block.namedParameters().map(([n]) => n)).toEqual(['gate_proj.weight', 'gate_proj.bias', 'up_proj.weight', 'up_proj.bias', 'down_proj.weight', 'down_proj.bias']);
+    block.dispose();
+  });
+
+  it('refuses a bad config with typed errors, leaking nothing', () => {
+    const before = memory().numTensors;
+    expect(thrown(() => new GatedFeedForward({ embedDim: 4, feedForwardDim: 6, activation: 'swiglu' })).message).toMatch(/^GatedFeedForward: 'activation' must be one of gelu, .*; received string 'swiglu'\.$/);
+    expect(thrown(() => new GatedFeedForward({ embedDim: 4, feedForwardDim: 0 })).message).toBe("GatedFeedForward: 'feedForwardDim' must be an integer ≥ 1; received number 0.");
+    expect(thrown(() => new GatedFeedForward({ embedDim: 4, feedForwardDim: 6, intermediateSize: 6 } as never)).message).toMatch(/^GatedFeedForward: 'config' must be an object with only the keys embedDim, feedForwardDim, activation, bias, seed; received the unknown key 'intermediateSize'\./);
+    expect(thrown(() => new GatedFeedForward({ embedDim: 4, feedForwardDim: 6, bias: 1 as never }))).toBeInstanceOf(InvalidArgumentError);
+    expect(thrown(() => new GatedFeedForward(null as never))).toBeInstanceOf(InvalidArgumentError);
+    expect(memory().numTensors).toBe(before);
+  });
+
+  it('checks the input width (through gate_proj)', () => {
+    const block = new GatedFeedForward({ embedDim: 4, feedForwardDim: 6 });
+    const x = ones([2, 5]);
+    expect(thrown(() => block.forward(x)).message).toBe("Linear.forward: 'x' must be a float32 tensor [..., inFeatures] with inFeatures = 4; received [2, 5].");
+    x.dispose();
+    block.dispose();
+  });
+});

@@ -1,0 +1,66 @@
+import { mul, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { checkBoolean, checkInteger, checkObject, checkOptionKeys } from '@attnkit/errors';
+import { Module } from '../module/module.js';
+import { activationByName, type ActivationFunction } from '../ops/activation-by-name.js';
+import { Linear } from './linear.js';
+
+/** Configuration of {@link GatedFeedForward}. */
+export interface GatedFeedForwardConfig {
+  /** E, the input and output width (Hugging Face `hidden_size`). */
+  readonly embedDim: number;
+  /** The hidden width (Hugging Face `intermediate_size`). */
+  readonly feedForwardDim: number;
+  /** The gate's activation, a Hugging Face `hidden_act` name or a function (default `'silu'`: SwiGLU; `'gelu_pytorch_tanh'`: Gemma's GeGLU). */
+  readonly activation?: string | ActivationFunction;
+  /** Biases on the three projections (Hugging Face `mlp_bias`, default false). */
+  readonly bias?: boolean;
+  /** Seed of the initialisation (gate_proj: `seed`, up_proj: `seed + 2`, down_proj: `seed + 4`). */
+  readonly seed?: number;
+}
+
+const CONFIG_KEYS = ['embedDim', 'feedForwardDim', 'activation', 'bias', 'seed'];
+
+/**
+ * The gated feed-forward block of Llama-style decoders (`LlamaMLP`; SwiGLU with `silu`, GeGLU with
+ * a GELU): `down_proj(act(gate_proj(x)) * up_proj(x))`. Children named as in the checkpoints:
+ * `gate_proj` and `up_proj` (`[F, E]`), `down_proj` (`[E, F]`), biases only with `bias`.
+ *
+ * `x [..., E]` → `[..., E]` (through `[..., F]`, F = `feedForwardDim`).
+ *
+ * @example
+ * const mlp = new GatedFeedForward({ embedDim: 2048, feedForwardDim: 8192, activation: 'silu' });
+ * mlp.forward(x); // [B, T, 2048]
+ */
+export class GatedFeedForward extends Module {
+  readonly gateProj: Linear;
+  readonly upProj: Linear;
+  readonly downProj: Linear;
+  readonly activation: ActivationFunction;
+
+  constructor(config: GatedFeedForwardConfig) {
+    super();
+    const caller = 'GatedFeedForward';
+    checkObject(config, { caller, argument: 'config', expected: 'a GatedFeedForwardConfig object ({ embedDim, feedForwardDim, ... })' });
+    checkOptionKeys(config, CONFIG_KEYS, caller, 'config');
+    const embedDim = checkInteger(config.embedDim, { caller, argument: 'embedDim', min: 1 });
+    const feedForwardDim = checkInteger(config.feedForwardDim, { caller, argument: 'feedForwardDim', min: 1 });
+    const bias = checkBoolean(config.bias, { caller, argument: 'bias', fallback: false });
+    this.activation = activationByName(config.activation ?? 'silu', caller);
+    const { seed } = config;
+    const options = (offset: number) => ({ bias, ...(seed === undefined ? {} : { seed: seed + offset }) });
+    [this.gateProj, this.upProj, this.downProj] = this.guard(() => [
+      this.registerModule('gate_proj', new Linear(embedDim, feedForwardDim, options(0))),
+      this.registerModule('up_proj', new Linear(embedDim, feedForwardDim, options(2))),
+      this.registerModule('down_proj', new Linear(feedForwardDim, embedDim, options(4))),
+    ] as const);
+  }
+
+  /** `x [..., E]` → `[..., E]`. */
+  forward(x: Tensor): Tensor {
+    this.assertLive('GatedFeedForward.forward');
+    return tidy(() => {
+      const gate = this.activation(this.gateProj.forward(x)); // [..., E] -> [..., F]
+      return this.downProj.forward(mul(gate, this.upProj.forward(x))); // [..., F] -> [..., E]
+    });
+  }
+}
