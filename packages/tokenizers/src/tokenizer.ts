@@ -1,8 +1,7 @@
-import { Tokenizer as HfTokenizer } from '@huggingface/tokenizers';
 import { InvalidArgumentError, checkInteger, checkOptionKeys, describeValue } from '@attnkit/errors';
-import { precompiledNormalizer } from './normalizers/precompiled-charsmap.js';
+import { MissingUnknownToken, type Token } from './models/tokenizer-model.js';
+import { TokenizerPipeline } from './pipeline/tokenizer-pipeline.js';
 import { checkTokenizerJson } from './tokenizer-json/check-tokenizer-json.js';
-import { checkTokenizerRegexes } from './regex/check-tokenizer-regexes.js';
 
 /** Options of {@link Tokenizer.encode}. */
 export interface EncodeOptions {
@@ -43,20 +42,6 @@ const MAX_PADDED_LENGTH = 2 ** 20;
 /** Tokenizer classes whose models take no token type ids (transformers' `model_input_names` without them). */
 const WITHOUT_TOKEN_TYPES = /^(Roberta|XLMRoberta|DistilBert|MPNet|Camembert|Bart|Longformer)Tokenizer(Fast)?$/;
 
-/**
- * `@huggingface/tokenizers` approximates SentencePiece's `Precompiled` normalizer (NFKC and a few
- * replacements); the file's charsmap says exactly what to do, so every `Precompiled` step (also
- * inside a `Sequence`) runs {@link precompiledNormalizer} on it instead.
- */
-function useRealCharsmaps(normalizer: unknown): void {
-  if ((typeof normalizer !== 'object' && typeof normalizer !== 'function') || normalizer === null) return; // the library's normalizers are callable objects
-  const n = normalizer as { config?: { type?: unknown; precompiled_charsmap?: unknown }; normalizers?: unknown[]; normalize?: (text: string) => string };
-  if (n.config?.type === 'Precompiled' && typeof n.config.precompiled_charsmap === 'string' && n.config.precompiled_charsmap !== '') {
-    n.normalize = precompiledNormalizer(n.config.precompiled_charsmap);
-  }
-  n.normalizers?.forEach(useRealCharsmaps);
-}
-
 /** A special token named in tokenizer_config.json: a string or an `AddedToken` object with `content`. */
 function tokenName(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
@@ -66,11 +51,14 @@ function tokenName(value: unknown): string | undefined {
 
 /**
  * A Hugging Face tokenizer from its `tokenizer.json` — WordPiece (BERT, DistilBERT, ELECTRA,
- * MPNet), byte-level BPE (RoBERTa) or Unigram/SentencePiece (XLM-R and the BERT models that use
- * it) — run by `@huggingface/tokenizers`, with the file's special tokens and post-processor,
- * `longest_first` truncation that keeps the special tokens, batch padding and sentence pairs.
- * The file is checked as data first ({@link checkTokenizerJson}: integer ids, a known model type)
- * and its regular expressions must not backtrack catastrophically ({@link checkTokenizerRegexes}).
+ * MPNet), BPE (RoBERTa, GPT-2, Llama), Unigram/SentencePiece (XLM-R, T5) or WordLevel — with the
+ * file's normalizer, pre-tokenizer, added tokens, post-processor and decoder run by attnkit's own
+ * implementation of the Rust `tokenizers` library's components (every type tokenizers 0.23 writes;
+ * docs/models.md lists them), `longest_first` truncation that keeps the special tokens, batch
+ * padding and sentence pairs. The file is checked as data first ({@link checkTokenizerJson}:
+ * integer ids, a known model type); a component it cannot run exactly (BPE dropout, an unknown
+ * type) is a typed error naming its type and place, and its regular expressions must not backtrack
+ * catastrophically.
  *
  * @example
  * const tokenizer = await loadTokenizer('./all-MiniLM-L6-v2');
@@ -78,48 +66,50 @@ function tokenName(value: unknown): string | undefined {
  * encoder.forward(batch);
  */
 export class Tokenizer {
-  readonly #tokenizer: HfTokenizer;
+  readonly #pipeline: TokenizerPipeline;
   readonly #pad: number | undefined;
   readonly #specials: { readonly single: number; readonly pair: number };
   readonly #tokenTypes: boolean;
+  readonly #cleanUpSpaces: boolean;
   readonly modelMaxLength: number;
 
-  /** `tokenizerJson`: a parsed `tokenizer.json`; `tokenizerConfig`: a parsed `tokenizer_config.json` (pad token, `model_max_length`, class). */
+  /** `tokenizerJson`: a parsed `tokenizer.json`; `tokenizerConfig`: a parsed `tokenizer_config.json` (pad token, `model_max_length`, class, `clean_up_tokenization_spaces`). */
   constructor(tokenizerJson: Record<string, unknown>, tokenizerConfig: Record<string, unknown> = {}) {
     checkTokenizerJson(tokenizerJson, 'Tokenizer');
     const config = new Map(Object.entries(tokenizerConfig));
-    this.#tokenizer = new HfTokenizer(tokenizerJson, Object.fromEntries([...config].filter(([key]) => key !== '__proto__')));
-    checkTokenizerRegexes(this.#tokenizer, 'Tokenizer');
-    useRealCharsmaps(this.#tokenizer.normalizer);
-    const padName = tokenName(config.get('pad_token')) ?? tokenName((tokenizerJson['padding'] as { pad_token?: unknown } | null)?.pad_token) ?? ['[PAD]', '<pad>'].find((t) => this.#tokenizer.token_to_id(t) !== undefined);
-    this.#pad = padName === undefined ? undefined : this.#tokenizer.token_to_id(padName);
-    this.#specials = { single: this.#postProcess([], null).tokens.length, pair: this.#postProcess([], []).tokens.length };
+    this.#pipeline = new TokenizerPipeline(tokenizerJson, 'Tokenizer');
+    const padName = tokenName(config.get('pad_token')) ?? tokenName((tokenizerJson['padding'] as { pad_token?: unknown } | null)?.pad_token) ?? ['[PAD]', '<pad>'].find((t) => this.#pipeline.tokenToId(t) !== undefined);
+    this.#pad = padName === undefined ? undefined : this.#pipeline.tokenToId(padName);
+    this.#specials = { single: this.#pipeline.postProcess([], null).ids.length, pair: this.#pipeline.postProcess([], []).ids.length };
     const names = config.get('model_input_names');
     const tokenizerClass = config.get('tokenizer_class');
     this.#tokenTypes = Array.isArray(names) ? names.includes('token_type_ids') : !(typeof tokenizerClass === 'string' && WITHOUT_TOKEN_TYPES.test(tokenizerClass));
+    // transformers 5 cleans decoded text up only when tokenizer_config.json asks, and never for BPE models
+    const model = tokenizerJson['model'] as { type?: unknown; merges?: unknown };
+    this.#cleanUpSpaces = config.get('clean_up_tokenization_spaces') === true && !(model.type === 'BPE' || (model.type === undefined && model.merges !== undefined));
     const max = config.get('model_max_length');
     this.modelMaxLength = typeof max === 'number' && Number.isInteger(max) && max > this.#specials.single && max < 1e6 ? max : 512;
   }
 
   /** Tokens of one text, without special tokens. */
   tokenize(text: string): string[] {
-    return this.#tokenizer.tokenize(text, { add_special_tokens: false });
+    if (typeof text !== 'string') throw new InvalidArgumentError({ caller: 'Tokenizer.tokenize', argument: 'text', expected: 'a string', received: describeValue(text) });
+    return this.#encodeText(text, 'Tokenizer.tokenize', 'text').map((t) => t.token);
   }
 
   /** The id of a token (`undefined` if it is not in the vocabulary). */
   tokenToId(token: string): number | undefined {
-    return this.#tokenizer.token_to_id(token);
+    return this.#pipeline.tokenToId(token);
   }
 
   /** The token of an id (`undefined` outside the vocabulary). */
   idToToken(id: number): string | undefined {
-    return this.#tokenizer.id_to_token(id);
+    return this.#pipeline.idToToken(id);
   }
 
   /** Whether `token` is one of the file's special tokens (`[CLS]`, `</s>`, ...). */
   isSpecialToken(token: string): boolean {
-    for (const added of this.#tokenizer.get_added_tokens_decoder().values()) if (added.special && added.content === token) return true;
-    return false;
+    return this.#pipeline.added.isSpecial(token);
   }
 
   /** The number of special tokens the post-processor adds to one text (`pair: true`: to a pair). */
@@ -127,9 +117,16 @@ export class Tokenizer {
     return pair ? this.#specials.pair : this.#specials.single;
   }
 
-  /** Text back from ids (special tokens skipped). */
+  /**
+   * Text back from ids, special tokens skipped: the `tokenizers` library's
+   * `decode(ids, skip_special_tokens=True)` (the file's decoder; ids outside the vocabulary
+   * dropped), then transformers' clean-up of spaces before punctuation when tokenizer_config.json
+   * sets `clean_up_tokenization_spaces` (not for BPE models, as transformers 5).
+   */
   decode(ids: readonly number[]): string {
-    return ids.length === 0 ? '' : this.#tokenizer.decode([...ids], { skip_special_tokens: true });
+    if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id))) throw new InvalidArgumentError({ caller: 'Tokenizer.decode', argument: 'ids', expected: 'a list of integer token ids', received: describeValue(ids) });
+    const text = this.#pipeline.decode(ids, true);
+    return this.#cleanUpSpaces ? cleanUpTokenization(text) : text;
   }
 
   /** Encodes texts, or `[first, second]` sentence pairs, as one padded batch. */
@@ -154,21 +151,16 @@ export class Tokenizer {
       const pair = parts !== undefined && parts.length === 2 && parts.every((s) => typeof s === 'string');
       if (typeof entry !== 'string' && !pair) throw new InvalidArgumentError({ caller, argument: `texts[${i}]`, expected: 'a string or a [string, string] pair', received: describeValue(entry) });
       const [first, second] = typeof entry === 'string' ? [entry, undefined] : (parts as [string, string]);
-      let a = this.tokenize(first);
-      let b = second === undefined ? null : this.tokenize(second);
+      let a = this.#encodeText(first, caller, `texts[${i}]`);
+      let b = second === undefined ? null : this.#encodeText(second, caller, `texts[${i}]`);
       if (strategy !== 'do_not_truncate') {
         const budget = maxLength - (b === null ? this.#specials.single : this.#specials.pair);
         if (budget < (b === null ? 1 : 2)) throw new InvalidArgumentError({ caller, argument: 'maxLength', expected: `room for ${b === null ? this.#specials.single : this.#specials.pair} special tokens and the text (≥ ${maxLength - budget + (b === null ? 1 : 2)})`, received: String(maxLength) });
         if (strategy === 'longest_first') [a, b] = b === null ? [a.slice(0, budget), null] : longestFirst(a, b, budget, maxLength);
         else [a, b] = onlyOneSide(strategy, a, b, budget, { caller, index: i, maxLength });
       }
-      const { tokens, token_type_ids: types } = this.#postProcess(a, b);
-      const ids = tokens.map((token, t) => {
-        const id = this.#tokenizer.token_to_id(token) ?? this.#tokenizer.model?.unk_token_id; // pieces outside the vocabulary are the unknown token, as the model says
-        if (id === undefined) throw new InvalidArgumentError({ caller, argument: `texts[${i}]`, expected: 'text whose tokens are all in the vocabulary (the tokenizer has no unknown token to stand for the others)', received: `token ${t} ${JSON.stringify(token)}` });
-        return id;
-      });
-      return { ids, tokens, types: this.#tokenTypes && types !== undefined ? types : ids.map(() => 0) };
+      const { ids, tokens, typeIds } = this.#pipeline.postProcess(a, b);
+      return { ids: [...ids], tokens: [...tokens], types: this.#tokenTypes ? [...typeIds] : ids.map(() => 0) };
     });
     const longest = encoded.reduce((n, e) => Math.max(n, e.ids.length), 0); // a loop, not Math.max(...spread): any number of texts
     const width = padding === 'max_length' ? Math.max(maxLength, longest) : longest;
@@ -188,13 +180,21 @@ export class Tokenizer {
     };
   }
 
-  /** The file's post-processor (special tokens, type ids) on one sequence or a pair. */
-  #postProcess(a: string[], b: string[] | null): { tokens: string[]; token_type_ids?: number[] } {
-    const processor = this.#tokenizer.post_processor;
-    if (processor === null) return { tokens: [...a, ...(b ?? [])], token_type_ids: [...a.map(() => 0), ...(b ?? []).map(() => 1)] };
-    const out = processor(a, b, true);
-    return { tokens: [...out.tokens, ...(out.tokens_pair ?? [])], ...(out.token_type_ids === undefined ? {} : { token_type_ids: out.token_type_ids }) };
+  /** The tokens of one text (no special tokens); a piece the model can only give as an unknown token it does not have is a typed error. */
+  #encodeText(text: string, caller: string, argument: string): Token[] {
+    try {
+      return this.#pipeline.encode(text);
+    } catch (error) {
+      if (!(error instanceof MissingUnknownToken)) throw error;
+      throw new InvalidArgumentError({ caller, argument, expected: 'text whose tokens are all in the vocabulary (the tokenizer has no unknown token to stand for the others)', received: `the piece ${JSON.stringify(error.piece.length > 40 ? `${error.piece.slice(0, 40)}…` : error.piece)}` });
+    }
   }
+}
+
+/** transformers' `clean_up_tokenization`: no space before . ? ! , and English contractions (the WordPiece decoder's clean-up less its " do not" rule). */
+function cleanUpTokenization(text: string): string {
+  const rules: [string, string][] = [[' .', '.'], [' ?', '?'], [' !', '!'], [' ,', ','], [" ' ", "'"], [" n't", "n't"], [" 'm", "'m"], [" 's", "'s"], [" 've", "'ve"], [" 're", "'re"]];
+  return rules.reduce((out, [from, to]) => out.replaceAll(from, to), text);
 }
 
 /**
@@ -203,7 +203,7 @@ export class Tokenizer {
  * one; a single text has no second side, so `only_second` cannot shorten it (an error when it is
  * too long, as in Hugging Face).
  */
-function onlyOneSide(strategy: 'only_first' | 'only_second', a: string[], b: string[] | null, budget: number, where: { caller: string; index: number; maxLength: number }): [string[], string[] | null] {
+function onlyOneSide<T>(strategy: 'only_first' | 'only_second', a: T[], b: T[] | null, budget: number, where: { caller: string; index: number; maxLength: number }): [T[], T[] | null] {
   const excess = a.length + (b?.length ?? 0) - budget;
   if (excess <= 0) return [a, b];
   const side = strategy === 'only_first' ? a : b;

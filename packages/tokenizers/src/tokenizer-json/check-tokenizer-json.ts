@@ -11,13 +11,12 @@ const show = (value: unknown) => {
 };
 
 /**
- * Checks the parts of a parsed `tokenizer.json` that become token ids, before the tokenizer
- * library reads them, so that a hostile or broken file is a typed error and never yields objects,
+ * Checks the parts of a parsed `tokenizer.json` that become token ids, before the tokenizer is
+ * built from them, so that a hostile or broken file is a typed error and never yields objects,
  * fractions or negative numbers as ids: `model.type` is one of WordPiece, BPE, Unigram or
  * WordLevel (or absent); a WordPiece/BPE/WordLevel `vocab` is an object whose every value is an
- * integer id in [0, 2³¹) (keys such as `"__proto__"` or `"constructor"` are ordinary tokens, as
- * the library keeps the vocabulary in a `Map`); a Unigram `vocab` is a list of `[piece, score]`
- * with a finite score and `unk_id` is an index into it; BPE `merges` is a list of `"a b"` strings
+ * integer id in [0, 2³¹) (keys such as `"__proto__"` or `"constructor"` are ordinary tokens, kept
+ * in a `Map`); a Unigram `vocab` is a list of `[piece, score]` with a finite score and `unk_id` is an index into it; BPE `merges` is a list of `"a b"` strings
  * or `["a", "b"]` pairs; each of `added_tokens` has an integer `id` and a string `content`.
  * Messages name at most three offending entries.
  *

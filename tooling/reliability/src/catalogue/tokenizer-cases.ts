@@ -5,6 +5,11 @@ import { repoPath } from './fixtures-path.js';
 const E = 'InvalidArgumentError';
 let cached: Tokenizer | undefined;
 const tokenizer = async () => (cached ??= await loadTokenizer(repoPath('packages/models/assets/attnkit-tiny-bert/')));
+const flags = { single_word: false, lstrip: false, rstrip: false, normalized: false, special: true };
+/** A small tokenizer.json (WordLevel over words split on whitespace) with `parts` in it, as files for loadTokenizer. */
+const withParts = (parts: Record<string, unknown>) => ({
+  files: { 'tokenizer.json': JSON.stringify({ added_tokens: [{ id: 0, content: '<unk>', ...flags }], normalizer: null, pre_tokenizer: { type: 'WhitespaceSplit' }, post_processor: null, decoder: null, model: { type: 'WordLevel', vocab: { '<unk>': 0, hello: 1, world: 2 }, unk_token: '<unk>' }, ...parts }) },
+});
 
 /** The tokenizer and its files. */
 export const tokenizerCases: CatalogueCase[] = [
@@ -15,4 +20,7 @@ export const tokenizerCases: CatalogueCase[] = [
   rejects('tokenizer', 'vocab.txt without special tokens', E, /^tokenizerJsonFromVocab: 'vocab\.txt' must be the BERT special tokens/, () => tokenizerJsonFromVocab('a\nb\n')),
   rejects('tokenizer', 'malformed tokenizer.json', 'ModelLoadError', /^loadTokenizer: tokenizer\.json is not a valid JSON object \(/, () => loadTokenizer({ files: { 'tokenizer.json': '{"model": ' } })),
   rejects('tokenizer', 'folder without tokenizer.json or vocab.txt', 'ModelLoadError', 'loadTokenizer: neither tokenizer.json nor vocab.txt is in the given files.', () => loadTokenizer({ files: { 'config.json': '{}' } })),
+  rejects('tokenizer', 'tokenizer.json with a normalizer type the tokenizers library does not have', 'ModelLoadError', /^loadTokenizer: the tokenizer cannot be built: Tokenizer: 'tokenizer\.json normalizer\.normalizers\[1\]\.type' must be one of "BertNormalizer", .*; received "Unheard"\.$/, () => loadTokenizer(withParts({ normalizer: { type: 'Sequence', normalizers: [{ type: 'NFKC' }, { type: 'Unheard' }] } }))),
+  rejects('tokenizer', 'tokenizer.json BPE model with dropout 0.1 (random ids)', 'ModelLoadError', /^loadTokenizer: the tokenizer cannot be built: Tokenizer: 'tokenizer\.json model\.dropout \(BPE\)' must be null or 0 /, () => loadTokenizer(withParts({ model: { type: 'BPE', vocab: { a: 0, b: 1, ab: 2 }, merges: ['a b'], dropout: 0.1 } }))),
+  safely('tokenizer', 'tokenizer.json with the Sequence[Nmt, NFKC, Replace] normalizer SentencePiece-style training writes', 'loads: the normalizer runs as the tokenizers library runs it', () => loadTokenizer(withParts({ normalizer: { type: 'Sequence', normalizers: [{ type: 'Nmt' }, { type: 'NFKC' }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' }] } })).then((t) => t.encode(['ＨＥＬＬＯ\u200b   world']).inputIds[0]), (ids) => JSON.stringify(ids) === '[0,2]'),
 ];
