@@ -1,4 +1,4 @@
-import { add, div, engine, getBackend, matMul, softmax, tensor } from '@tensorflow/tfjs-core';
+import { add, div, engine, getBackend, matMul, reshape, softmax, tensor, tensor2d } from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { leaksOf } from '@attnkit/test-utils';
 import { compareBackends } from './compare-backends.js';
@@ -159,5 +159,22 @@ describe('compareBackends: what fn returns', () => {
     const error = await compareBackends(() => gone, { backends: ['wasm'] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect((error as Error).message).toBe("compareBackends: 'fn' must be a function whose result is live tensors (outputs are a tensor, a list of tensors or an object of named tensors, not nested); received a result that is a disposed float32 tensor [1]. It was disposed before it was returned.");
+  });
+
+  it('fails outputs of another shape with the same number of values, outputs a backend never produced, and reference outputs nobody compared', async () => {
+    const x = tensor2d([[1, 2, 3], [4, 5, 6]]);
+    try {
+      const reshaped = await compareBackends(() => (getBackend() === 'wasm' ? reshape(x, [3, 2]) : x.clone()), { backends: ['wasm'], tolerance: 1 });
+      expect(reshaped.ok).toBe(false);
+      expect(reshaped.results[0]!.outputs[0]).toMatchObject({ problem: 'shape [3, 2], the cpu baseline\'s [2, 3]', withinTolerance: false, maxAbsDiff: 0 });
+      const fewer = await compareBackends(() => (getBackend() === 'wasm' ? { a: x.clone() } : { a: x.clone(), b: x.clone() }), { backends: ['wasm'] });
+      expect(fewer.ok).toBe(false);
+      expect(fewer.results[0]!.outputs.map((o) => [o.output, o.problem])).toEqual([['a', undefined], ['b', 'not produced on wasm (the cpu baseline has it)']]);
+      const unused = await compareBackends(() => ({ a: x.clone() }), { backends: ['cpu'], reference: { a: [1, 2, 3, 4, 5, 6], b: [0] } });
+      expect(unused.ok).toBe(false);
+      expect(unused.results[0]!.outputs[1]).toMatchObject({ output: 'b', problem: 'not produced on cpu (the reference has it)', withinTolerance: false });
+    } finally {
+      x.dispose();
+    }
   });
 });

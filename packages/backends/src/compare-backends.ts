@@ -18,6 +18,12 @@ export interface OutputComparison {
   readonly tolerance: number;
   /** NaN values in this backend's output. Against a baseline backend any NaN fails the comparison (two NaN sides prove nothing); against float64 `reference` values only NaN where the reference has NaN passes. */
   readonly nanCount: number;
+  /**
+   * Why the output fails whatever its values: another shape than the baseline's (the same number of
+   * values in another layout is not the same output), or an output the reference has and this
+   * backend did not produce. Undefined when only the values are compared.
+   */
+  readonly problem?: string;
   readonly withinTolerance: boolean;
 }
 
@@ -32,7 +38,7 @@ export interface ComparisonReport {
   /** `'float64'` when `reference` values were given, else the baseline backend's name. */
   readonly reference: 'float64' | BackendName;
   readonly results: readonly BackendComparison[];
-  /** Every output of every backend is within its tolerance. */
+  /** Every output of every backend has the reference's shape and is within its tolerance, and every reference output was produced. */
   readonly ok: boolean;
 }
 
@@ -167,7 +173,13 @@ export async function compareBackends(
       let nanCount = 0;
       for (let i = 0; i < values.length; i++) if (Number.isNaN(values[i])) nanCount++;
       const nanFree = nanCount === 0 || options.reference !== undefined; // a float64 reference says where NaN is right (maxDifference matched them)
-      outputs.push({ output: name, shape, maxAbsDiff, maxRelDiff, tolerance, nanCount, withinTolerance: nanFree && maxAbsDiff <= tolerance });
+      const sameShape = options.reference !== undefined || (expected.shape.length === shape.length && expected.shape.every((size, i) => size === shape[i]));
+      const problem = sameShape ? undefined : `shape [${shape.join(', ')}], the ${baseline} baseline's [${expected.shape.join(', ')}]`;
+      outputs.push({ output: name, shape, maxAbsDiff, maxRelDiff, tolerance, nanCount, ...(problem === undefined ? {} : { problem }), withinTolerance: problem === undefined && nanFree && maxAbsDiff <= tolerance });
+    }
+    for (const [name, expected] of reference) {
+      if (readings.has(name)) continue; // an output the reference has and this backend never produced fails, never passes unseen
+      outputs.push({ output: name, shape: [], maxAbsDiff: Number.NaN, maxRelDiff: Number.NaN, tolerance: toleranceFor(backend, options.tolerance, expected.values), nanCount: 0, problem: `not produced on ${backend} (the ${options.reference === undefined ? `${baseline} baseline` : 'reference'} has it)`, withinTolerance: false });
     }
     results.push({ backend, outputs });
   }
