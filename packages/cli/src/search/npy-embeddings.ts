@@ -8,6 +8,8 @@ export interface NpyEmbeddings extends EmbeddingRows {
   readonly path: string;
   /** Bytes of the file (header and rows). */
   readonly bytes: number;
+  /** Rows `start .. start + count - 1`, read from disk now: `count · dim` values, row after row. */
+  read(start: number, count: number): Float32Array;
   /** Closes the file; later reads throw. */
   close(): void;
 }
