@@ -11,6 +11,7 @@ import { loadCrossEncoder, loadSentenceEncoder, semanticSearch } from '@attnkit/
 import { thrown } from '@attnkit/test-utils';
 import { parseEmbedArgs, runEmbed } from '../embed/embed-command.js';
 import { npyHeader } from '../embed/npy-header.js';
+import { callerPath } from '../caller-path.js';
 import { embeddedModelFolder } from '../embedded-model.js';
 import { npyEmbeddings } from './npy-embeddings.js';
 import { parseSearchArgs, runSearch, type SearchResult } from './search-command.js';
@@ -46,7 +47,7 @@ beforeAll(async () => {
 describe('parseSearchArgs', () => {
   it.each([
     [['--query', 'a'], "attnkit search: '--index' must be the .npy index to search (attnkit embed ... --output vectors.npy); received none."],
-    [['--index', 'vectors.jsonl', '--query', 'a'], `attnkit search: '--index' must be a .npy file (attnkit embed writes OUT.npy with OUT.ids.jsonl beside it); received "${join(process.env['INIT_CWD'] ?? process.cwd(), 'vectors.jsonl')}".`],
+    [['--index', 'vectors.jsonl', '--query', 'a'], `attnkit search: '--index' must be a .npy file (attnkit embed writes OUT.npy with OUT.ids.jsonl beside it); received "${callerPath('vectors.jsonl')}".`],
     [['--index', 'v.npy'], "attnkit search: '--query' must be one or more queries (--query \"...\"); received none."],
     [['--index', 'v.npy', '--query', 'a', '--candidates', '20'], "attnkit search: '--candidates' must be given with --rerank (the hits the cross-encoder rescores); received --candidates 20 without --rerank."],
     [['--index', 'v.npy', '--query', 'a', '--top-k', '0'], "attnkit search: '--top-k' must be a whole number from 1 to 100000; received \"0\"."],
