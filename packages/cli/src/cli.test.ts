@@ -21,6 +21,7 @@ describe('the attnkit command line', () => {
     [['report'], 'attnkit report', ['--help', 'Exit codes:']],
     [['embed'], 'attnkit embed INPUT', ['--output', '--model', '--backend', '--input-format', '--text-field', '--id-field', '--batch-size', '--workers', '--threads', '--shard', 'JOB_COMPLETION_INDEX', '--prompt-name', '--normalize', '--overwrite', '--json', 'Exit codes:', '130']],
     [['join'], 'attnkit join', ['--json', 'Exit codes:']],
+    [['search'], 'attnkit search --index vectors.npy', ['--index', '--query', '--model', '--rerank', '--top-k', '--candidates', '--score-function', '--prompt-name', '--backend', '--json', 'Exit codes:']],
     [['train'], 'attnkit train', ['--model', '--pairs', '--output', '--backend', '--epochs', '--max-steps', '--batch-size', '--learning-rate', '--warmup-ratio', '--seed', '--checkpoint-every', '--overwrite', '--json', 'Exit codes:', '130']],
     [['bench'], 'attnkit bench', ['--model', '--backend', '--batch', '--tokens', '--runs', '--json', 'Exit codes:']],
   ])('%j --help and -h print the usage, every option, defaults and examples on stdout, exit 0', async (command, usage, mentions) => {
@@ -44,7 +45,7 @@ describe('the attnkit command line', () => {
     [['encode', '--txt', 'a'], /^attnkit encode: 'arguments' must be the options of attnkit encode; received Unknown option '--txt'.*attnkit encode --help/],
     [['similarity', '--text', 'a', '--text', 'b', '--normalize'], /^attnkit similarity: 'arguments' must be the options of attnkit similarity; received Unknown option '--normalize'.*attnkit similarity --help/],
     [['report', '--json'], /^attnkit report: 'arguments' must be none; received Unknown option '--json'.*attnkit report --help/],
-    [['embedd', '--text', 'x'], /^attnkit: 'command' must be none \(the demo\), encode, similarity, embed, join, bench, train, quantize, download, cache or report; received 'embedd'\. Did you mean attnkit embed\? Run attnkit --help/],
+    [['embedd', '--text', 'x'], /^attnkit: 'command' must be none \(the demo\), encode, similarity, embed, join, search, bench, train, quantize, download, cache or report; received 'embedd'\. Did you mean attnkit embed\? Run attnkit --help/],
   ])('%j is a typed usage error: exit 2, a message that points at --help, nothing on stdout', async (args, message) => {
     const failure = await failureOf(args);
     expect(failure?.code).toBe(2);

@@ -9,6 +9,7 @@ import { formatBench, parseBenchArgs, runBench } from './bench-command.js';
 import { DEMO_COMMAND, formatDemoReport, parseDemoArgs, runDemo } from './demo-command.js';
 import { formatEmbedSummary, parseEmbedArgs, runEmbed } from './embed/embed-command.js';
 import { parseJoinArgs, runJoin } from './embed/join-command.js';
+import { formatSearch, parseSearchArgs, runSearch } from './search/search-command.js';
 import { progressBar } from './progress-bar.js';
 import { parseEncodeArgs, runEncode } from './encode-command.js';
 import { parseReportArgs, runReport } from './report-command.js';
@@ -112,6 +113,15 @@ async function joinShards(argv: string[]): Promise<void> {
   if (request.json) console.log(JSON.stringify(result));
 }
 
+async function search(argv: string[]): Promise<void> {
+  const request = parseSearchArgs(argv);
+  const result = await runSearch(request);
+  result.notices.forEach((notice) => console.error(notice));
+  const { load, search: searched, rerank } = result.timingsMs;
+  console.error(`attnkit search: ${request.queries.length} quer${request.queries.length === 1 ? 'y' : 'ies'} over ${result.rows} rows of ${result.dim} dims on ${request.backend}, load ${load} ms, search ${searched} ms${rerank === undefined ? '' : `, rerank ${rerank} ms`}`);
+  console.log(request.json ? JSON.stringify(result) : formatSearch(result));
+}
+
 /** What each command does with its arguments (its declaration, help and parsing are in COMMANDS). */
 async function download(argv: string[]): Promise<void> {
   const request = parseDownloadArgs(argv);
@@ -128,7 +138,7 @@ async function cache(argv: string[]): Promise<void> {
   console.log(Array.isArray(result) ? formatCacheList(result) : `attnkit cache: deleted ${result.id}${result.revision === undefined ? '' : `@${result.revision}`}, ${(result.freed / 1e6).toFixed(1)} MB freed`);
 }
 
-const RUN: Readonly<Record<CommandName, (argv: string[]) => Promise<void>>> = { encode, similarity, embed, join: joinShards, bench, train, quantize, download, cache, report };
+const RUN: Readonly<Record<CommandName, (argv: string[]) => Promise<void>>> = { encode, similarity, embed, join: joinShards, search, bench, train, quantize, download, cache, report };
 
 async function main(given: string[]): Promise<void> {
   const argv = given[0] === '--' ? given.slice(1) : given; // `pnpm start -- encode ...` passes the `--` on (npm drops it)

@@ -19,3 +19,6 @@ export { parseBenchArgs, runBench, formatBench, BENCH_COMMAND, type BenchRequest
 export { progressBar, formatDuration, type ProgressState } from './progress-bar.js';
 export { parseTrainArgs, runTrain, readPairs, TRAIN_COMMAND, type TrainRequest, type TrainSummary } from './train-command.js';
 export { parseQuantizeArgs, runQuantize, formatQuantizeSummary, QUANTIZE_COMMAND, type QuantizeRequest, type QuantizeSummary } from './quantize-command.js';
+export { parseSearchArgs, runSearch, formatSearch, SEARCH_COMMAND, type SearchRequest, type SearchResult, type SearchResultHit } from './search/search-command.js';
+export { npyEmbeddings, type NpyEmbeddings } from './search/npy-embeddings.js';
+export { readIndexIds, type IndexEntry } from './search/read-index-ids.js';

@@ -46,7 +46,7 @@ const COUNTS: Record<string, { programs: number; fragments: number }> = {
   'packages/models/README.md': { programs: 1, fragments: 0 },
   'packages/nn/README.md': { programs: 1, fragments: 0 },
   'packages/scorers/README.md': { programs: 1, fragments: 0 },
-  'packages/sentence/README.md': { programs: 1, fragments: 0 },
+  'packages/sentence/README.md': { programs: 1, fragments: 1 },
   'packages/tokenizers/README.md': { programs: 1, fragments: 0 },
   'packages/train/README.md': { programs: 2, fragments: 1 },
 };

@@ -5,6 +5,17 @@ import type { CliOption } from './cli-option.js';
 import { repeatedOption, switchOption, valueOption } from './option-kinds.js';
 
 /**
+ * A model named on the command line as the loaders take it: a Hugging Face id stays an id (a local
+ * folder of that name wins), a URL stays a URL, a path is taken from where the command runs.
+ *
+ * @example
+ * modelSourceOf('sentence-transformers/all-MiniLM-L6-v2'); // the id; modelSourceOf('./m') is an absolute path
+ */
+export function modelSourceOf(value: string): string {
+  return hubSourceOf(value) !== undefined ? value : callerPath(value);
+}
+
+/**
  * The options that several commands take, each said once: name, placeholder, help, default and
  * parsing. A command lists the ones it takes beside its own (`--compare`, `--shard`, ...); where its
  * help must say more, it spreads an entry and gives its own `help` or `default`, never its own parsing.
@@ -31,7 +42,7 @@ export const OPTIONS = {
     placeholder: 'DIR|ID',
     help: "a Hugging Face or sentence-transformers folder (relative to where you run the command), a Hugging Face id such as 'sentence-transformers/all-MiniLM-L6-v2' (read through the on-disk cache Python uses: downloaded once, HF_HUB_OFFLINE=1 for none; HF_TOKEN for gated models) or an http(s) URL",
     default: 'the embedded attnkit-tiny-bert (small, trained on WordNet)',
-    parse: (value) => (value === undefined ? embeddedModelFolder() : hubSourceOf(value) !== undefined ? value : callerPath(value)), // an id stays an id (a local folder of that name wins)
+    parse: (value) => (value === undefined ? embeddedModelFolder() : modelSourceOf(value)),
   }),
   /** `--text "..."`, repeated: the texts, none blank (`[]` without it). */
   text: repeatedOption({

@@ -4,7 +4,7 @@ import { InvalidArgumentError } from '@attnkit/errors';
 import { callerPath } from '../caller-path.js';
 import { checkModelFolder } from '../check-model-folder.js';
 import { defineCommand } from '../command-line/cli-command.js';
-import { valueOption, wholeNumberOption } from '../command-line/option-kinds.js';
+import { switchOption, valueOption, wholeNumberOption } from '../command-line/option-kinds.js';
 import { OPTIONS } from '../command-line/option-table.js';
 import { parseCommandLine } from '../command-line/parse-command-line.js';
 import { refuseArgument } from '../command-line/refuse-argument.js';
@@ -36,6 +36,8 @@ export interface EmbedRequest {
   readonly shard: Shard;
   readonly promptName: string | undefined;
   readonly normalize: boolean;
+  /** Keep each text beside its id in the output (for `attnkit search` to print and rerank). */
+  readonly keepText: boolean;
   readonly overwrite: boolean;
   readonly json: boolean;
 }
@@ -87,6 +89,7 @@ export const EMBED_COMMAND = defineCommand({
     shard: valueOption({ name: 'shard', placeholder: 'I/N', help: 'embed records I, I+N, I+2N, ... (0-based)', default: 'JOB_COMPLETION_INDEX/JOB_COMPLETIONS if set, else all', parse: (value) => (value === undefined ? undefined : parseShard(value)) }),
     promptName: OPTIONS.promptName,
     normalize: { ...OPTIONS.normalize, help: 'scale the vectors to unit length' },
+    keepText: switchOption({ name: 'keep-text', help: 'keep each text beside its id: OUT.ids.jsonl lines {"id", "text"} (what attnkit search prints and --rerank reads), or a "text" in each OUT.jsonl line', default: 'ids only' }),
     overwrite: { ...OPTIONS.overwrite, help: 'replace an existing output instead of resuming it', default: 'resume' },
     json: OPTIONS.json('a summary', 'a one-line summary on stderr'),
   },
@@ -162,7 +165,7 @@ export async function runEmbed(request: EmbedRequest, options: { signal?: AbortS
   try {
     output = EmbedOutput.open(path, {
       input: request.input, model: request.model, format: request.outputFormat, textField: request.textField, idField: request.idField,
-      promptName: request.promptName ?? null, normalize: request.normalize, shard: shardText, dim: pool.dim,
+      promptName: request.promptName ?? null, normalize: request.normalize, shard: shardText, dim: pool.dim, ...(request.keepText ? { keepText: true as const } : {}),
     }, { overwrite: request.overwrite });
     const summary = (status: EmbedSummary['status']): EmbedSummary => {
       const seconds = (performance.now() - started) / 1000;
@@ -171,17 +174,17 @@ export async function runEmbed(request: EmbedRequest, options: { signal?: AbortS
     };
     if (output.complete) return summary('already complete');
     const chunkSize = request.batchSize * 4;
-    const inFlight: { ids: (string | number)[]; vectors: Promise<Float32Array> }[] = [];
+    const inFlight: { ids: (string | number)[]; texts: string[] | undefined; vectors: Promise<Float32Array> }[] = [];
     let bytesRead = 0;
     const write = async () => {
       const head = inFlight.shift()!;
-      output!.append(head.ids, await head.vectors);
+      output!.append(head.ids, await head.vectors, head.texts);
       options.onProgress?.({ done: output!.rows - output!.resumedRows, fraction: size > 0 ? bytesRead / size : 1 });
     };
     const submit = (chunk: TextRecord[]) => {
       const vectors = pool.embed(chunk.map((r) => r.text));
       vectors.catch(() => undefined); // awaited in order by write(); this only keeps an early failure from being "unhandled"
-      inFlight.push({ ids: chunk.map((r) => r.id), vectors });
+      inFlight.push({ ids: chunk.map((r) => r.id), texts: request.keepText ? chunk.map((r) => r.text) : undefined, vectors });
     };
     let skip = output.resumedRows; // this shard's records already written
     let chunk: TextRecord[] = [];

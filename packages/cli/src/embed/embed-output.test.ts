@@ -31,6 +31,23 @@ describe('EmbedOutput', () => {
     expect([again.complete, again.rows]).toEqual([true, 3]);
   });
 
+  it('keepText: {"id", "text"} lines beside the vectors (a "text" in each jsonl line); an output started otherwise is not resumed with it', () => {
+    const path = join(fresh(), 'v.npy');
+    const out = EmbedOutput.open(path, { ...SETTINGS, keepText: true });
+    out.append([1, 'b'], rowsOf(0, 2), ['a cat', 'a "dog"']);
+    out.close();
+    expect(ids(path)).toEqual([{ id: 1, text: 'a cat' }, { id: 'b', text: 'a "dog"' }]);
+    expect((thrown(() => EmbedOutput.open(path, SETTINGS)) as Error).message).toMatch(/received keepText: true then, undefined now/);
+    const resumed = EmbedOutput.open(path, { ...SETTINGS, keepText: true });
+    expect(resumed.resumedRows).toBe(2);
+    resumed.close();
+    const lines = join(fresh(), 'v.jsonl');
+    const jsonl = EmbedOutput.open(lines, { ...SETTINGS, format: 'jsonl', keepText: true });
+    jsonl.append(['x'], rowsOf(0, 1), ['hello']);
+    jsonl.finish();
+    expect(readFileSync(lines, 'utf8')).toBe('{"id":"x","text":"hello","embedding":[0,1,2]}\n');
+  });
+
   it('jsonl: one {"id", "embedding"} line per row', () => {
     const path = join(fresh(), 'v.jsonl');
     const out = EmbedOutput.open(path, { ...SETTINGS, format: 'jsonl' });

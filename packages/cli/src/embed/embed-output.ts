@@ -19,6 +19,8 @@ export interface EmbedSettings {
   readonly normalize: boolean;
   readonly shard: string;
   readonly dim: number;
+  /** Each row's text is kept beside its id (`{"id", "text"}` lines); absent (not false) otherwise, so outputs started before the option existed resume. */
+  readonly keepText?: true;
 }
 
 /** The sidecar `<output>.embed.json`: the settings, and whether the run finished (with how many rows). */
@@ -101,7 +103,7 @@ export class EmbedOutput {
       output.#openFresh();
       return output;
     }
-    const differences = (Object.keys(settings) as (keyof EmbedSettings)[]).filter((k) => sidecar.settings[k] !== settings[k]);
+    const differences = ([...new Set([...Object.keys(settings), ...Object.keys(sidecar.settings)])] as (keyof EmbedSettings)[]).filter((k) => sidecar.settings[k] !== settings[k]);
     if (differences.length > 0) {
       refuse(sidecarPath, 'the settings the output was started with, to resume it', differences.map((k) => `${k}: ${JSON.stringify(sidecar.settings[k])} then, ${JSON.stringify(settings[k])} now`).join('; '), 'Run with the same settings to resume, choose another --output, or pass --overwrite to start again.');
     }
@@ -152,21 +154,23 @@ export class EmbedOutput {
   }
 
   /**
-   * Appends rows: `ids[i]` and the vector `vectors[i * dim, (i + 1) * dim)`.
+   * Appends rows: `ids[i]` and the vector `vectors[i * dim, (i + 1) * dim)`, with `texts[i]` beside the id when given (`keepText`).
    *
    * @example
    * out.append([17, 18], new Float32Array(2 * out.dim));
    */
-  append(ids: readonly (string | number)[], vectors: Float32Array): void {
+  append(ids: readonly (string | number)[], vectors: Float32Array, texts?: readonly string[]): void {
     if (vectors.length !== ids.length * this.dim) throw new RangeError(`EmbedOutput.append: ${ids.length} ids need ${ids.length * this.dim} values; received ${vectors.length}`);
+    if (texts !== undefined && texts.length !== ids.length) throw new RangeError(`EmbedOutput.append: ${ids.length} ids need ${ids.length} texts; received ${texts.length}`);
     if (this.format === 'jsonl') {
-      const lines = ids.map((id, i) => `${JSON.stringify({ id, embedding: Array.from(vectors.subarray(i * this.dim, (i + 1) * this.dim), shortestFloat32) })}\n`).join('');
+      const lines = ids.map((id, i) => `${JSON.stringify({ id, ...(texts === undefined ? {} : { text: texts[i] }), embedding: Array.from(vectors.subarray(i * this.dim, (i + 1) * this.dim), shortestFloat32) })}\n`).join('');
       this.#mainBytes += writeSync(this.#main, lines, this.#mainBytes);
     } else {
       const bytes = new Uint8Array(vectors.buffer, vectors.byteOffset, vectors.byteLength);
       for (let done = 0; done < bytes.length; ) done += writeSync(this.#main, bytes, done, bytes.length - done, this.#mainBytes + done);
       this.#mainBytes += bytes.length;
-      this.#idsBytes += writeSync(this.#ids, ids.map((id) => `${JSON.stringify(id)}\n`).join(''), this.#idsBytes);
+      const line = (id: string | number, i: number) => JSON.stringify(texts === undefined ? id : { id, text: texts[i] });
+      this.#idsBytes += writeSync(this.#ids, ids.map((id, i) => `${line(id, i)}\n`).join(''), this.#idsBytes);
     }
     this.#rows += ids.length;
   }

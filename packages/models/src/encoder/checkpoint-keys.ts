@@ -13,8 +13,8 @@ export interface CheckpointKeys {
   readonly duplicates: Array<[string, string[]]>;
 }
 
-/** The prefix each family's task and pre-training checkpoints put before the encoder's keys. */
-const PREFIX: Record<ModelType, string> = { bert: 'bert.', distilbert: 'distilbert.', roberta: 'roberta.', 'xlm-roberta': 'roberta.', electra: 'electra.', mpnet: 'mpnet.' };
+/** The prefix each family's task and pre-training checkpoints put before the encoder's keys (`bert.`, `roberta.`, ...): where the encoder sits in a model with a head. */
+export const FAMILY_PREFIX: Readonly<Record<ModelType, string>> = { bert: 'bert.', distilbert: 'distilbert.', roberta: 'roberta.', 'xlm-roberta': 'roberta.', electra: 'electra.', mpnet: 'mpnet.' };
 /** Heads of pre-training and task models, none of which the encoder has. */
 const HEADS = ['cls.', 'lm_head.', 'classifier.', 'qa_outputs.', 'pre_classifier.', 'vocab_transform.', 'vocab_layer_norm.', 'vocab_projector.', 'discriminator_predictions.', 'generator_predictions.', 'generator_lm_head.', 'sequence_summary.'];
 const BUFFERS = new Set(['embeddings.position_ids', 'embeddings.token_type_ids']);
@@ -35,8 +35,8 @@ const LEGACY_NORM = { gamma: 'weight', beta: 'bias' } as const;
  */
 export function checkpointKeys(names: Iterable<string>, modelType: ModelType = 'bert'): CheckpointKeys {
   if (typeof names === 'string' || typeof (names as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== 'function') throw new InvalidArgumentError({ caller: 'checkpointKeys', argument: 'names', expected: 'an iterable of tensor names (not a string)', received: describeValue(names) });
-  if (!Object.hasOwn(PREFIX, modelType)) throw new InvalidArgumentError({ caller: 'checkpointKeys', argument: 'modelType', expected: Object.keys(PREFIX).map((t) => `"${t}"`).join(', '), received: describeValue(modelType) });
-  const prefix = PREFIX[modelType];
+  if (!Object.hasOwn(FAMILY_PREFIX, modelType)) throw new InvalidArgumentError({ caller: 'checkpointKeys', argument: 'modelType', expected: Object.keys(FAMILY_PREFIX).map((t) => `"${t}"`).join(', '), received: describeValue(modelType) });
+  const prefix = FAMILY_PREFIX[modelType];
   const keys = new Map<string, string>();
   const skipped: string[] = [];
   const buffers: string[] = [];

@@ -13,6 +13,8 @@ export interface ApplyInt8Options {
   /** Where the encoder sits in the model (`''`, or `'bert.'` under a head). */
   readonly encoderPath: string;
   readonly onNotice?: ((message: string) => void) | undefined;
+  /** `quantize: 'int8'` quantizes the encoder's `Linear` layers only, the head's staying float32 (a classifier's: its error would go straight into the logits). Default false: every `Linear` of the model. */
+  readonly floatHead?: boolean | undefined;
 }
 
 /**
@@ -25,7 +27,8 @@ export interface ApplyInt8Options {
  * @example
  * applyInt8(model, { files, backend, int8Layers, quantize: 'int8', encoderPath: '' });
  */
-export function applyInt8(model: Module, { files, backend, int8Layers, quantize, encoderPath, onNotice }: ApplyInt8Options): void {
+export function applyInt8(model: Module, { files, backend, int8Layers, quantize, encoderPath, onNotice, floatHead = false }: ApplyInt8Options): void {
+  const encoderOf = () => (encoderPath === '' ? model : new Map(model.namedModules()).get(encoderPath.slice(0, -1)) as Module); // heads of a build stay as they are
   const fail = (message: string, error: unknown): never => {
     model.dispose();
     throw new ModelLoadError('model.safetensors', `model.safetensors in ${files.where} ${message}: ${(error as Error).message}`, error, files.caller);
@@ -37,14 +40,13 @@ export function applyInt8(model: Module, { files, backend, int8Layers, quantize,
       fail('has int8 weights that do not fit the model (each names <linear>.weight)', error);
     }
     if (quantize === undefined) {
-      const encoder = encoderPath === '' ? model : new Map(model.namedModules()).get(encoderPath.slice(0, -1)) as Module; // heads of a build stay as they are
-      backend.run(() => quantizeLinearLayers(encoder)); // an initialised pooler (a folder without one), as quantize: 'int8' would
+      backend.run(() => quantizeLinearLayers(encoderOf())); // an initialised pooler (a folder without one), as quantize: 'int8' would
       onNotice?.(`${files.caller}: ${files.where} is an int8 folder (config.json's quantization_config); loaded as an int8 inference model, ${int8Layers.size} Int8Linear layers built from the stored int8 weights.`);
     }
   }
   if (quantize === 'int8') {
     try {
-      backend.run(() => quantizeLinearLayers(model)); // on the load's backend: the int8 layers' float biases are made there
+      backend.run(() => quantizeLinearLayers(floatHead ? encoderOf() : model)); // on the load's backend: the int8 layers' float biases are made there
     } catch (error) {
       fail('cannot be quantized to int8', error);
     }

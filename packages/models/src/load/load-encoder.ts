@@ -69,8 +69,10 @@ export interface EncoderFolderLoader<C extends EncoderConfig, M extends LoadedMo
   readonly build: (config: C, state: EncoderStateDict) => M;
   /** The build uses the folder's head tensors (`cls.*`, ...): no notice that they are skipped. */
   readonly usesHeads?: boolean;
-  /** Where the encoder sits in the model (`'bert.'` under a head; default `''`). */
-  readonly encoderPath?: string;
+  /** Where the encoder sits in the model (`'bert.'` under a head; default `''`), or how the config says it (`roberta.` for model_type roberta). */
+  readonly encoderPath?: string | ((config: C) => string);
+  /** With `quantize: 'int8'`, keep the head's `Linear` layers float32 (only the encoder's become `Int8Linear`). Default false. */
+  readonly floatHead?: boolean;
 }
 
 /** The model class of each `model_type`. */
@@ -93,7 +95,7 @@ const ENCODER_CLASSES: Record<ModelType, (config: EncoderConfig, checkpoint: Sta
  * const model = await loadEncoderFolder('./bert', {}, { caller: 'loadBert', parseConfig: parseBertConfig, build: (c, s) => new BertModel(c, s.checkpoint) });
  */
 export async function loadEncoderFolder<C extends EncoderConfig, M extends LoadedModel>(source: ModelSource | ModelFiles, options: LoadEncoderOptions, loader: EncoderFolderLoader<C, M>): Promise<M> {
-  const { caller, encoderPath = '' } = checkObject(loader, { caller: 'loadEncoderFolder', argument: 'loader', expected: 'an object { caller, parseConfig, build, ... }' });
+  const { caller, encoderPath: where = '' } = checkObject(loader, { caller: 'loadEncoderFolder', argument: 'loader', expected: 'an object { caller, parseConfig, build, ... }' });
   if (typeof caller !== 'string' || typeof loader.parseConfig !== 'function' || typeof loader.build !== 'function') throw new InvalidArgumentError({ caller: 'loadEncoderFolder', argument: 'loader', expected: 'an object with a caller name (a string) and parseConfig and build functions', received: describeValue(loader) });
   checkObject(options, { caller, argument: 'options', expected: 'an object of load options' });
   checkOptionKeys(options, OPTION_KEYS, caller); // a misspelled option is an error, never ignored
@@ -103,6 +105,7 @@ export async function loadEncoderFolder<C extends EncoderConfig, M extends Loade
   const backend = callBackend(caller, options.backend); // the backend this call started on
 
   const folder = await readEncoderFolder(files, { parseConfig: loader.parseConfig, modelTypes: loader.modelTypes, checkFinite: options.checkFinite === true });
+  const encoderPath = typeof where === 'function' ? where(folder.config) : where;
   const state = encoderStateDict(folder, encoderPath);
   if (state.heads.size > 0 && loader.usesHeads !== true) {
     const skipped = [...state.heads.keys()];
@@ -118,7 +121,7 @@ export async function loadEncoderFolder<C extends EncoderConfig, M extends Loade
     if (error instanceof AttnkitError) throw new ModelLoadError('model.safetensors', `model.safetensors in ${files.where} does not match config.json: ${error.message}`, error, caller);
     throw error;
   }
-  applyInt8(model, { files, backend, int8Layers: state.int8Layers, quantize: options.quantize, encoderPath, onNotice: options.onNotice });
+  applyInt8(model, { files, backend, int8Layers: state.int8Layers, quantize: options.quantize, encoderPath, onNotice: options.onNotice, floatHead: loader.floatHead === true });
   if (loader.usesHeads !== true && model.initialisedKeys.length > 0) options.onNotice?.(`${caller}: ${files.where} has no pooler (a checkpoint saved without one); ${model.initialisedKeys.join(' and ')} are initialised randomly, as transformers does: poolerOutput is not meaningful until trained.`);
   // the hand-written kernels' workers (int8 products, fused attention on wasm) up before the first forward: a browser starts them a task later otherwise
   if (backend.name === 'wasm' || state.int8Layers.size > 0 || options.quantize === 'int8') await kernelThreadsReady();

@@ -1,4 +1,4 @@
-import { add, reshape, slice, squeeze, tanh, tensor1d, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
+import { add, slice, squeeze, tanh, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { mergeHeads, splitHeads } from '@attnkit/attention';
 import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, linearThenActivation, skipInitialization, type ActivationFunction, type StateDictSource, ModuleDict } from '@attnkit/nn';
 import { BertResidualOutput } from '../bert/bert-model.js';
@@ -9,7 +9,7 @@ import { attendHeads, encoderForward, type LayerCallOptions } from '../encoder/e
 import { initialiseLikeHuggingFace } from '../encoder/initialise-like-hugging-face.js';
 import { loadCheckpoint } from '../encoder/load-checkpoint.js';
 import { RobertaEmbeddings } from '../roberta/roberta-model.js';
-import { relativePositionBuckets } from './relative-position-buckets.js';
+import { mpnetPositionBias } from './mpnet-position-bias.js';
 import { checkObject } from '@attnkit/errors';
 
 // The module tree mirrors Hugging Face's modeling_mpnet (`encoder.layer.0.attention.attn.q.weight`).
@@ -134,11 +134,7 @@ export class MPNetModel extends Module implements Encoder {
     return encoderForward('MPNetModel.forward', this.config, {
       embed: (ids) => this.embeddings.forward(ids, undefined),
       layers: this.encoder.get('layer'),
-      positionBias: (length) => {
-        const buckets = tensor1d(relativePositionBuckets(length, this.config.relativeAttentionNumBuckets), 'int32'); // [T * T]
-        const values = this.encoder.get('relative_attention_bias').forward(reshape(buckets, [length, length]), { idsChecked: true }); // [T, T, H]
-        return reshape(transpose(values, [2, 0, 1]), [1, this.config.numAttentionHeads, length, length]); // [T, T, H] -> [1, H, T, T]
-      },
+      positionBias: (length) => mpnetPositionBias(this.encoder.get('relative_attention_bias'), length, this.config), // [1, H, T, T]
       pool: (hidden) => tanh(this.pooler.get('dense').forward(squeeze(slice(hidden, [0, 0, 0], [-1, 1, -1]), [1]))), // tanh(dense(h[:, 0])): [B, E]
     }, inputs);
   }

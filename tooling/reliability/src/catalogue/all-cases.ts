@@ -8,6 +8,7 @@ import { entryPointCases } from './entry-points-cases.js';
 import { extremesCases } from './extremes-cases.js';
 import { hostObjectsCases } from './host-objects-cases.js';
 import { loadersCases } from './loaders-cases.js';
+import { retrievalCases } from './retrieval-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
 import { tokenizerCases } from './tokenizer-cases.js';
@@ -23,6 +24,7 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...loadersCases,
   ...tokenizerCases,
   ...cliCases,
+  ...retrievalCases,
   ...backendsCases,
   ...shownAs('cpu+wasm', concurrencyCases),
   ...untrustedCases,
@@ -44,6 +46,7 @@ export const AREAS: readonly string[] = [
   'loaders',
   'tokenizer',
   'cli',
+  'retrieval',
   'backends',
   'concurrency',
   'untrusted files',
