@@ -10,6 +10,8 @@ export interface TorchEncoderCallOptions {
   readonly srcKeyPaddingMask?: Tensor | undefined;
   /** The layout of `src`: `[B, T, E]` (default, PyTorch `batch_first=True`) or `[T, B, E]`. */
   readonly batchFirst?: boolean;
+  /** Add a float mask of only 0 and 1 to the scores as PyTorch does (default false: refused, see `fromTorchMasks`). */
+  readonly additiveBinaryMasks?: boolean;
 }
 
 /**
@@ -40,14 +42,14 @@ export function callWithTorchMasks(
       hint: "Pass the causal mask itself as 'mask' ([T, T], bool true = blocked, as nn.Transformer.generate_square_subsequent_mask gives); PyTorch's is_causal is only a hint about that mask and raises without one.",
     });
   }
-  checkOptionKeys(options, ['mask', 'srcKeyPaddingMask', 'batchFirst'], caller);
+  checkOptionKeys(options, ['mask', 'srcKeyPaddingMask', 'batchFirst', 'additiveBinaryMasks'], caller);
   const batchFirst = options.batchFirst ?? true;
   if (typeof batchFirst !== 'boolean') throw new InvalidArgumentError({ caller, argument: 'batchFirst', expected: 'a boolean', received: describeValue(batchFirst) });
   checkTensor(src, { caller, argument: 'src', dtype: 'float32', rank: 3, shape: batchFirst ? '[B, T, E]' : '[T, B, E]' });
   return tidy(() => {
     const x = batchFirst ? src : transpose(src, [1, 0, 2]); // [T, B, E] -> [B, T, E]
     const [batch = 0, length = 0] = x.shape;
-    const { mask, bias } = fromTorchMasks(caller, { attnMask: options.mask, keyPaddingMask: options.srcKeyPaddingMask }, { batch, numHeads, queryLength: length, keyLength: length });
+    const { mask, bias } = fromTorchMasks(caller, { attnMask: options.mask, keyPaddingMask: options.srcKeyPaddingMask, additiveBinaryMasks: options.additiveBinaryMasks }, { batch, numHeads, queryLength: length, keyLength: length });
     const output = forward(x, mask, bias); // [B, T, E]
     return batchFirst ? output : transpose(output, [1, 0, 2]); // -> [T, B, E]
   });

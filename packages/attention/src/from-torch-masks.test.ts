@@ -29,6 +29,25 @@ describe('fromTorchMasks', () => {
     [keyPaddingMask, attnMask, mask!, bias!].forEach((t) => t.dispose());
   });
 
+  it('refuses a float mask of only 0 and 1 (a keep/pad mask given as floats would block nothing), unless additiveBinaryMasks says so', async () => {
+    const keep = tensor([[1, 1, 0], [1, 1, 1]]); // Hugging Face style: 1 = keep
+    const error = thrown(() => fromTorchMasks('f', { keyPaddingMask: keep }, sizes));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toMatch(/^f: 'keyPaddingMask' must be a bool mask \(true = padding\) or a float mask added to the scores .*received a float32 mask of only 0 and 1 \(both present\), which PyTorch adds to the scores.*additiveBinaryMasks: true/);
+    const causal = tensor([[0, 1, 1], [0, 0, 1]]);
+    expect(thrown(() => fromTorchMasks('f', { attnMask: causal }, sizes)).message).toMatch(/^f: 'attnMask' must be a bool mask \(true = blocked\)/);
+    expect(thrown(() => fromTorchMasks('f', { attnMask: causal, additiveBinaryMasks: 'yes' as never }, sizes))).toBeInstanceOf(InvalidArgumentError);
+    expect(await leaksOf(() => { thrown(() => fromTorchMasks('f', { keyPaddingMask: keep, attnMask: causal }, sizes)); })).toEqual({ tensors: 0, bytes: 0 });
+    const { mask, bias } = fromTorchMasks('f', { keyPaddingMask: keep, additiveBinaryMasks: true }, sizes); // taken as PyTorch takes it: + 1
+    expect(mask!.shape).toEqual([2, 1, 1, 3]);
+    expect(Array.from(await bias!.data())).toEqual([1, 1, 0, 1, 1, 1]);
+    const zerosOnly = zeros([2, 3]); // all zeros: a plain "no mask" additive mask, accepted
+    const accepted = fromTorchMasks('f', { keyPaddingMask: zerosOnly }, sizes);
+    const onesOnly = tensor([[1, 1, 1], [1, 1, 1]]); // all ones: a constant shift, the same either way, accepted
+    const acceptedOnes = fromTorchMasks('f', { attnMask: onesOnly }, sizes);
+    [keep, causal, mask!, bias!, zerosOnly, accepted.mask!, accepted.bias!, onesOnly, acceptedOnes.mask, acceptedOnes.bias].forEach((t) => t?.dispose());
+  });
+
   it("places a 2-D attn_mask alone as [1, 1, T, S], so B == T is never mistaken for [B, S] downstream", async () => {
     const attnMask = tensor([[false, true, true], [false, false, true]], undefined, 'bool'); // causal-like, true = blocked
     const { mask } = fromTorchMasks('f', { attnMask }, sizes); // batch 2 == queryLength 2

@@ -1,5 +1,5 @@
-import { add, maximum, reshape, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { checkObject, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { add, all, any, equal, logicalAnd, logicalOr, maximum, reshape, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { checkBoolean, checkObject, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { fromTorchBoolMask, maskedFillValue, mergeMasks, splitAdditiveMask } from '@attnkit/masks';
 
 /** PyTorch's two attention masks, as `nn.MultiheadAttention` and `nn.TransformerEncoderLayer` take them. */
@@ -8,6 +8,12 @@ export interface TorchMasks {
   readonly keyPaddingMask?: Tensor | undefined;
   /** `[T, S]` or `[B·H, T, S]`: bool `true` = blocked, or float added to the scores (soft values or `-inf`). */
   readonly attnMask?: Tensor | undefined;
+  /**
+   * Take a float mask whose values are 0 and 1 (both present) as PyTorch does, added to the scores (a near
+   * no-op). Default false: such a mask is almost always a keep/pad mask given as floats, so it is
+   * refused with a typed error instead of being silently ignored.
+   */
+  readonly additiveBinaryMasks?: boolean | undefined;
 }
 
 /** A PyTorch mask as the attnkit pair: bool (`true` = blocked) → mask; float (added to the scores) → mask (`-inf` = blocked) + bias. */
@@ -16,10 +22,39 @@ function converted(torchMask: Tensor): { mask: Tensor; bias?: Tensor } {
 }
 
 /**
+ * True when a float mask holds only 0 and 1, both present: a keep/pad mask given as floats, which
+ * PyTorch would add to the scores. All zeros or all ones is accepted: added or read as keep/pad, it
+ * changes nothing either way (softmax ignores a constant shift).
+ */
+function isBinaryFloatMask(torchMask: Tensor): boolean {
+  if (torchMask.dtype === 'bool' || torchMask.size === 0) return false;
+  const binary = tidy(() => logicalAnd(all(logicalOr(equal(torchMask, 0), equal(torchMask, 1))), logicalAnd(any(equal(torchMask, 1)), any(equal(torchMask, 0)))));
+  try {
+    return binary.dataSync()[0] === 1;
+  } finally {
+    binary.dispose();
+  }
+}
+
+/** Refuses a 0/1 float mask unless `additiveBinaryMasks` says adding it is meant. */
+function refuseBinaryFloatMask(caller: string, argument: string, torchMask: Tensor, paddingMask: boolean): void {
+  if (!isBinaryFloatMask(torchMask)) return;
+  throw new InvalidArgumentError({
+    caller,
+    argument,
+    expected: `a bool mask (true = ${paddingMask ? 'padding' : 'blocked'}) or a float mask added to the scores (0 = attend, -Infinity = blocked)`,
+    received: 'a float32 mask of only 0 and 1 (both present), which PyTorch adds to the scores: 1 would raise those scores by 1 and block nothing',
+    hint: `Convert it: ${paddingMask ? 'tf.equal(mask, 0) for an attention mask (1 = keep), tf.cast(mask, "bool") for a padding mask (1 = padding)' : 'tf.cast(mask, "bool") when 1 means blocked'}; or pass additiveBinaryMasks: true if adding 0 and 1 to the scores is what you mean.`,
+  });
+}
+
+/**
  * Checks PyTorch's `key_padding_mask` and `attn_mask` against the call's sizes and converts them,
  * in one place, to attnkit's pair: a bool `mask` (`true` = may attend, `[B|1, H|1, T, S]`) and a
  * float `bias` added to the scores (`[B|1, H|1, T, S]`), either `undefined` when not needed. Bool
  * masks block; float masks are added, soft values included, as PyTorch adds them (`-inf` blocks).
+ * A float mask of 0s and 1s (both present) is refused (it would block nothing) unless `additiveBinaryMasks` is true;
+ * checking it reads one value back from the backend.
  * The caller disposes both.
  *
  * @example
@@ -30,7 +65,7 @@ export function fromTorchMasks(
   masks: TorchMasks,
   sizes: { readonly batch: number; readonly numHeads: number; readonly queryLength: number; readonly keyLength: number },
 ): { mask: Tensor | undefined; bias: Tensor | undefined } {
-  const { keyPaddingMask, attnMask } = checkObject(masks, { caller: typeof caller === 'string' ? caller : 'fromTorchMasks', argument: 'masks', expected: 'an object { keyPaddingMask?, attnMask? }' });
+  const { keyPaddingMask, attnMask, additiveBinaryMasks } = checkObject(masks, { caller: typeof caller === 'string' ? caller : 'fromTorchMasks', argument: 'masks', expected: 'an object { keyPaddingMask?, attnMask? }' });
   const { batch, numHeads, queryLength, keyLength } = checkObject(sizes, { caller: typeof caller === 'string' ? caller : 'fromTorchMasks', argument: 'sizes', expected: 'the sizes { batch, numHeads, queryLength, keyLength }' });
   if (keyPaddingMask !== undefined) {
     checkTensor(keyPaddingMask, { caller, argument: 'keyPaddingMask', dtype: ['bool', 'float32'], rank: 2, shape: '[B, S]' });
@@ -44,6 +79,10 @@ export function fromTorchMasks(
     if (formatShape(attnMask.shape) !== formatShape(expected)) {
       throw new InvalidArgumentError({ caller, argument: 'attnMask', expected: `${attnMask.rank === 2 ? '[T, S]' : '[B·H, T, S]'} = ${formatShape(expected)}`, received: formatShape(attnMask.shape) });
     }
+  }
+  if (!checkBoolean(additiveBinaryMasks, { caller, argument: 'additiveBinaryMasks', fallback: false })) {
+    if (keyPaddingMask !== undefined) refuseBinaryFloatMask(caller, 'keyPaddingMask', keyPaddingMask, true);
+    if (attnMask !== undefined) refuseBinaryFloatMask(caller, 'attnMask', attnMask, false);
   }
   return tidy(() => {
     const padding = keyPaddingMask === undefined ? undefined : converted(keyPaddingMask);

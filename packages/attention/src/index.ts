@@ -22,10 +22,11 @@ export { rotaryFrequencies, type RotaryFrequencies, type RotaryFrequencyOptions 
 export { rotaryConfigFromHuggingFace, type RotaryConfigFromHuggingFaceOptions } from './rotary-config-from-hugging-face.js';
 export { rotaryCosSin, type RotaryCosSin } from './rotary-cos-sin.js';
 export { RotaryEmbedding } from './rotary-embedding.js';
+export type { ResolvedRotaryConfig } from './check-rotary-config.js';
 export { applyRotary, type RotaryResult } from './apply-rotary.js';
 export { positionIdsFromMask } from './position-ids-from-mask.js';
 export { repeatKv } from './repeat-kv.js';
 export { groupedQueryAttention } from './grouped-query-attention.js';
 export { groupedQueryAttentionOutput } from './grouped-query-attention-output.js';
-export { KvCache, type KvCacheConfig, type KvCacheStepOptions, type DecoderStep } from './kv-cache.js';
+export { KvCache, type KvCacheConfig, type KvCacheStepOptions, type DecoderStep, type TokenMask } from './kv-cache.js';
 export { DecoderAttention, type DecoderAttentionConfig, type DecoderAttentionCallOptions, type DecoderAttentionResult } from './decoder-attention.js';

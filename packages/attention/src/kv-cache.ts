@@ -31,7 +31,8 @@ interface LayerEntry {
   length: number;
 }
 
-type TokenMask = Tensor2D | readonly (readonly number[] | ArrayLike<number>)[];
+/** The new tokens' 0/1 `attention_mask` `[B, T]`: a tensor or nested rows. */
+export type TokenMask = Tensor2D | readonly (readonly number[] | ArrayLike<number>)[];
 
 /**
  * The keys and values of a decoder's attention layers across generation steps (transformers'

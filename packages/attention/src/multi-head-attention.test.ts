@@ -123,7 +123,7 @@ describe('MultiHeadAttention.forward options', () => {
       expect(error).toBeInstanceOf(InvalidArgumentError);
       expect(error.message).toBe("MultiHeadAttention.forwardTorch: 'needWeights' must be true or false; received string 'no'.");
       expect(thrown(() => mha.forwardTorch(x, x, x, { key_padding_mask: x } as never)).message).toBe(
-        "MultiHeadAttention.forwardTorch: 'options' must be an object with only the keys keyPaddingMask, attnMask, needWeights, averageAttnWeights; received the unknown key 'key_padding_mask'. Did you mean 'keyPaddingMask'?",
+        "MultiHeadAttention.forwardTorch: 'options' must be an object with only the keys keyPaddingMask, attnMask, additiveBinaryMasks, needWeights, averageAttnWeights; received the unknown key 'key_padding_mask'. Did you mean 'keyPaddingMask'?",
       );
       expect(thrown(() => mha.forwardTorch(x, x, x, null as never))).toBeInstanceOf(InvalidArgumentError);
     });

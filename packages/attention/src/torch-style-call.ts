@@ -33,7 +33,7 @@ export function torchStyleCall(mha: AttentionCallable, query: Tensor, key: Tenso
   if (mha.config.layout !== 'batch-first') {
     throw new InvalidArgumentError({ caller, argument: 'layout', expected: "a 'batch-first' layer (PyTorch batch_first=True)", received: `'${mha.config.layout}'`, hint: 'Use forward() with seq-first masks [T, S, B] instead.' });
   }
-  checkOptionKeys(options, ['keyPaddingMask', 'attnMask', 'needWeights', 'averageAttnWeights'], caller);
+  checkOptionKeys(options, ['keyPaddingMask', 'attnMask', 'additiveBinaryMasks', 'needWeights', 'averageAttnWeights'], caller);
   const needWeights = checkBoolean(options.needWeights, { caller, argument: 'needWeights', fallback: true });
   const averageAttnWeights = checkBoolean(options.averageAttnWeights, { caller, argument: 'averageAttnWeights', fallback: true });
   checkTensor(query, { caller, argument: 'query', dtype: 'float32', rank: 3, shape: '[B, T, E]' });

@@ -73,7 +73,7 @@ describe('encoder call options', () => {
     const leaks = await leaksOf(() => {
       const torchKey = thrown(() => layer.forwardTorch(x, { src_key_padding_mask: padding } as never));
       expect(torchKey).toBeInstanceOf(InvalidArgumentError);
-      expect(torchKey.message).toBe("TransformerEncoderLayer.forwardTorch: 'options' must be an object with only the keys mask, srcKeyPaddingMask, batchFirst; received the unknown key 'src_key_padding_mask'. Did you mean 'srcKeyPaddingMask'?");
+      expect(torchKey.message).toBe("TransformerEncoderLayer.forwardTorch: 'options' must be an object with only the keys mask, srcKeyPaddingMask, batchFirst, additiveBinaryMasks; received the unknown key 'src_key_padding_mask'. Did you mean 'srcKeyPaddingMask'?");
       const causal = thrown(() => layer.forwardTorch(x, { isCausal: true } as never));
       expect(causal).toBeInstanceOf(InvalidArgumentError);
       expect(causal.message).toMatch(/^TransformerEncoderLayer\.forwardTorch: 'isCausal' must be absent: causal attention is a 'mask' here; received boolean true\. Pass the causal mask itself as 'mask'/);

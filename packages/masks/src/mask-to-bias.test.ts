@@ -18,12 +18,12 @@ describe('maskToBias', () => {
     expect(await leaksOf(() => maskToBias(mask).dispose())).toEqual({ tensors: 0, bytes: 0 });
     [mask, bias, custom].forEach((t) => t.dispose());
   });
-  it.each([[-Infinity], [0], [1e9], [NaN]])('rejects fillValue %d', (fillValue) => {
+  it.each([[-Infinity], [0], [1e9], [NaN], [-1e39]])('rejects fillValue %d', (fillValue) => {
     const mask = tensor([true], [1], 'bool');
     const error = thrown(() => maskToBias(mask, { fillValue }));
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect(error.message).toBe(
-      `maskToBias: 'fillValue' must be a finite negative number (-Infinity breaks WebGL shaders and turns fully masked rows into NaN); received number ${fillValue}.`,
+      `maskToBias: 'fillValue' must be a negative number finite in float32 (above -3.4e38; -Infinity breaks WebGL shaders and turns fully masked rows into NaN); received number ${fillValue}.`,
     );
     mask.dispose();
   });

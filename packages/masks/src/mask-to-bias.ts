@@ -17,11 +17,11 @@ export function maskToBias(mask: Tensor, options: { readonly fillValue?: number 
   const { fillValue } = checkOptionKeys(options, ['fillValue'], 'maskToBias');
   const keep = checkBoolMask(mask, 'maskToBias');
   const fill = fillValue ?? maskedFillValue();
-  if (typeof fill !== 'number' || !Number.isFinite(fill) || fill >= 0) {
+  if (typeof fill !== 'number' || !Number.isFinite(Math.fround(fill)) || fill >= 0) {
     throw new InvalidArgumentError({
       caller: 'maskToBias',
       argument: 'fillValue',
-      expected: 'a finite negative number (-Infinity breaks WebGL shaders and turns fully masked rows into NaN)',
+      expected: 'a negative number finite in float32 (above -3.4e38; -Infinity breaks WebGL shaders and turns fully masked rows into NaN)',
       received: describeValue(fill),
     });
   }

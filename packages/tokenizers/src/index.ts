@@ -4,5 +4,5 @@ export { lowercaseTokenizerJson } from './tokenizer-json/lowercase-tokenizer-jso
 export { tokenizerJsonFromVocab, type WordPieceOptions } from './tokenizer-json/vocab-tokenizer-json.js';
 export { checkTokenizerJson } from './tokenizer-json/check-tokenizer-json.js';
 export { precompiledNormalizer } from './normalizers/precompiled-charsmap.js';
-export { checkTokenizerRegexes } from './regex/check-tokenizer-regexes.js';
+export { checkTokenizerPattern, checkTokenizerRegexes } from './regex/check-tokenizer-regexes.js';
 export { regexHazard } from './regex/regex-hazard.js';

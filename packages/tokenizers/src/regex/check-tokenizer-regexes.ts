@@ -1,4 +1,4 @@
-import { checkObject, InvalidArgumentError } from '@attnkit/errors';
+import { checkObject, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { regexHazard } from './regex-hazard.js';
 
 const COMPONENTS = ['normalizer', 'pre_tokenizer', 'decoder', 'post_processor'] as const;
@@ -14,6 +14,9 @@ const MAX_DEPTH = 8;
  * checkTokenizerPattern(/(a+)+/gu, 'pre_tokenizer', 'Tokenizer'); // throws: nested quantifier
  */
 export function checkTokenizerPattern(pattern: RegExp, component: string, caller: string): void {
+  const who = typeof caller === 'string' && caller !== '' ? caller : 'checkTokenizerPattern';
+  if (!(pattern instanceof RegExp)) throw new InvalidArgumentError({ caller: who, argument: 'pattern', expected: 'a RegExp', received: describeValue(pattern) });
+  if (typeof component !== 'string') throw new InvalidArgumentError({ caller: who, argument: 'component', expected: "a tokenizer.json component name such as 'pre_tokenizer'", received: describeValue(component) });
   const hazard = regexHazard(pattern.source);
   if (hazard === undefined) return;
   const shown = pattern.source.length > 200 ? `${pattern.source.slice(0, 200)}… (${pattern.source.length} characters)` : pattern.source;
