@@ -18,7 +18,9 @@ It deletes and rewrites, under tooling/reference/fixtures/:
                      greedy 32-token generations (generate(do_sample=False, eos_token_id=None)) of each text
                      alone and of all of them as one left-padded batch (the same tokens per row, but with dynamic rope, whose
                      frequencies follow the batch's longest row), and one greedy generation with
-                     repetition_penalty=1.3
+                     repetition_penalty=1.3; and, under "warpers", transformers' RepetitionPenaltyLogitsProcessor,
+                     TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper and MinPLogitsWarper on one row of
+                     scores (alone and chained as generate chains them; a removed token is null for -inf)
 
 Tokenizers, learned here on a small multilingual corpus (multi-byte characters and emoji, so that byte-level
 pieces split characters): a byte-level BPE (tokenizers' BpeTrainer with the full byte alphabet) handed to
@@ -292,6 +294,31 @@ def references(folder, tok):
     return out
 
 
+def warper_references():
+    """transformers' logits processors on one row of float64 scores (a removed token: null, for -inf)."""
+    from transformers.generation.logits_process import MinPLogitsWarper, RepetitionPenaltyLogitsProcessor, TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
+
+    g = torch.Generator().manual_seed(77)
+    scores = (torch.randn(1, 40, generator=g) * 1.2).double()
+    seen = torch.tensor([[3, 7, 7, 12, 30]])
+    row = lambda x: [None if v == float("-inf") else number(v) for v in x[0].tolist()]
+    cases = {
+        "repetition_penalty 1.3": [RepetitionPenaltyLogitsProcessor(1.3)],
+        "temperature 0.7": [TemperatureLogitsWarper(0.7)],
+        "top_k 5": [TopKLogitsWarper(5)],
+        "top_p 0.8": [TopPLogitsWarper(0.8)],
+        "min_p 0.1": [MinPLogitsWarper(0.1)],
+        "temperature 1.5, top_k 10, top_p 0.9, min_p 0.05": [TemperatureLogitsWarper(1.5), TopKLogitsWarper(10), TopPLogitsWarper(0.9), MinPLogitsWarper(0.05)],
+    }
+    out = {}
+    for name, processors in cases.items():
+        x = scores.clone()
+        for processor in processors:
+            x = processor(seen, x)
+        out[name] = row(x)
+    return {"scores": row(scores), "seen": seen[0].tolist(), "cases": out}
+
+
 def make_speed_model(target):
     """A SmolLM-135M-shaped random Llama with the llama fixture's tokenizer (not committed)."""
     target = Path(target)
@@ -321,7 +348,7 @@ def main():
         cases[name] = {"folder": f"decoders/{name}", **references(folder, tok)}
         size = sum(p.stat().st_size for p in folder.iterdir())
         log(f"{name}: {cases[name]['model_class']}, min greedy margin {cases[name]['min_greedy_margin']:.2e}, folder {size / 1e3:.0f} kB")
-    payload = {"generator": GENERATOR, "torch": torch.__version__, "transformers": transformers.__version__, "cases": cases}
+    payload = {"generator": GENERATOR, "torch": torch.__version__, "transformers": transformers.__version__, "cases": cases, "warpers": warper_references()}
     path = FIXTURES / "decoders.json"
     path.write_text(json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n", encoding="utf-8")
     log(f"decoders.json: {len(cases)} folders, {path.stat().st_size / 1e6:.3f} MB")
