@@ -130,13 +130,10 @@ def train_byte_level_bpe(corpus, specials):
 
 def train_sentencepiece_bpe(corpus):
     """A SentencePiece-style BPE (Llama 2's, TinyLlama's, Mistral's kind): <unk>, <s>, </s>, the 256 byte tokens
-    <0x00>..<0xFF> for byte fallback, then pieces over "▁"-marked words learned from the corpus (characters seen
-    fewer than 30 times are left to byte fallback, so multi-byte characters come out as several byte tokens)."""
-    counts = {}
-    for line in corpus:
-        for ch in line.replace(" ", "▁"):
-            counts[ch] = counts.get(ch, 0) + 1
-    alphabet = sorted(ch for ch, n in counts.items() if n >= 30) + ["▁"]
+    <0x00>..<0xFF> for byte fallback, then pieces over "▁"-marked words learned from the corpus. Only Latin
+    letters are in the alphabet: Cyrillic, CJK and emoji are left to byte fallback, so they come out as several
+    byte tokens (<0xF0> <0x9F> <0x98> <0x80> for 😀)."""
+    alphabet = sorted({ch for line in corpus for ch in line.replace(" ", "▁") if ord(ch) < 0x250}) + ["▁"]
     tok = Tokenizer(tk_models.BPE())
     tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="first", split=False)
     size = VOCAB_SIZE - 3 - 256
