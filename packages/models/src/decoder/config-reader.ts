@@ -1,5 +1,6 @@
-import { InvalidArgumentError } from '@attnkit/errors';
+import { InvalidArgumentError, isTensorLike } from '@attnkit/errors';
 import { ACTIVATIONS } from '@attnkit/nn';
+import { configEntries } from '../encoder/read-encoder-config.js';
 
 /** Reads typed values from config.json's entries; every bad value is an `InvalidArgumentError` naming its key. */
 export interface ConfigReader {
@@ -77,4 +78,16 @@ export function configReader(raw: ReadonlyMap<string, unknown>, caller: string):
       if (value !== undefined && !allowed.includes(value)) fail(key, `${allowed.map((v) => JSON.stringify(v)).join(' or ')} (${why})`, value);
     },
   };
+}
+
+/**
+ * A decoder config.json's top-level entries (`configEntries`: a JSON object, `"__proto__"` a plain
+ * key), refusing a tensor (an object, but never a parsed config).
+ *
+ * @example
+ * const raw = decoderConfigEntries(json, 'parseLlamaConfig');
+ */
+export function decoderConfigEntries(json: unknown, caller: string): Map<string, unknown> {
+  if (isTensorLike(json)) throw new InvalidArgumentError({ caller, argument: 'config', expected: 'a JSON object (config.json)', received: 'a tensor' });
+  return configEntries(json, caller);
 }

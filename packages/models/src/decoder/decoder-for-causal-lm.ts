@@ -1,6 +1,6 @@
 import { slice, tidy } from '@tensorflow/tfjs-core';
 import type { KvCache } from '@attnkit/attention';
-import { checkInteger, checkObject } from '@attnkit/errors';
+import { InvalidArgumentError, checkInteger, checkObject, describeValue } from '@attnkit/errors';
 import { Linear, Module, linear, skipInitialization } from '@attnkit/nn';
 import { initialiseLikeHuggingFace } from '../encoder/initialise-like-hugging-face.js';
 import { generate, stream } from '../generation/generate.js';
@@ -65,7 +65,8 @@ export abstract class DecoderForCausalLM<M extends DecoderModel> extends Module 
    */
   protected constructor(config: DecoderConfig, basePath: string, createBase: (checkpoint: DecoderCheckpoint, seed: number | undefined) => M, checkpoint: DecoderCheckpoint, options: CausalLMOptions) {
     super();
-    const { seed, generationConfig } = options;
+    if (typeof basePath !== 'string' || typeof createBase !== 'function') throw new InvalidArgumentError({ caller: new.target.name, argument: 'config', expected: "a family's causal LM (LlamaForCausalLM, Qwen3ForCausalLM, GPT2LMHeadModel, ...): DecoderForCausalLM is their base", received: describeValue(config) });
+    const { seed, generationConfig } = checkObject(options, { caller: new.target.name, argument: 'options', expected: 'an object { seed?, generationConfig? }' });
     [this.#base, this.lmHead] = this.guard(() => {
       const base = this.registerModule(basePath, createBase(checkpoint === undefined ? undefined : null, seed));
       const c = base.config;

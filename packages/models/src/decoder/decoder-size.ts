@@ -1,4 +1,4 @@
-import { InvalidArgumentError, ResourceLimitError, checkObject } from '@attnkit/errors';
+import { InvalidArgumentError, ResourceLimitError, checkInteger, checkObject } from '@attnkit/errors';
 import type { DecoderConfig } from './decoder-config.js';
 
 /** The largest decoder attnkit builds: 2³¹ float32 parameters (8 GiB; the wasm backend's heap holds 4 GiB of them). */
@@ -16,15 +16,17 @@ export const MAX_DECODER_LAYERS = 1024;
  * decoderParameterCount(parseDecoderConfig(json)); // SmolLM2-135M: 134 515 008
  */
 export function decoderParameterCount(config: DecoderConfig): number {
-  const c = checkObject(config, { caller: 'decoderParameterCount', argument: 'config', expected: 'a parsed decoder config (parseDecoderConfig)' });
-  const [e, v, i] = [c.hiddenSize, c.vocabSize, c.intermediateSize];
-  const [q, kv] = [c.numAttentionHeads * c.headDim, c.numKeyValueHeads * c.headDim];
+  const caller = 'decoderParameterCount';
+  const c = checkObject(config, { caller, argument: 'config', expected: 'a parsed decoder config (parseDecoderConfig)' });
+  const size = (argument: keyof DecoderConfig) => checkInteger(c[argument], { caller, argument: `config.${argument}`, min: 1 });
+  const [e, v, i, heads, kvHeads, d] = [size('hiddenSize'), size('vocabSize'), size('intermediateSize'), size('numAttentionHeads'), size('numKeyValueHeads'), size('headDim')];
+  const [q, kv] = [heads * d, kvHeads * d];
   const gpt2 = c.rotary === undefined; // learned positions, LayerNorm (weight and bias), two-matrix MLP with biases
   const embeddings = v * e + (gpt2 ? c.maxPositionEmbeddings * e : 0);
   const attention = e * (q + 2 * kv) + q * e + (c.attentionBias ? q + 2 * kv : 0) + (c.outputBias ? e : 0) + (c.queryKeyNorm ? 2 * c.headDim : 0);
   const feedForward = gpt2 ? 2 * e * i + i + e : 3 * e * i + (c.mlpBias ? 2 * i + e : 0);
   const norms = gpt2 ? 4 * e : 2 * e;
-  return embeddings + c.numHiddenLayers * (attention + feedForward + norms) + (gpt2 ? 2 * e : e) + (c.tieWordEmbeddings ? 0 : v * e);
+  return embeddings + size('numHiddenLayers') * (attention + feedForward + norms) + (gpt2 ? 2 * e : e) + (c.tieWordEmbeddings ? 0 : v * e);
 }
 
 /**

@@ -3,7 +3,7 @@ import { parseGpt2Config } from '../gpt2/gpt2-config.js';
 import { parseLlamaConfig } from '../llama/llama-config.js';
 import { parseQwen2Config } from '../qwen2/qwen2-config.js';
 import { parseQwen3Config } from '../qwen3/qwen3-config.js';
-import { configEntries } from '../encoder/read-encoder-config.js';
+import { decoderConfigEntries } from './config-reader.js';
 import { DECODER_MODEL_TYPES, type DecoderConfig, type DecoderModelType } from './decoder-config.js';
 
 /** Each family's config parser, by `model_type`. */
@@ -25,7 +25,7 @@ const PARSERS: Record<DecoderModelType, (json: unknown, caller: string) => Decod
  * config.modelType; // 'qwen3'
  */
 export function parseDecoderConfig(json: unknown, caller = 'parseDecoderConfig'): DecoderConfig {
-  const modelType = configEntries(json, caller).get('model_type');
+  const modelType = decoderConfigEntries(json, caller).get('model_type');
   if (typeof modelType !== 'string' || !Object.hasOwn(PARSERS, modelType)) {
     throw new InvalidArgumentError({ caller, argument: 'model_type', expected: `one of ${DECODER_MODEL_TYPES.map((t) => `"${t}"`).join(', ')}`, received: JSON.stringify(modelType) ?? String(modelType), hint: 'docs/models.md lists the decoder families that load; encoders load with loadEncoder.' });
   }

@@ -32,7 +32,7 @@ const LAYER_TYPES: readonly DecoderLayerType[] = ['full_attention', 'sliding_att
  * refused past the size attnkit builds (`checkDecoderSize`).
  *
  * @example
- * const config = readRotaryDecoderConfig('llama', configEntries(json, 'parseLlamaConfig'), LLAMA_KEYS, 'parseLlamaConfig');
+ * const config = readRotaryDecoderConfig('llama', decoderConfigEntries(json, 'parseLlamaConfig'), LLAMA_KEYS, 'parseLlamaConfig');
  */
 export function readRotaryDecoderConfig<T extends DecoderModelType>(modelType: T, raw: ReadonlyMap<string, unknown>, keys: RotaryFamilyKeys, caller: string): DecoderConfig & { readonly modelType: T } {
   const read = configReader(raw, caller);

@@ -1,3 +1,4 @@
+import { InvalidArgumentError, checkObject, describeValue } from '@attnkit/errors';
 import { applyMinP, applyRepetitionPenalty, applyTemperature, applyTopK, applyTopP, finiteIndices, softmaxOf } from './logits-warpers.js';
 
 /** How the next token is chosen from a row of logits. */
@@ -25,6 +26,9 @@ export interface TokenChoice {
  * const token = chooseToken(logits.subarray(b * V, (b + 1) * V), choice, seen[b], random);
  */
 export function chooseToken(logits: Float32Array, choice: TokenChoice, seen: Iterable<number> | undefined, random: (() => number) | undefined): number {
+  const caller = 'chooseToken';
+  if (!(logits instanceof Float32Array) || logits.length === 0) throw new InvalidArgumentError({ caller, argument: 'logits', expected: 'a non-empty Float32Array [V] (one row of logits)', received: describeValue(logits) });
+  checkObject(choice, { caller, argument: 'choice', expected: 'a TokenChoice { doSample, temperature, topK, topP, minP, repetitionPenalty }' });
   const scores = Float64Array.from(logits);
   if (choice.repetitionPenalty !== 1 && seen !== undefined) applyRepetitionPenalty(scores, seen, choice.repetitionPenalty);
   if (!choice.doSample || random === undefined) return argmax(scores);

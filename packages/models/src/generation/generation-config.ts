@@ -1,6 +1,6 @@
-import { configReader } from '../decoder/config-reader.js';
+import { InvalidArgumentError, checkInteger, checkObject, describeValue } from '@attnkit/errors';
+import { configReader, decoderConfigEntries } from '../decoder/config-reader.js';
 import type { DecoderConfig } from '../decoder/decoder-config.js';
-import { configEntries } from '../encoder/read-encoder-config.js';
 
 /**
  * A model's generation defaults, as transformers reads them: `generation_config.json` when the folder
@@ -37,9 +37,12 @@ export const GENERATION_CONFIG_KEYS = ['do_sample', 'temperature', 'top_k', 'top
  * defaults.topK; // 20
  */
 export function parseGenerationConfig(json: unknown, config: DecoderConfig, caller = 'parseGenerationConfig'): GenerationConfig {
+  checkObject(config, { caller, argument: 'config', expected: "the model's parsed config.json (parseDecoderConfig)" });
+  checkInteger(config.vocabSize, { caller, argument: 'config.vocabSize', min: 1 });
+  if (!Array.isArray(config.eosTokenIds)) throw new InvalidArgumentError({ caller, argument: 'config.eosTokenIds', expected: 'a list of token ids (parseDecoderConfig)', received: describeValue(config.eosTokenIds) });
   const fromModel = { eosTokenIds: config.eosTokenIds, ...(config.padTokenId === undefined ? {} : { padTokenId: config.padTokenId }), ...(config.bosTokenId === undefined ? {} : { bosTokenId: config.bosTokenId }) };
   if (json === undefined) return fromModel;
-  const raw = configEntries(json, caller);
+  const raw = decoderConfigEntries(json, caller);
   const read = configReader(raw, caller);
   const has = (key: string) => raw.get(key) !== undefined && raw.get(key) !== null;
   const out: Record<string, unknown> = { eosTokenIds: raw.has('eos_token_id') ? read.tokenIds('eos_token_id', config.vocabSize) : config.eosTokenIds };

@@ -1,3 +1,4 @@
+import { InvalidArgumentError, checkInteger, describeValue } from '@attnkit/errors';
 import type { GenerationTokenizer } from './generate-options.js';
 
 /** The prompt tokens kept as context, so that a piece's leading space decodes as in the whole text (text-generation-inference keeps 5). */
@@ -23,6 +24,8 @@ export class TextStream {
   #read: number;
 
   constructor(tokenizer: GenerationTokenizer, context: readonly number[] = []) {
+    if (typeof tokenizer !== 'object' || tokenizer === null || typeof tokenizer.decode !== 'function') throw new InvalidArgumentError({ caller: 'TextStream', argument: 'tokenizer', expected: 'a tokenizer with decode(ids) (loadTokenizer of @attnkit/tokenizers)', received: describeValue(tokenizer) });
+    if (!Array.isArray(context) || !context.every((id) => Number.isInteger(id))) throw new InvalidArgumentError({ caller: 'TextStream', argument: 'context', expected: 'the prompt ids (integers)', received: describeValue(context) });
     this.#tokenizer = tokenizer;
     this.#ids = context.slice(-CONTEXT);
     this.#read = this.#ids.length;
@@ -30,6 +33,7 @@ export class TextStream {
 
   /** The text `id` completes: `''` while held back. */
   push(id: number): string {
+    checkInteger(id, { caller: 'TextStream.push', argument: 'id', min: 0 });
     this.#ids.push(id);
     return this.#next(false);
   }

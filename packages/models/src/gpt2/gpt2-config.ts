@@ -1,8 +1,7 @@
 import type { DecoderConfig } from '../decoder/decoder-config.js';
-import { configReader } from '../decoder/config-reader.js';
+import { configReader, decoderConfigEntries } from '../decoder/config-reader.js';
 import { checkDecoderSize } from '../decoder/decoder-size.js';
 import { decoderFamilyType } from '../decoder/read-rotary-decoder-config.js';
-import { configEntries } from '../encoder/read-encoder-config.js';
 
 /** A GPT-2 configuration, read from a Hugging Face `config.json` in Llama's words (`n_embd` is `hiddenSize`, ...). */
 export interface Gpt2Config extends DecoderConfig {
@@ -27,7 +26,7 @@ const ENDOFTEXT = 50256;
  * const config = parseGpt2Config(JSON.parse(await readFile('gpt2/config.json', 'utf8')));
  */
 export function parseGpt2Config(json: unknown, caller = 'parseGpt2Config'): Gpt2Config {
-  const raw = configEntries(json, caller);
+  const raw = decoderConfigEntries(json, caller);
   const modelType = decoderFamilyType(raw, ['gpt2'], caller);
   const read = configReader(raw, caller);
   read.only('add_cross_attention', [false], 'attnkit implements the decoder-only GPT-2');

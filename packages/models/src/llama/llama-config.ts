@@ -1,6 +1,6 @@
+import { decoderConfigEntries } from '../decoder/config-reader.js';
 import type { DecoderConfig } from '../decoder/decoder-config.js';
 import { decoderFamilyType, readRotaryDecoderConfig, type RotaryFamilyKeys } from '../decoder/read-rotary-decoder-config.js';
-import { configEntries } from '../encoder/read-encoder-config.js';
 
 /** A Llama configuration (also Mistral's, SmolLM's, TinyLlama's), read from a Hugging Face `config.json`. */
 export interface LlamaConfig extends DecoderConfig {
@@ -22,7 +22,7 @@ const MISTRAL_KEYS: RotaryFamilyKeys = { maxPositionEmbeddings: 4096 * 32, atten
  * const model = new LlamaForCausalLM(config); // random weights
  */
 export function parseLlamaConfig(json: unknown, caller = 'parseLlamaConfig'): LlamaConfig {
-  const raw = configEntries(json, caller);
+  const raw = decoderConfigEntries(json, caller);
   const modelType = decoderFamilyType(raw, ['llama', 'mistral'], caller);
   return readRotaryDecoderConfig(modelType, raw, modelType === 'mistral' ? MISTRAL_KEYS : LLAMA_KEYS, caller);
 }

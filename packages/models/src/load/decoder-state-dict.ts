@@ -1,4 +1,4 @@
-import { checkObject, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { checkBoolean, checkObject, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { ModelLoadError, type StoredInt8Weight } from '@attnkit/hub';
 import type { TensorData } from '@attnkit/nn';
 import type { DecoderCheckpointKeys } from '../decoder/decoder-checkpoint-keys.js';
@@ -34,13 +34,17 @@ function transpose({ shape, values }: TensorData): TensorData {
  * @example
  * const { checkpoint } = decoderStateDict(await readModelFolder(files, options), ROTARY_DECODER_CHECKPOINT_KEYS, { headless: false });
  */
-export function decoderStateDict(folder: ModelFolder<DecoderConfig>, keys: DecoderCheckpointKeys, { headless }: { readonly headless: boolean }): DecoderStateDict {
-  const { files, tensors, int8, config } = checkObject(folder, { caller: 'decoderStateDict', argument: 'folder', expected: 'a read decoder folder (readModelFolder)' });
-  if (!(tensors instanceof Map) || typeof config?.modelType !== 'string' || !(int8?.weights instanceof Map)) throw new InvalidArgumentError({ caller: 'decoderStateDict', argument: 'folder', expected: 'a read decoder folder: { files, config, tensors, int8 }', received: describeValue(folder) });
-  const base = `${keys.basePath}.`;
+export function decoderStateDict(folder: ModelFolder<DecoderConfig>, keys: DecoderCheckpointKeys, options: { readonly headless: boolean }): DecoderStateDict {
+  const caller = 'decoderStateDict';
+  const { files, tensors, int8, config } = checkObject(folder, { caller, argument: 'folder', expected: 'a read decoder folder (readModelFolder)' });
+  if (!(tensors instanceof Map) || typeof config?.modelType !== 'string' || !(int8?.weights instanceof Map)) throw new InvalidArgumentError({ caller, argument: 'folder', expected: 'a read decoder folder: { files, config, tensors, int8 }', received: describeValue(folder) });
+  const { basePath, buffers, transposed } = checkObject(keys, { caller, argument: 'keys', expected: "a family's checkpoint-key table (ROTARY_DECODER_CHECKPOINT_KEYS, GPT2_CHECKPOINT_KEYS)" });
+  if (typeof basePath !== 'string' || !(buffers instanceof RegExp) || !(transposed === undefined || transposed instanceof RegExp)) throw new InvalidArgumentError({ caller, argument: 'keys', expected: 'a checkpoint-key table { basePath, buffers, transposed? }', received: describeValue(keys) });
+  const headless = checkBoolean(checkObject(options, { caller, argument: 'options', expected: 'an object { headless }' }).headless, { caller, argument: 'headless', fallback: false });
+  const base = `${basePath}.`;
   const found = new Map<string, string[]>(); // key in the causal LM -> stored names
   for (const name of tensors.keys()) {
-    if (int8.scales.has(name) || keys.buffers.test(name)) continue;
+    if (int8.scales.has(name) || buffers.test(name)) continue;
     const key = name.startsWith(base) || name.startsWith('lm_head.') ? name : `${base}${name}`;
     found.set(key, [...(found.get(key) ?? []), name]);
   }
@@ -69,7 +73,7 @@ export function decoderStateDict(folder: ModelFolder<DecoderConfig>, keys: Decod
       continue;
     }
     const stored = tensors.get(name) as TensorData;
-    checkpoint.set(target, keys.transposed?.test(name) === true && stored.shape.length === 2 ? transpose(stored) : stored);
+    checkpoint.set(target, transposed?.test(name) === true && stored.shape.length === 2 ? transpose(stored) : stored);
   }
   return { checkpoint, skipped, int8Layers };
 }

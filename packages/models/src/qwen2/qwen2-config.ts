@@ -1,6 +1,6 @@
+import { decoderConfigEntries } from '../decoder/config-reader.js';
 import type { DecoderConfig } from '../decoder/decoder-config.js';
 import { decoderFamilyType, readRotaryDecoderConfig, type RotaryFamilyKeys } from '../decoder/read-rotary-decoder-config.js';
-import { configEntries } from '../encoder/read-encoder-config.js';
 
 /** A Qwen2 (Qwen2.5) configuration, read from a Hugging Face `config.json`. */
 export interface Qwen2Config extends DecoderConfig {
@@ -18,6 +18,6 @@ const KEYS: RotaryFamilyKeys = { maxPositionEmbeddings: 32768, attentionBias: 'q
  * const config = parseQwen2Config(JSON.parse(await readFile('Qwen2.5-0.5B/config.json', 'utf8')));
  */
 export function parseQwen2Config(json: unknown, caller = 'parseQwen2Config'): Qwen2Config {
-  const raw = configEntries(json, caller);
+  const raw = decoderConfigEntries(json, caller);
   return readRotaryDecoderConfig(decoderFamilyType(raw, ['qwen2'], caller), raw, KEYS, caller);
 }

@@ -1,6 +1,6 @@
+import { decoderConfigEntries } from '../decoder/config-reader.js';
 import type { DecoderConfig } from '../decoder/decoder-config.js';
 import { decoderFamilyType, readRotaryDecoderConfig, type RotaryFamilyKeys } from '../decoder/read-rotary-decoder-config.js';
-import { configEntries } from '../encoder/read-encoder-config.js';
 
 /** A Qwen3 configuration, read from a Hugging Face `config.json`. */
 export interface Qwen3Config extends DecoderConfig {
@@ -18,6 +18,6 @@ const KEYS: RotaryFamilyKeys = { maxPositionEmbeddings: 32768, attentionBias: 'c
  * const config = parseQwen3Config(JSON.parse(await readFile('Qwen3-0.6B/config.json', 'utf8')));
  */
 export function parseQwen3Config(json: unknown, caller = 'parseQwen3Config'): Qwen3Config {
-  const raw = configEntries(json, caller);
+  const raw = decoderConfigEntries(json, caller);
   return readRotaryDecoderConfig(decoderFamilyType(raw, ['qwen3'], caller), raw, KEYS, caller);
 }
