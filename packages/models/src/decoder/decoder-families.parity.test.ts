@@ -23,7 +23,13 @@ interface DecoderFixture {
 }
 const FIXTURES = (fixtures as unknown as { cases: Record<string, DecoderFixture> }).cases;
 const BACKENDS = await availableBackends();
+/**
+ * cpu and wasm: max abs difference ≤ 1e-4. WebGL and WebGPU: ≤ 1e-3 of the logits' scale (max |logit| ≈ 4.6 here),
+ * as @attnkit/attention's decoder blocks assert: their GPU cos and sin are good to about 2e-4 (SwiftShader in
+ * these runs), which is the rotary families' whole error there (GPT-2, without rotary, stays at 2e-6).
+ */
 const TOLERANCE = { cpu: 1e-4, wasm: 1e-4, webgl: 1e-3, webgpu: 1e-3 };
+const SCALED = new Set(['webgl', 'webgpu']);
 const GREEDY_BACKENDS = BACKENDS.filter((b) => b === 'cpu' || b === 'wasm');
 const table = new ParityTable(`decoder families (logits) vs transformers 5.17, ${typeof document === 'undefined' ? 'Node' : 'Chromium'}`);
 const greedyRows: string[] = [];
@@ -71,8 +77,9 @@ describe('every decoder family equals its transformers model', () => {
           return { logits: gather(reshape(out, [-1, out.shape[2] as number]), real) }; // the real tokens: [N, V]
         }), { backends: BACKENDS, reference: { logits: logits.flat(2) } });
         table.add(name, report);
+        const scale = logits.flat(2).reduce((m, v) => Math.max(m, Math.abs(v)), 0);
         for (const { backend, outputs } of report.results) {
-          for (const o of outputs) expect(o.maxAbsDiff, `${backend} ${o.output}`).toBeLessThanOrEqual(TOLERANCE[backend as keyof typeof TOLERANCE]);
+          for (const o of outputs) expect(SCALED.has(backend) ? o.maxAbsDiff / scale : o.maxAbsDiff, `${backend} ${o.output}`).toBeLessThanOrEqual(TOLERANCE[backend as keyof typeof TOLERANCE]);
         }
       });
 
