@@ -9,8 +9,9 @@
 //   tooling/consumers.
 // The only change made to a block: the model folders it names ('./all-MiniLM-L6-v2', a
 // sentence-transformers folder; './bert-base-uncased' and './attnkit-tiny-bert', plain Hugging Face
-// folders) are pointed at small folders of the same kind (a reference fixture made by
-// sentence-transformers, and the embedded model).
+// folders; './Qwen3-0.6B', a causal LM folder) are pointed at small folders of the same kind (a
+// reference fixture made by sentence-transformers, the embedded model, the tiny random Qwen3 of the
+// decoder fixtures).
 import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -28,6 +29,7 @@ const FOLDERS: Record<string, string> = {
   './all-MiniLM-L6-v2': join(ROOT, 'tooling', 'reference', 'fixtures', 'sentence', 'bert-mean-normalize'),
   './bert-base-uncased': join(ROOT, 'packages', 'models', 'assets', 'attnkit-tiny-bert'),
   './attnkit-tiny-bert': join(ROOT, 'packages', 'models', 'assets', 'attnkit-tiny-bert'),
+  './Qwen3-0.6B': join(ROOT, 'tooling', 'reference', 'fixtures', 'decoders', 'qwen3'),
 };
 
 /**
@@ -43,7 +45,7 @@ const COUNTS: Record<string, { programs: number; fragments: number }> = {
   'packages/hub/README.md': { programs: 1, fragments: 1 },
   'packages/kernels/README.md': { programs: 3, fragments: 1 },
   'packages/masks/README.md': { programs: 1, fragments: 0 },
-  'packages/models/README.md': { programs: 1, fragments: 0 },
+  'packages/models/README.md': { programs: 2, fragments: 0 },
   'packages/nn/README.md': { programs: 1, fragments: 0 },
   'packages/scorers/README.md': { programs: 1, fragments: 0 },
   'packages/sentence/README.md': { programs: 1, fragments: 1 },
@@ -100,7 +102,7 @@ describe('the ts and js blocks of every README', () => {
       found[s.readme]![s.fragment ? 'fragments' : 'programs']++;
     }
     expect(found).toEqual(COUNTS);
-    expect(programs.length).toBe(16); // run here; the root README's 3 run in tooling/consumers
+    expect(programs.length).toBe(17); // run here; the root README's 3 run in tooling/consumers
   });
 
   it('typechecks as written (one tsc run: package READMEs as strictly as the packages, the root README as a strict user project)', async () => {

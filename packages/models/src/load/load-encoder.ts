@@ -1,7 +1,6 @@
-import { AttnkitError, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
-import { callBackend, ensureBackend } from '@attnkit/backends';
+import { checkObject, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { kernelThreadsReady } from '@attnkit/kernels';
-import { ModelLoadError, modelFiles, type HubOptions, type LoadProgress, type ModelFiles, type ModelSource } from '@attnkit/hub';
+import type { HubOptions, LoadProgress, ModelFiles, ModelLoadError, ModelSource } from '@attnkit/hub';
 import type { Module, StateDictSource } from '@attnkit/nn';
 import { BertModel } from '../bert/bert-model.js';
 import { DistilBertModel } from '../distilbert/distilbert-model.js';
@@ -12,7 +11,9 @@ import { parseEncoderConfig } from '../encoder/parse-encoder-config.js';
 import { MPNetModel } from '../mpnet/mpnet-model.js';
 import { RobertaModel } from '../roberta/roberta-model.js';
 import { applyInt8 } from './apply-int8.js';
+import { buildOnBackend } from './build-on-backend.js';
 import { encoderStateDict, type EncoderStateDict } from './encoder-state-dict.js';
+import { openModelFolder } from './open-model-folder.js';
 import { readEncoderFolder } from './read-encoder-folder.js';
 
 /** Options of {@link loadEncoder}. */
@@ -51,8 +52,6 @@ export interface LoadEncoderOptions {
    */
   readonly quantize?: 'int8';
 }
-
-const OPTION_KEYS = ['onProgress', 'onNotice', 'signal', 'checkFinite', 'backend', 'fetch', 'hub', 'quantize'] as const;
 
 /** A model built from a loaded folder: a `Module` telling which of its parameters the folder did not hold. */
 export type LoadedModel = Module & { readonly initialisedKeys: readonly string[] };
@@ -97,13 +96,7 @@ const ENCODER_CLASSES: Record<ModelType, (config: EncoderConfig, checkpoint: Sta
 export async function loadEncoderFolder<C extends EncoderConfig, M extends LoadedModel>(source: ModelSource | ModelFiles, options: LoadEncoderOptions, loader: EncoderFolderLoader<C, M>): Promise<M> {
   const { caller, encoderPath: where = '' } = checkObject(loader, { caller: 'loadEncoderFolder', argument: 'loader', expected: 'an object { caller, parseConfig, build, ... }' });
   if (typeof caller !== 'string' || typeof loader.parseConfig !== 'function' || typeof loader.build !== 'function') throw new InvalidArgumentError({ caller: 'loadEncoderFolder', argument: 'loader', expected: 'an object with a caller name (a string) and parseConfig and build functions', received: describeValue(loader) });
-  checkObject(options, { caller, argument: 'options', expected: 'an object of load options' });
-  checkOptionKeys(options, OPTION_KEYS, caller); // a misspelled option is an error, never ignored
-  if (options.quantize !== undefined && options.quantize !== 'int8') throw new InvalidArgumentError({ caller, argument: 'quantize', expected: "'int8' (or absent for float32 weights)", received: describeValue(options.quantize) });
-  const files = modelFiles(source, { caller, onProgress: options.onProgress, signal: options.signal, fetch: options.fetch, hub: options.hub });
-  if (options.backend === undefined) await ensureBackend(caller); // Node, nothing chosen: wasm, not tfjs' slow pure-JS cpu
-  const backend = callBackend(caller, options.backend); // the backend this call started on
-
+  const { files, backend } = await openModelFolder(source, options, caller); // the options checked, the backend this call started on
   const folder = await readEncoderFolder(files, { parseConfig: loader.parseConfig, modelTypes: loader.modelTypes, checkFinite: options.checkFinite === true });
   const encoderPath = typeof where === 'function' ? where(folder.config) : where;
   const state = encoderStateDict(folder, encoderPath);
@@ -111,16 +104,7 @@ export async function loadEncoderFolder<C extends EncoderConfig, M extends Loade
     const skipped = [...state.heads.keys()];
     options.onNotice?.(`${caller}: skipped ${skipped.length} tensors of heads the encoder does not have (${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', ...' : ''}); it does not use them.`);
   }
-  await backend.settled();
-  options.signal?.throwIfAborted();
-  let model: M | undefined;
-  try {
-    model = backend.run(() => loader.build(folder.config, state));
-  } catch (error) {
-    if (error instanceof ModelLoadError) throw error;
-    if (error instanceof AttnkitError) throw new ModelLoadError('model.safetensors', `model.safetensors in ${files.where} does not match config.json: ${error.message}`, error, caller);
-    throw error;
-  }
+  const model = await buildOnBackend(files, backend, options.signal, () => loader.build(folder.config, state));
   applyInt8(model, { files, backend, int8Layers: state.int8Layers, quantize: options.quantize, encoderPath, onNotice: options.onNotice, floatHead: loader.floatHead === true });
   if (loader.usesHeads !== true && model.initialisedKeys.length > 0) options.onNotice?.(`${caller}: ${files.where} has no pooler (a checkpoint saved without one); ${model.initialisedKeys.join(' and ')} are initialised randomly, as transformers does: poolerOutput is not meaningful until trained.`);
   // the hand-written kernels' workers (int8 products, fused attention on wasm) up before the first forward: a browser starts them a task later otherwise

@@ -4,6 +4,7 @@ import { shownAs, type CatalogueCase } from './catalogue-case.js';
 import { cliCases } from './cli-cases.js';
 import { combinationsCases } from './combinations-cases.js';
 import { concurrencyCases } from './concurrency-cases.js';
+import { decodersCases } from './decoders-cases.js';
 import { entryPointCases } from './entry-points-cases.js';
 import { extremesCases } from './extremes-cases.js';
 import { hostObjectsCases } from './host-objects-cases.js';
@@ -21,6 +22,7 @@ import { untrustedCases } from './untrusted-cases.js';
 export const ALL_CASES: readonly CatalogueCase[] = [
   ...tensorCases,
   ...bertCases,
+  ...decodersCases,
   ...loadersCases,
   ...tokenizerCases,
   ...cliCases,
@@ -43,6 +45,7 @@ export const AREAS: readonly string[] = [
   'attention',
   'bert',
   'sentence',
+  'decoders',
   'loaders',
   'tokenizer',
   'cli',

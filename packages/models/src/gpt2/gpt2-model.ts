@@ -1,0 +1,200 @@
+import { add, mul, split, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { groupedQueryAttentionOutput, mergeHeads, splitHeads, type KvCache } from '@attnkit/attention';
+import { checkObject } from '@attnkit/errors';
+import { Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, skipInitialization, type ActivationFunction } from '@attnkit/nn';
+import { createDecoderCache } from '../decoder/create-decoder-cache.js';
+import type { DecoderModelType } from '../decoder/decoder-config.js';
+import { DecoderForCausalLM, type CausalLMOptions } from '../decoder/decoder-for-causal-lm.js';
+import type { DecoderInputs, DecoderOutputs } from '../decoder/decoder-inputs.js';
+import type { CreateCacheOptions, DecoderModel } from '../decoder/decoder-model.js';
+import { decoderStep } from '../decoder/decoder-step.js';
+import { checkDecoderModelType, type DecoderCheckpoint } from '../decoder/rotary-decoder-model.js';
+import { initialiseLikeHuggingFace } from '../encoder/initialise-like-hugging-face.js';
+import type { Gpt2Config } from './gpt2-config.js';
+
+// The module tree mirrors transformers' modeling_gpt2: `transformer.wte`, `transformer.h.N.attn.c_attn`,
+// `transformer.h.N.mlp.c_fc`, `transformer.ln_f`. Its Conv1D weights are stored [in, out]; they load
+// transposed into Linear layers ([out, in], GPT2_CHECKPOINT_KEYS), which run on attnkit's kernels and quantize to int8.
+
+/**
+ * `h.N.attn`: `c_attn` projects to queries, keys and values at once (`[E] → [3E]`), H heads attend
+ * causally (scores scaled by 1/√D, and by 1/(N + 1) with `scale_attn_by_inverse_layer_idx`), `c_proj`
+ * projects back. `hidden [B, T, E]` → `[B, T, E]`.
+ *
+ * @example
+ * const out = block.attn.forward(hidden, mask, cache); // mask bool [B, 1, T, S]
+ */
+export class GPT2Attention extends Module {
+  readonly cAttn: Linear;
+  readonly cProj: Linear;
+  readonly numHeads: number;
+  readonly layerIndex: number;
+  /** What the queries are multiplied by so that attention's 1/√D becomes GPT-2's scale. */
+  readonly queryScale: number;
+  readonly dropout: number;
+
+  constructor(c: Gpt2Config, layerIndex: number) {
+    super();
+    checkObject(c, { caller: 'GPT2Attention', argument: 'config', expected: 'a parsed GPT-2 config (parseGpt2Config)' });
+    [this.numHeads, this.layerIndex, this.dropout] = [c.numAttentionHeads, layerIndex, c.attentionDropout];
+    this.queryScale = (c.scaleAttnWeights ? 1 : Math.sqrt(c.headDim)) / (c.scaleAttnByInverseLayerIdx ? layerIndex + 1 : 1);
+    [this.cAttn, this.cProj] = this.guard(() => [
+      this.registerModule('c_attn', new Linear(c.hiddenSize, 3 * c.hiddenSize)),
+      this.registerModule('c_proj', new Linear(c.hiddenSize, c.hiddenSize)),
+    ] as const);
+  }
+
+  forward(hidden: Tensor, attentionMask: Tensor | undefined, cache: KvCache | undefined): Tensor {
+    this.assertLive('GPT2Attention.forward');
+    return tidy(() => {
+      const [q, k, v] = split(this.cAttn.forward(hidden), 3, 2).map((x) => splitHeads(x, this.numHeads)) as [Tensor, Tensor, Tensor]; // [B, T, 3E] -> 3 × [B, H, T, D]
+      const query = this.queryScale === 1 ? q : mul(q, this.queryScale);
+      const { key, value } = cache === undefined ? { key: k, value: v } : cache.update(this.layerIndex, k, v); // [B, H, S, D]
+      const context = groupedQueryAttentionOutput(query, key, value, { mask: attentionMask, dropout: this.dropout, training: this.training }); // [B, H, T, D]
+      return this.cProj.forward(mergeHeads(context)); // [B, H, T, D] -> [B, T, E]
+    });
+  }
+}
+
+/**
+ * `h.N.mlp`: `c_proj(act(c_fc(x)))`, `[B, T, E] → [B, T, I] → [B, T, E]` (`activation_function`, `gelu_new` by default).
+ *
+ * @example
+ * const out = block.mlp.forward(x); // [B, T, E]
+ */
+export class GPT2MLP extends Module {
+  readonly cFc: Linear;
+  readonly cProj: Linear;
+  readonly activation: ActivationFunction;
+
+  constructor(c: Gpt2Config) {
+    super();
+    checkObject(c, { caller: 'GPT2MLP', argument: 'config', expected: 'a parsed GPT-2 config (parseGpt2Config)' });
+    this.activation = activationByName(c.hiddenAct, 'GPT2MLP');
+    [this.cFc, this.cProj] = this.guard(() => [
+      this.registerModule('c_fc', new Linear(c.hiddenSize, c.intermediateSize)),
+      this.registerModule('c_proj', new Linear(c.intermediateSize, c.hiddenSize)),
+    ] as const);
+  }
+
+  forward(x: Tensor): Tensor {
+    this.assertLive('GPT2MLP.forward');
+    return tidy(() => this.cProj.forward(this.activation(this.cFc.forward(x))));
+  }
+}
+
+/**
+ * `h.N`: pre-LN attention and feed-forward, each added to the residual (`ln_1`, `attn`, `ln_2`, `mlp`).
+ * `hidden [B, T, E]` → `[B, T, E]`.
+ *
+ * @example
+ * hidden = model.h.at(0).forward(hidden, mask, cache);
+ */
+export class GPT2Block extends Module {
+  readonly ln1: LayerNorm;
+  readonly attn: GPT2Attention;
+  readonly ln2: LayerNorm;
+  readonly mlp: GPT2MLP;
+
+  constructor(c: Gpt2Config, layerIndex: number) {
+    super();
+    checkObject(c, { caller: 'GPT2Block', argument: 'config', expected: 'a parsed GPT-2 config (parseGpt2Config)' });
+    [this.ln1, this.attn, this.ln2, this.mlp] = this.guard(() => [
+      this.registerModule('ln_1', new LayerNorm(c.hiddenSize, { eps: c.normEps })),
+      this.registerModule('attn', new GPT2Attention(c, layerIndex)),
+      this.registerModule('ln_2', new LayerNorm(c.hiddenSize, { eps: c.normEps })),
+      this.registerModule('mlp', new GPT2MLP(c)),
+    ] as const);
+  }
+
+  forward(hidden: Tensor, attentionMask: Tensor | undefined, cache: KvCache | undefined): Tensor {
+    this.assertLive('GPT2Block.forward');
+    return tidy(() => {
+      const attended = add(hidden, this.attn.forward(this.ln1.forward(hidden), attentionMask, cache));
+      return add(attended, this.mlp.forward(this.ln2.forward(attended)));
+    });
+  }
+}
+
+/**
+ * transformers' `GPT2Model`: token embeddings `wte` plus learned positions `wpe`, blocks `h.N`, a final
+ * LayerNorm `ln_f`. Positions count each row's tokens (left padding) and stop at `n_positions`.
+ *
+ * `forward({ inputIds [B, T], attentionMask?, positionIds?, pastKeyValues? })` → `{ lastHiddenState [B, T, E], pastKeyValues }`.
+ *
+ * @example
+ * const model = await loadDecoder('./gpt2'); // a GPT2Model
+ * const { lastHiddenState } = model.forward({ inputIds: [[464, 3290]] }); // [1, 2, 768]
+ */
+export class GPT2Model extends Module implements DecoderModel {
+  static readonly modelTypes: readonly DecoderModelType[] = ['gpt2'];
+  readonly config: Gpt2Config;
+  readonly wte: Embedding;
+  readonly wpe: Embedding;
+  readonly h: ModuleList<GPT2Block>;
+  readonly lnF: LayerNorm;
+
+  /** `checkpoint`: values by key (`wte.weight`, `h.0.attn.c_attn.weight` as `[out, in]`, ...), loaded strictly; see `DecoderCheckpoint`. */
+  constructor(config: Gpt2Config, checkpoint?: DecoderCheckpoint, options: { readonly seed?: number } = {}) {
+    super();
+    const c = checkDecoderModelType(config, GPT2Model.modelTypes, 'GPT2Model') as Gpt2Config;
+    this.config = c;
+    [this.wte, this.wpe, this.h, this.lnF] = this.guard(() => {
+      const parts = skipInitialization(() => [
+        this.registerModule('wte', new Embedding(c.vocabSize, c.hiddenSize)),
+        this.registerModule('wpe', new Embedding(c.maxPositionEmbeddings, c.hiddenSize)),
+        this.registerModule('h', new ModuleList(Array.from({ length: c.numHiddenLayers }, (_, i) => new GPT2Block(c, i)))),
+        this.registerModule('ln_f', new LayerNorm(c.hiddenSize, { eps: c.normEps })),
+      ] as const);
+      if (checkpoint === undefined) initialiseLikeHuggingFace(this, c.initializerRange, options.seed);
+      else if (checkpoint !== null) this.loadStateDict(checkpoint);
+      return parts;
+    });
+  }
+
+  get inputEmbeddings(): Embedding {
+    return this.wte;
+  }
+
+  forward(inputs: DecoderInputs, caller = `${this.className}.forward`): DecoderOutputs {
+    this.assertLive(caller);
+    const step = decoderStep(caller, this.config, inputs);
+    let failed = true;
+    try {
+      const lastHiddenState = tidy(() => {
+        const mask = step.masks.get('full_attention');
+        let hidden = add(this.wte.forward(step.inputIds, { idsChecked: true }), this.wpe.forward(step.positionIds, { idsChecked: true })); // [B, T, E]
+        for (const block of this.h) hidden = block.forward(hidden, mask, step.cache);
+        return this.lnF.forward(hidden); // [B, T, E]
+      });
+      failed = false;
+      return { lastHiddenState, pastKeyValues: step.cache };
+    } finally {
+      step.dispose(failed);
+    }
+  }
+
+  createCache(options: CreateCacheOptions = {}): KvCache {
+    this.assertLive(`${this.className}.createCache`);
+    return createDecoderCache(this.config, options, `${this.className}.createCache`);
+  }
+}
+
+/**
+ * transformers' `GPT2LMHeadModel`: `transformer` ({@link GPT2Model}) and `lm_head`, tied to `wte` unless
+ * `tie_word_embeddings` is false. See {@link DecoderForCausalLM}.
+ *
+ * @example
+ * const model = await loadCausalLM('./gpt2'); // a GPT2LMHeadModel
+ * const { tokens } = await model.generate([464, 3290], { maxNewTokens: 8 });
+ */
+export class GPT2LMHeadModel extends DecoderForCausalLM<GPT2Model> {
+  constructor(config: Gpt2Config, checkpoint?: DecoderCheckpoint, options: CausalLMOptions = {}) {
+    super(config, 'transformer', (values, seed) => new GPT2Model(config, values, seed === undefined ? {} : { seed }), checkpoint, options);
+  }
+
+  /** The decoder (`transformer.*`). */
+  get transformer(): GPT2Model {
+    return this.base;
+  }
+}
