@@ -1,7 +1,7 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
 import { assertBackendReady } from '@attnkit/backends';
 import { InvalidArgumentError, checkBoolean, checkInteger, checkOptionKeys, checkTensor, describeValue, formatShape } from '@attnkit/errors';
-import { scaledDotProductScorer, type Scorer } from '@attnkit/scorers';
+import { checkScorer, scaledDotProductScorer, type Scorer } from '@attnkit/scorers';
 import type { AttentionOptions } from './scaled-dot-product-attention.js';
 
 /** The keys of {@link AttentionOptions}: any other key (a mask passed as `attentionMask`) is refused, never ignored. */
@@ -49,9 +49,6 @@ export function checkAttentionInputs(query: Tensor, key: Tensor, value: Tensor, 
   }
   const training = checkBoolean(options.training, { caller, argument: 'training', fallback: false });
   if (options.seed !== undefined) checkInteger(options.seed, { caller, argument: 'seed' });
-  const scorer = options.scorer ?? scaledDotProductScorer;
-  if (typeof (scorer as Partial<Scorer> | null)?.score !== 'function') {
-    throw new InvalidArgumentError({ caller, argument: 'scorer', expected: 'a Scorer (an object with a score(query, key) method returning [B, H, T, S])', received: describeValue(scorer) });
-  }
+  const scorer = options.scorer === undefined ? scaledDotProductScorer : checkScorer(options.scorer, caller);
   return { batch, heads, queryLength, keyLength, rate, training, scorer };
 }

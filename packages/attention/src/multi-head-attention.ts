@@ -1,7 +1,7 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
 import { checkOptionKeys } from '@attnkit/errors';
 import { Module, initialValues, type StateDictSource } from '@attnkit/nn';
-import type { Scorer } from '@attnkit/scorers';
+import { checkScorer, type Scorer } from '@attnkit/scorers';
 import { attentionWeightShapes } from './attention-weight-shapes.js';
 import { ATTENTION_CALL_OPTION_KEYS, multiHeadAttentionForward, type AttentionCallOptions, type MultiHeadAttentionResult } from './multi-head-attention-forward.js';
 import type { MultiHeadAttentionConfig, ResolvedAttentionConfig } from './multi-head-attention-config.js';
@@ -40,7 +40,7 @@ export class MultiHeadAttention extends Module {
     const caller = 'MultiHeadAttention';
     this.config = resolveAttentionConfig(config, caller);
     checkOptionKeys(config, CONFIG_KEYS, caller, 'config');
-    this.scorer = config.scorer;
+    this.scorer = config.scorer === undefined ? undefined : checkScorer(config.scorer, caller);
     let seed = config.seed;
     this.buildFrom(checkpoint, () => {
       for (const [name, shape] of Object.entries(attentionWeightShapes(this.config))) {

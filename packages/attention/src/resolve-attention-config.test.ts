@@ -17,9 +17,10 @@ describe('resolveAttentionConfig', () => {
     [{ embedDim: 12, numHeads: 0 }, "MultiHeadAttention: 'numHeads' must be an integer ≥ 1; received number 0."],
     [{ embedDim: -4, numHeads: 2 }, "MultiHeadAttention: 'embedDim' must be an integer ≥ 1; received number -4."],
     [{ embedDim: 12, numHeads: 3, keyDim: 10, projections: 'fused' }, "MultiHeadAttention: 'projections' must be 'separate' when keyDim or valueDim differ from embedDim (one in_proj_weight needs equal widths); received 'fused' with embedDim=12, keyDim=10, valueDim=12."],
-    [{ embedDim: 12, numHeads: 3, projections: 'shared' as never }, "MultiHeadAttention: 'projections' must be 'fused' or 'separate'; received shared."],
-    [{ embedDim: 12, numHeads: 3, dropout: 1.5 }, "MultiHeadAttention: 'dropout' must be a rate in [0, 1); received 1.5."],
-    [{ embedDim: 12, numHeads: 3, layout: 'time-major' as never }, "MultiHeadAttention: 'layout' must be 'batch-first' or 'seq-first'; received time-major."],
+    [{ embedDim: 12, numHeads: 3, projections: 'shared' as never }, "MultiHeadAttention: 'projections' must be 'fused' or 'separate'; received string 'shared'."],
+    [{ embedDim: 12, numHeads: 3, dropout: 1.5 }, "MultiHeadAttention: 'dropout' must be a rate in [0, 1); received number 1.5."],
+    [{ embedDim: 12, numHeads: 3, layout: 'time-major' as never }, "MultiHeadAttention: 'layout' must be 'batch-first' or 'seq-first'; received string 'time-major'."],
+    [{ embedDim: 12, numHeads: 3, bias: 'yes' as never }, "MultiHeadAttention: 'bias' must be true or false; received string 'yes'."],
     [{ embedDim: 12, numHeads: 3, valueDim: 0 }, "MultiHeadAttention: 'valueDim' must be an integer ≥ 1; received number 0."],
   ])('rejects %j', (config, message) => {
     const error = thrown(() => resolveAttentionConfig(config));

@@ -1,4 +1,4 @@
-import { checkInteger, checkObject, InvalidArgumentError } from '@attnkit/errors';
+import { checkBoolean, checkInteger, checkObject, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import type { MultiHeadAttentionConfig, ResolvedAttentionConfig } from './multi-head-attention-config.js';
 
 /**
@@ -25,7 +25,7 @@ export function resolveAttentionConfig(config: MultiHeadAttentionConfig, caller 
   const sameWidths = keyDim === embedDim && valueDim === embedDim;
   const projections = config.projections ?? (sameWidths ? 'fused' : 'separate');
   if (projections !== 'fused' && projections !== 'separate') {
-    throw new InvalidArgumentError({ caller, argument: 'projections', expected: "'fused' or 'separate'", received: String(projections) });
+    throw new InvalidArgumentError({ caller, argument: 'projections', expected: "'fused' or 'separate'", received: describeValue(projections) });
   }
   if (projections === 'fused' && !sameWidths) {
     throw new InvalidArgumentError({
@@ -37,11 +37,11 @@ export function resolveAttentionConfig(config: MultiHeadAttentionConfig, caller 
   }
   const dropout = config.dropout ?? 0;
   if (typeof dropout !== 'number' || !(dropout >= 0 && dropout < 1)) {
-    throw new InvalidArgumentError({ caller, argument: 'dropout', expected: 'a rate in [0, 1)', received: String(dropout) });
+    throw new InvalidArgumentError({ caller, argument: 'dropout', expected: 'a rate in [0, 1)', received: describeValue(dropout) });
   }
   const layout = config.layout ?? 'batch-first';
   if (layout !== 'batch-first' && layout !== 'seq-first') {
-    throw new InvalidArgumentError({ caller, argument: 'layout', expected: "'batch-first' or 'seq-first'", received: String(layout) });
+    throw new InvalidArgumentError({ caller, argument: 'layout', expected: "'batch-first' or 'seq-first'", received: describeValue(layout) });
   }
-  return { embedDim, numHeads, headDim: embedDim / numHeads, keyDim, valueDim, bias: config.bias !== false, dropout, projections, layout };
+  return { embedDim, numHeads, headDim: embedDim / numHeads, keyDim, valueDim, bias: checkBoolean(config.bias, { caller, argument: 'bias', fallback: true }), dropout, projections, layout };
 }

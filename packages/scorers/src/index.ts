@@ -7,3 +7,4 @@ export { SelfAttentionScorer, type SelfAttentionScorerConfig } from './self-atte
 export { seqFirstDotProductScorer } from './seq-first-dot-product-scorer.js';
 export { attentionPooling, type PoolingResult } from './attention-pooling.js';
 export { checkQueryKey, type QueryKeyShapes } from './check-query-key.js';
+export { checkScorer } from './check-scorer.js';

@@ -9,7 +9,9 @@ import { planRuns } from './runner/plan-runs.js';
 import { runCase, WATCHDOG_MS, type CaseRun } from './runner/run-case.js';
 
 /** The catalogue cases that load in a browser, once per backend they declare (cpu, wasm, webgl). */
-const PLANNED = planRuns(browserCases, ['cpu', 'wasm', 'webgl']);
+const BACKENDS = ['cpu', 'wasm', 'webgl'] as const;
+/** Backend by backend (one switch each), in this order. */
+const PLANNED = planRuns(browserCases, BACKENDS).sort((a, b) => BACKENDS.indexOf(a.backend) - BACKENDS.indexOf(b.backend));
 const runs: CaseRun[] = [];
 /** Relative to this package (the Vitest root), where commands.readFile and writeFile resolve paths. */
 const SUMMARY = `../../${CHROMIUM_SUMMARY_PATH}`;

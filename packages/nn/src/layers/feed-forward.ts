@@ -1,5 +1,5 @@
 import { tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { checkInteger, checkObject } from '@attnkit/errors';
+import { checkInteger, checkObject, checkOptionKeys } from '@attnkit/errors';
 import { Module } from '../module/module.js';
 import { activationByName, type ActivationFunction } from '../ops/activation-by-name.js';
 import { Dropout } from './dropout.js';
@@ -39,10 +39,11 @@ export class FeedForward extends Module {
     super();
     const caller = 'FeedForward';
     checkObject(config, { caller, argument: 'config', expected: 'a FeedForwardConfig object ({ embedDim, feedForwardDim, ... })' });
+    checkOptionKeys(config, ['embedDim', 'feedForwardDim', 'activation', 'dropout', 'seed'], caller, 'config');
     const embedDim = checkInteger(config.embedDim, { caller, argument: 'embedDim', min: 1 });
     const feedForwardDim = checkInteger(config.feedForwardDim, { caller, argument: 'feedForwardDim', min: 1 });
     this.activation = activationByName(config.activation ?? 'gelu', caller);
-    const { seed } = config;
+    const seed = config.seed === undefined ? undefined : checkInteger(config.seed, { caller, argument: 'seed' });
     [this.linear1, this.dropout, this.linear2] = this.guard(() => [
       this.registerModule('linear1', new Linear(embedDim, feedForwardDim, seed === undefined ? {} : { seed })),
       this.registerModule('dropout', new Dropout(config.dropout ?? 0)),

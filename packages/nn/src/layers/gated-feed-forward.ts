@@ -46,7 +46,7 @@ export class GatedFeedForward extends Module {
     const feedForwardDim = checkInteger(config.feedForwardDim, { caller, argument: 'feedForwardDim', min: 1 });
     const bias = checkBoolean(config.bias, { caller, argument: 'bias', fallback: false });
     this.activation = activationByName(config.activation ?? 'silu', caller);
-    const { seed } = config;
+    const seed = config.seed === undefined ? undefined : checkInteger(config.seed, { caller, argument: 'seed' });
     const options = (offset: number) => ({ bias, ...(seed === undefined ? {} : { seed: seed + offset }) });
     [this.gateProj, this.upProj, this.downProj] = this.guard(() => [
       this.registerModule('gate_proj', new Linear(embedDim, feedForwardDim, options(0))),

@@ -24,6 +24,7 @@ export type InitialValues = { readonly uniform: number } | { readonly normal: nu
 export function initialValues(shape: readonly number[], init: InitialValues, seed?: number, caller = 'initialValues'): Tensor {
   if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) throw new InvalidArgumentError({ caller: 'initialValues', argument: 'shape', expected: 'a list of non-negative integers', received: describeValue(shape) });
   if (typeof init !== 'object' || init === null || !['uniform', 'normal', 'constant', 'glorotUniform'].some((k) => Object.hasOwn(init, k))) throw new InvalidArgumentError({ caller: 'initialValues', argument: 'init', expected: '{ uniform }, { normal }, { constant } or { glorotUniform }', received: describeValue(init) });
+  if (seed !== undefined && (typeof seed !== 'number' || !Number.isSafeInteger(seed))) throw new InvalidArgumentError({ caller: typeof caller === 'string' ? caller : 'initialValues', argument: 'seed', expected: 'an integer (or undefined for an unseeded draw)', received: describeValue(seed) });
   const dims = shape as number[];
   checkMemoryBudget(typeof caller === 'string' ? caller : 'initialValues', 'the values of a parameter', dims, 1, undefined, PARAMETER_HINT); // before any allocation
   if (skipping > 0) return zeros(dims); // the values are about to be loaded: no random draw

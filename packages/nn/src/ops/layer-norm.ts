@@ -14,6 +14,7 @@ import { InvalidArgumentError, checkTensor, describeValue } from '@attnkit/error
  */
 export function layerNorm(x: Tensor, weight: Tensor | undefined, bias: Tensor | undefined, eps: number): Tensor {
   checkTensor(x, { caller: 'layerNorm', argument: 'x', dtype: 'float32', shape: '[..., E]' });
+  if (x.rank === 0) throw new InvalidArgumentError({ caller: 'layerNorm', argument: 'x', expected: 'a float32 tensor [..., E] of rank ≥ 1 (normalised over its last axis)', received: 'a scalar (rank 0)' });
   if (weight !== undefined) checkTensor(weight, { caller: 'layerNorm', argument: 'weight', dtype: 'float32', rank: 1, shape: '[E]' });
   if (bias !== undefined) checkTensor(bias, { caller: 'layerNorm', argument: 'bias', dtype: 'float32', rank: 1, shape: '[E]' });
   if (typeof eps !== 'number' || !(eps > 0)) throw new InvalidArgumentError({ caller: 'layerNorm', argument: 'eps', expected: 'a positive number', received: describeValue(eps) });

@@ -58,4 +58,5 @@ export const AREAS: readonly string[] = [
   'combinations',
   'sizes and memory',
   'entry points',
+  'argument positions',
 ];

@@ -13,7 +13,7 @@ function withLayer<T>(config: ConstructorParameters<typeof MultiHeadAttention>[0
 export const attentionCases: CatalogueCase[] = [
   rejects('attention', 'embedDim not divisible by numHeads', E, /^MultiHeadAttention: 'embedDim' must be divisible by numHeads = 4; received embedDim=10\./, () => new MultiHeadAttention({ embedDim: 10, numHeads: 4 })),
   rejects('attention', 'numHeads 0', E, "MultiHeadAttention: 'numHeads' must be an integer ≥ 1; received number 0.", () => new MultiHeadAttention({ embedDim: 8, numHeads: 0 })),
-  rejects('attention', 'dropout 1.5', E, "MultiHeadAttention: 'dropout' must be a rate in [0, 1); received 1.5.", () => new MultiHeadAttention({ embedDim: 8, numHeads: 2, dropout: 1.5 })),
+  rejects('attention', 'dropout 1.5', E, "MultiHeadAttention: 'dropout' must be a rate in [0, 1); received number 1.5.", () => new MultiHeadAttention({ embedDim: 8, numHeads: 2, dropout: 1.5 })),
   rejects('attention', 'key and value lengths differ', E, /^MultiHeadAttention\.forward: 'value' must be as many positions as 'key' \(S = 7\)/, () => withLayer({ embedDim: 8, numHeads: 2, seed: 1 }, (m) => m.forward(zeros([2, 5, 8]), zeros([2, 7, 8]), zeros([2, 6, 8])))),
   rejects('attention', 'batch sizes differ', E, /^MultiHeadAttention\.forward: 'key' must be the batch size of 'query' \(2\) on axis 0/, () => withLayer({ embedDim: 8, numHeads: 2, seed: 1 }, (m) => m.forward(zeros([2, 5, 8]), zeros([3, 7, 8]), zeros([3, 7, 8])))),
   rejects('attention', 'query of the wrong width', E, "MultiHeadAttention.forward: 'query' must be a last dim of embedDim = 8; received [2, 5, 6].", () => withLayer({ embedDim: 8, numHeads: 2, seed: 1 }, (m) => m.forward(zeros([2, 5, 6])))),
