@@ -49,5 +49,9 @@ function servedModels(): Plugin {
 export default defineConfig({
   plugins: [attnkitWasm(), servedModels()],
   resolve: { conditions: ['@attnkit/source', ...defaultClientConditions] },
+  // Identifiers kept: attnkit's error messages name the class that threw (`Qwen3ForCausalLM.stream: ...`,
+  // Module.className is constructor.name), which renaming would shorten to two letters. (keepNames would
+  // keep them too, but its __name() helper breaks the functions tfjs-backend-wasm sends to its workers.)
+  esbuild: { minifyIdentifiers: false },
   build: { outDir: 'dist-web', chunkSizeWarningLimit: 4000, target: 'es2022' },
 });

@@ -45,5 +45,7 @@ export interface DemoState {
   generation?: GenerationRun;
   /** Generations finished (stopped ones included). */
   generations: number;
+  /** Actions finished (each click's, failed ones included): `numTensors` and `error` are theirs. */
+  actions: number;
   error?: string;
 }

@@ -88,7 +88,7 @@ export function generationPanel(elements: GenerationPanelElements): {
     held?.model.dispose();
     held = { model, tokenizer, info, fetch: options.fetch };
     const { numHiddenLayers, hiddenSize, vocabSize, maxPositionEmbeddings } = model.config;
-    elements.status.textContent = `${label}: ${model.className}, ${numHiddenLayers} layers, hidden ${hiddenSize}, vocabulary ${vocabSize}, at most ${maxPositionEmbeddings} positions — loaded on ${backend} in ${info.loadMs.toFixed(0)} ms`;
+    elements.status.textContent = `${label}: ${model.config.modelType}, ${numHiddenLayers} layers, hidden ${hiddenSize}, vocabulary ${vocabSize}, at most ${maxPositionEmbeddings} positions — loaded on ${backend} in ${info.loadMs.toFixed(0)} ms`;
     return info;
   }
 

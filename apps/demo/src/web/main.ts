@@ -12,7 +12,7 @@ import { heatmapTooltip } from './heatmap-tooltip.js';
 import { DEFAULT_HUB, modelAddress } from './model-address.js';
 import { searchPanel } from './search-panel.js';
 
-const state: DemoState = { runs: 0, fineTunes: 0, searches: 0, generations: 0, stale: false, progress: {} };
+const state: DemoState = { runs: 0, fineTunes: 0, searches: 0, generations: 0, actions: 0, stale: false, progress: {} };
 (globalThis as { __attnkitDemo?: DemoState }).__attnkitDemo = state;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -271,6 +271,7 @@ function guard(fn: () => Promise<void>, where = 'error'): () => void {
         showError(error, where);
       } finally {
         state.numTensors = memory().numTensors;
+        state.actions += 1;
       }
     });
   };

@@ -6,12 +6,14 @@ import { chromium, type Browser, type Page } from 'playwright';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxDifference } from '@attnkit/backends';
+import { loadCausalLM } from '@attnkit/models';
+import { loadSentenceEncoder, semanticSearch } from '@attnkit/sentence';
 import { loadTokenizer } from '@attnkit/tokenizers';
 import { browserTestPlan } from '@attnkit/test-utils/browser-test-plan';
 import { findChromium } from '@attnkit/test-utils/chromium';
 import { embeddedModelFolder, parseDemoArgs, runDemo } from '@attnkit/cli';
 import type { DemoState } from './demo-state.js';
-import { CHROMIUM_ARGS, demo, distinctColours, hoverCell, shownNumber, waitForRun } from './demo-page.test-helper.js';
+import { CHROMIUM_ARGS, clickAndWait, demo, distinctColours, hoverCell, pickBackend, shownNumber, waitForRun } from './demo-page.test-helper.js';
 
 const SENTENCES = ['The cat sat on the mat.', 'A cat was sitting on a mat.', 'Stock markets fell sharply today.']; // the page's defaults
 const TOLERANCE = { cpu: 1e-4, wasm: 1e-4, webgl: 1e-3 };
@@ -23,6 +25,10 @@ let browser: Browser;
 let reference: number[][];
 const agreement: Record<string, number> = {};
 const firstHeatmapMs: Record<string, number> = {};
+const panels: Record<string, string> = {};
+/** The decoder the generation panel loads by default (tooling/reference/make_decoder_fixtures.py: random weights) and transformers' greedy ids for its prompt. */
+const DECODER = join(root, '..', '..', 'tooling', 'reference', 'fixtures', 'decoders', 'qwen3');
+const DECODER_FIXTURE = (JSON.parse(readFileSync(join(DECODER, '..', '..', 'decoders.json'), 'utf8')) as { cases: Record<string, { texts: string[]; greedy: { single: number[][] } }> }).cases['qwen3']!;
 
 /**
  * A stand-in for the Hugging Face Hub: the embedded model's files at /acme/attnkit-tiny-bert/resolve/main/
@@ -86,6 +92,7 @@ describe.skipIf(plan.action === 'skip')('the demo web page in Chromium (built wi
     hub?.server.closeAllConnections();
     hub?.server.close();
     console.log(`page embeddings vs Node cpu (max abs diff): ${JSON.stringify(agreement)}`);
+    console.log(`search and generation panels: ${JSON.stringify(panels)}`);
     console.log(`time to first heatmap, ms since navigation (embedded model loaded and sentences embedded, no click): ${JSON.stringify(firstHeatmapMs)}`);
   });
 
@@ -249,4 +256,136 @@ describe.skipIf(plan.action === 'skip')('the demo web page in Chromium (built wi
     console.log(`hub model load: downloaded ${Math.round(loaded.model!.loadMs)} ms (click to heatmap ${downloadMs} ms, model.safetensors sent in 16 parts 40 ms apart), from the browser cache after a reload ${Math.round(reloaded.model!.loadMs)} ms (click to heatmap ${cachedMs} ms); 404s the loader asked for (optional files, not cached): ${JSON.stringify(Object.fromEntries(hub.missing))}`);
     await page.close();
   }, 180_000);
+  it('semantic search: a query that is one of the documents finds it first, with the scores of Node\'s semanticSearch, on wasm and on webgl; the corpus embeddings are kept for the next query and freed when replaced; bad input is named', async () => {
+    const page = await openPage('backend=wasm');
+    const documents = (await page.inputValue('#corpus')).split('\n');
+    expect(documents).toHaveLength(12);
+    const query = documents[2]!; // "A dog runs through the park."
+    // Node: the same encoder folder, the same search
+    const encoder = await loadSentenceEncoder(embeddedModelFolder());
+    const [corpus, queryEmbedding] = [await encoder.encode(documents), await encoder.encode([query])];
+    const expected = (await semanticSearch(queryEmbedding, corpus, { topK: 3 }))[0]!;
+    corpus.dispose();
+    queryEmbedding.dispose();
+    encoder.dispose();
+    expect(expected[0]!.corpusId).toBe(2);
+    const tensorsBefore = (await demo(page)).numTensors!;
+    await page.fill('#query', query);
+    await page.fill('#top-k', '3');
+    const searched = await clickAndWait(page, '#search');
+    expect(searched.error).toBeUndefined();
+    const run = searched.search!;
+    expect([run.backend, run.documents, run.topK, run.reused]).toEqual(['wasm', 12, 3, false]);
+    expect(run.hits[0]).toMatchObject({ corpusId: 2, document: query });
+    expect(run.hits[0]!.score).toBeCloseTo(1, 5);
+    expect(run.hits.map((h) => h.corpusId)).toEqual(expected.map((h) => h.corpusId));
+    const diff = (hits: typeof run.hits) => maxDifference(hits.map((h) => h.score), expected.map((h) => h.score)).maxAbsDiff;
+    expect(diff(run.hits)).toBeLessThanOrEqual(TOLERANCE.wasm);
+    expect(await page.locator('#search-hits li').allTextContents()).toEqual(run.hits.map((h) => `${h.score.toFixed(4)} ${h.document}`));
+    expect(await page.textContent('#search-status')).toMatch(/^embedded 12 documents in \d+ ms on wasm · query embedded and searched in [\d.]+ ms$/);
+    expect(searched.numTensors).toBe(tensorsBefore + 1); // the corpus embeddings [12, E], kept for the next query
+    // another query: the corpus embeddings are reused, nothing more is kept
+    await page.fill('#query', 'a small cat naps on the couch');
+    const again = await clickAndWait(page, '#search');
+    expect([again.search!.reused, again.search!.hits.length, again.numTensors]).toEqual([true, 3, tensorsBefore + 1]);
+    expect(await page.textContent('#search-status')).toMatch(/^corpus embeddings reused \(12 documents, embedded in \d+ ms\) on wasm · query embedded and searched in [\d.]+ ms$/);
+    // bad input: named in the panel, nothing searched
+    await page.fill('#corpus', ' \n \n');
+    const rejected = await clickAndWait(page, '#search');
+    expect(rejected.error).toBe('Corpus: no documents. Write one document a line.');
+    expect([await page.isVisible('#search-error'), await page.textContent('#search-error'), await page.isVisible('#error')]).toEqual([true, rejected.error, false]);
+    // webgl, through the page's backend picker: the corpus is embedded again there, the old embeddings freed
+    await page.fill('#corpus', documents.join('\n'));
+    await page.fill('#query', query);
+    expect((await pickBackend(page, 'webgl')).error).toBeUndefined();
+    const onWebgl = await clickAndWait(page, '#search');
+    expect(onWebgl.error).toBeUndefined();
+    expect([onWebgl.search!.backend, onWebgl.search!.reused, onWebgl.search!.hits.map((h) => h.corpusId)]).toEqual(['webgl', false, expected.map((h) => h.corpusId)]);
+    expect(diff(onWebgl.search!.hits)).toBeLessThanOrEqual(TOLERANCE.webgl);
+    expect(onWebgl.numTensors).toBe(tensorsBefore + 1);
+    // a model loaded again: its corpus embeddings go with the old model
+    expect((await clickAndWait(page, '#load-url')).numTensors).toBe(tensorsBefore);
+    panels['search'] = `wasm: embed ${run.embedMs.toFixed(0)} ms (12 documents), query ${run.queryMs.toFixed(1)} ms, max abs diff of the scores vs Node ${diff(run.hits).toExponential(1)}; webgl: embed ${onWebgl.search!.embedMs.toFixed(0)} ms, query ${onWebgl.search!.queryMs.toFixed(1)} ms, max abs diff ${diff(onWebgl.search!.hits).toExponential(1)}`;
+    await page.close();
+  }, 120_000);
+
+  it('text generation: greedy tokens of the tiny random Qwen3 equal transformers\' and Node\'s generate, streamed with prefill and decode speeds, on wasm and webgl; Stop aborts; the model\'s errors are shown; nothing leaks', async () => {
+    const prompt = DECODER_FIXTURE.texts[3]!; // "The cat sat", the page's default prompt
+    const newTokens = 12;
+    // Node: the same folder and prompt, greedy; transformers' ids (eos_token_id None) as the fixture holds them
+    const [nodeModel, tokenizer] = await Promise.all([loadCausalLM(DECODER), loadTokenizer(DECODER)]);
+    const expected = await nodeModel.generate(prompt, { tokenizer, maxNewTokens: newTokens, doSample: false });
+    const tooLong = await nodeModel.stream(prompt, { tokenizer, maxNewTokens: 60, doSample: false }).next().then(() => 'no error', (error: Error) => error.message);
+    nodeModel.dispose();
+    expect(expected.tokens[0]).toEqual(DECODER_FIXTURE.greedy.single[3]!.slice(0, newTokens));
+    const page = await openPage('backend=wasm');
+    expect(await page.inputValue('#prompt')).toBe(prompt);
+    expect(await page.textContent('#generation-panel')).toContain('random weights');
+    const tensorsBefore = (await demo(page)).numTensors!;
+    const loaded = await clickAndWait(page, '#load-lm');
+    expect(loaded.error).toBeUndefined();
+    expect(loaded.causalLM).toMatchObject({ label: '/models/tiny-random-qwen3/', backend: 'wasm', modelType: 'qwen3' });
+    expect(await page.textContent('#lm-status')).toMatch(/^\/models\/tiny-random-qwen3\/: qwen3, 2 layers, hidden 32, vocabulary 320, at most 64 positions — loaded on wasm in \d+ ms$/);
+    const tensorsLoaded = loaded.numTensors!;
+    expect(tensorsLoaded).toBeGreaterThan(tensorsBefore);
+    await page.fill('#max-new-tokens', `${newTokens}`);
+    const generated = await clickAndWait(page, '#generate');
+    expect(generated.error).toBeUndefined();
+    const run = generated.generation!;
+    expect([run.backend, run.promptTokens, run.aborted, run.running, run.finishReason]).toEqual(['wasm', 7, false, false, 'length']);
+    expect(run.tokens).toEqual(expected.tokens[0]);
+    expect(run.text).toBe(expected.texts![0]);
+    expect(await page.textContent('#generation-output')).toBe(prompt + run.text);
+    expect(await page.textContent('#generation-speed')).toMatch(/^12 tokens \(max new tokens\) on wasm, greedy · prefill 7 tokens at \d+ tokens\/s · decode 11 tokens at \d+ tokens\/s$/);
+    expect(generated.numTensors).toBe(tensorsLoaded); // the KV cache and every step's logits freed
+    // Stop: clicked from the page as the third token shows (a mutation observer on the speed line, which each token updates)
+    await page.fill('#max-new-tokens', '50');
+    const actions = (await demo(page)).actions;
+    await page.evaluate(() => {
+      const observer = new MutationObserver(() => {
+        if (((window as unknown as { __attnkitDemo: DemoState }).__attnkitDemo.generation?.tokens.length ?? 0) < 3) return;
+        observer.disconnect();
+        document.getElementById('stop-generation')!.click();
+      });
+      observer.observe(document.getElementById('generation-speed')!, { childList: true, characterData: true, subtree: true });
+      document.getElementById('generate')!.click();
+    });
+    await page.waitForFunction((n) => (window as unknown as { __attnkitDemo: DemoState }).__attnkitDemo.actions > n, actions, { timeout: 60_000 });
+    const stopped = await demo(page);
+    expect(stopped.error).toBeUndefined();
+    expect([stopped.generation!.aborted, stopped.generation!.tokens]).toEqual([true, expected.tokens[0]!.slice(0, 3)]);
+    expect(await page.textContent('#generation-speed')).toMatch(/^stopped after 3 of 50 tokens on wasm, greedy · /);
+    expect([await page.isDisabled('#generate'), await page.isDisabled('#stop-generation')]).toEqual([false, true]);
+    expect(stopped.numTensors).toBe(tensorsLoaded);
+    // sampling: the same seed, the same tokens
+    await page.fill('#max-new-tokens', '8');
+    await page.fill('#temperature', '0.9');
+    const sampled = (await clickAndWait(page, '#generate')).generation!;
+    const resampled = (await clickAndWait(page, '#generate')).generation!;
+    expect(sampled.tokens).toHaveLength(8);
+    expect(resampled.tokens).toEqual(sampled.tokens);
+    expect(await page.textContent('#generation-speed')).toMatch(/^8 tokens \(max new tokens\) on wasm, sampled at temperature 0\.9, seed 1 · /);
+    // the model's own errors, as text in the panel: a prompt and max new tokens past its 64 positions; a folder that is no causal LM
+    await page.fill('#temperature', '0');
+    await page.fill('#max-new-tokens', '60');
+    const past = await clickAndWait(page, '#generate');
+    expect(tooLong).toMatch(/^Qwen3ForCausalLM\.stream: 'maxNewTokens' must be at most maxLength − prompt = 64 − 7 = 57; received number 60\./);
+    expect(past.error).toBe(tooLong);
+    expect(await page.textContent('#generation-error')).toBe(past.error);
+    await page.fill('#lm-url', '/models/attnkit-tiny-bert/');
+    const wrong = await clickAndWait(page, '#load-lm');
+    expect(wrong.error).toMatch(/^loadCausalLM: .*bert/);
+    expect(await page.textContent('#generation-error')).toBe(wrong.error);
+    expect(await page.textContent('#lm-status')).toBe('/models/attnkit-tiny-bert/ did not load; still using /models/tiny-random-qwen3/.');
+    expect(wrong.numTensors).toBe(tensorsLoaded);
+    // webgl: the model is loaded again there (the wasm one disposed), and gives the same greedy tokens
+    expect((await pickBackend(page, 'webgl')).error).toBeUndefined();
+    await page.fill('#max-new-tokens', `${newTokens}`);
+    const onWebgl = await clickAndWait(page, '#generate');
+    expect(onWebgl.error).toBeUndefined();
+    expect([onWebgl.causalLM!.backend, onWebgl.generation!.backend, onWebgl.generation!.tokens]).toEqual(['webgl', 'webgl', expected.tokens[0]]);
+    expect(onWebgl.numTensors).toBe(tensorsLoaded);
+    panels['generation'] = `tiny random Qwen3, ${newTokens} greedy tokens equal to transformers on wasm and webgl; wasm: prefill ${run.prefillTokensPerSecond!.toFixed(0)} tokens/s, decode ${run.decodeTokensPerSecond!.toFixed(0)} tokens/s; webgl: prefill ${onWebgl.generation!.prefillTokensPerSecond!.toFixed(0)} tokens/s, decode ${onWebgl.generation!.decodeTokensPerSecond!.toFixed(0)} tokens/s`;
+    await page.close();
+  }, 120_000);
 });
