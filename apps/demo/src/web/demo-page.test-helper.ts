@@ -14,6 +14,22 @@ export async function waitForRun(page: Page, runs: number): Promise<void> {
   if (error !== undefined) throw new Error(`page error: ${error}`);
 }
 
+/** Clicks `selector` and waits until the action it starts has finished (the page's `actions` grew), failed or not; returns the page's state then. */
+export async function clickAndWait(page: Page, selector: string): Promise<DemoState> {
+  const before = (await demo(page)).actions;
+  await page.click(selector);
+  await page.waitForFunction((n) => (window as unknown as { __attnkitDemo: DemoState }).__attnkitDemo.actions > n, before, { timeout: 120_000 });
+  return demo(page);
+}
+
+/** Picks `backend` in the page's backend picker and waits until the page has switched (and embedded its sentences there). */
+export async function pickBackend(page: Page, backend: string): Promise<DemoState> {
+  const before = (await demo(page)).actions;
+  await page.selectOption('#backend', backend);
+  await page.waitForFunction((n) => (window as unknown as { __attnkitDemo: DemoState }).__attnkitDemo.actions > n, before, { timeout: 120_000 });
+  return demo(page);
+}
+
 /** Distinct colours on a canvas: a drawn heatmap has many, a blank one has one or two. */
 export function distinctColours(page: Page, selector: string): Promise<number> {
   return page.evaluate((sel) => {

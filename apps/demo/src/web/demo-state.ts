@@ -1,5 +1,7 @@
 import type { BackendCapabilities } from '@attnkit/backends';
 import type { FineTuneRun } from './fine-tune-panel.js';
+import type { GenerationRun, LoadedCausalLM } from './generation-panel.js';
+import type { SearchRun } from './search-panel.js';
 
 /** An input longer than the model reads: `kept` of its `total` tokens (special tokens included). */
 export interface Truncation {
@@ -33,5 +35,17 @@ export interface DemoState {
   fineTune?: FineTuneRun;
   /** Fine-tuning runs finished (the page's results then show the fine-tuned model). */
   fineTunes: number;
+  /** The last search of the search panel. */
+  search?: SearchRun;
+  /** Searches finished. */
+  searches: number;
+  /** The causal LM the generation panel holds. */
+  causalLM?: LoadedCausalLM;
+  /** The last generation of the generation panel, live while it generates. */
+  generation?: GenerationRun;
+  /** Generations finished (stopped ones included). */
+  generations: number;
+  /** Actions finished (each click's, failed ones included): `numTensors` and `error` are theirs. */
+  actions: number;
   error?: string;
 }

@@ -55,7 +55,7 @@ export interface FineTunePanelPage {
  * The "Fine-tune on these pairs" panel: `fineTune` trains `model` in place on the typed pairs with
  * the ranking loss, on the page's current backend, drawing the loss curve as steps arrive and the
  * similarity of the page's sentences before and after; `stop` ends a run after its current step.
- * Bad input throws before anything is trained (a `FineTuneInputError` naming the box or line).
+ * Bad input throws before anything is trained (a `PageInputError` naming the box or line).
  *
  * The trainer yields to the event loop after every step, so the page paints the curve and handles
  * Stop between steps on every backend.

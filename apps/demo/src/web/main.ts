@@ -6,11 +6,13 @@ import type { DemoState, Truncation } from './demo-state.js';
 import { describeSimilarity } from './describe-similarity.js';
 import { fileProgress } from './file-progress.js';
 import { fineTunePanel } from './fine-tune-panel.js';
+import { generationPanel } from './generation-panel.js';
 import { drawHeatmap } from './heatmap.js';
 import { heatmapTooltip } from './heatmap-tooltip.js';
 import { DEFAULT_HUB, modelAddress } from './model-address.js';
+import { searchPanel } from './search-panel.js';
 
-const state: DemoState = { runs: 0, fineTunes: 0, stale: false, progress: {} };
+const state: DemoState = { runs: 0, fineTunes: 0, searches: 0, generations: 0, actions: 0, stale: false, progress: {} };
 (globalThis as { __attnkitDemo?: DemoState }).__attnkitDemo = state;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -28,12 +30,18 @@ const panel = fineTunePanel(
   },
   { similarity: (texts) => encode(texts).similarity, showValues },
 );
+const search = searchPanel({ corpus: $('corpus'), query: $('query'), topK: $('top-k'), status: $('search-status'), hits: $('search-hits') });
+const generation = generationPanel({
+  status: $('lm-status'), prompt: $('prompt'), maxNewTokens: $('max-new-tokens'), temperature: $('temperature'), seed: $('seed'),
+  start: $('generate'), stop: $('stop-generation'), output: $('generation-output'), speed: $('generation-speed'),
+});
 
-function showError(error: unknown): void {
+/** Shows an action's error as text: in the page's error line, or the panel's (`where`: its id). */
+function showError(error: unknown, where: string): void {
   const message = error instanceof Error ? error.message : String(error);
   state.error = message;
-  $('error').hidden = false;
-  $('error').textContent = message;
+  $(where).hidden = false;
+  $(where).textContent = message;
 }
 
 /** The inputs changed: the results on the page are for earlier ones until the next run; the agreement table goes. */
@@ -61,7 +69,7 @@ async function selectBackend(name: string): Promise<void> {
 
 /** The buttons that use the model: usable once one is loaded. */
 function enableModelButtons(enabled: boolean): void {
-  for (const id of ['run', 'compare', 'fine-tune']) $<HTMLButtonElement>(id).disabled = !enabled;
+  for (const id of ['run', 'compare', 'fine-tune', 'search']) $<HTMLButtonElement>(id).disabled = !enabled;
 }
 
 /** Loads a model; the one there stays (and works) until the new one has loaded, then it is disposed. Encodes the sentences with it. */
@@ -86,6 +94,7 @@ async function loadModel(source: ModelSource, label: string, options: { cache?: 
     enableModelButtons(model !== undefined);
   }
   const loadMs = performance.now() - started;
+  search.reset(); // the corpus embeddings were the old model's
   model?.dispose();
   model = loaded;
   modelLabel = label;
@@ -207,6 +216,7 @@ async function compare(): Promise<void> {
 async function fineTune(): Promise<void> {
   if (model === undefined) throw new Error('Load a model first.');
   await panel.fineTune(model, sentences(), (run) => (state.fineTune = run));
+  search.reset(); // the weights changed: the corpus is embedded again at the next search
   await run();
   state.fineTunes += 1;
 }
@@ -219,6 +229,30 @@ async function loadTyped(): Promise<void> {
   await loadModel(url, typed.trim(), { cache: remote });
 }
 
+/** Searches the search panel's corpus for its query with the page's sentence encoder (see searchPanel). */
+async function searchCorpus(): Promise<void> {
+  if (model === undefined) throw new Error('Load a model first.');
+  state.search = await search.search(model);
+  state.searches += 1;
+}
+
+/** Loads the causal LM the generation panel's box names: a folder URL or a Hugging Face id (kept in this browser's cache when from another site). */
+async function loadLM(): Promise<void> {
+  const typed = $<HTMLInputElement>('lm-url').value;
+  const url = modelAddress(typed, hub);
+  const remote = new URL(url, location.href).origin !== location.origin;
+  state.causalLM = await generation.load(url, typed.trim(), remote ? { fetch: cachedFetch() } : {});
+}
+
+/** Generates with the panel's causal LM (loading the one its box names first, if none is loaded). */
+async function generate(): Promise<void> {
+  if (generation.loaded() === undefined) await loadLM();
+  await generation.generate((run) => (state.generation = run));
+  const loaded = generation.loaded();
+  if (loaded !== undefined) state.causalLM = loaded; // loaded again when the backend changed
+  state.generations += 1;
+}
+
 async function forgetDownloads(): Promise<void> {
   const removed = await caches.delete(MODEL_CACHE_NAME);
   $('model-status').textContent = removed ? 'Downloaded models forgotten: the next load downloads them again.' : 'No downloaded models were kept.';
@@ -226,17 +260,18 @@ async function forgetDownloads(): Promise<void> {
 
 /** Actions run one after another (a click while a model loads waits for it); a failure shows, the page stays usable. */
 let queue = Promise.resolve();
-function guard(fn: () => Promise<void>): () => void {
+function guard(fn: () => Promise<void>, where = 'error'): () => void {
   return () => {
     queue = queue.then(async () => {
-      $('error').hidden = true;
+      for (const line of document.querySelectorAll<HTMLElement>('.error')) line.hidden = true;
       delete state.error; // an error stands for the action that failed, until the next one
       try {
         await fn();
       } catch (error) {
-        showError(error);
+        showError(error, where);
       } finally {
         state.numTensors = memory().numTensors;
+        state.actions += 1;
       }
     });
   };
@@ -267,6 +302,12 @@ async function start(): Promise<void> {
   $('compare').addEventListener('click', guard(compare));
   $('fine-tune').addEventListener('click', guard(fineTune));
   $('stop').addEventListener('click', () => panel.stop()); // not queued: it ends the run the queue is waiting on
+  $('search').addEventListener('click', guard(searchCorpus, 'search-error'));
+  $('query').addEventListener('keydown', (event) => void (event.key === 'Enter' && $('search').click()));
+  $('load-lm').addEventListener('click', guard(loadLM, 'generation-error'));
+  $('lm-url').addEventListener('keydown', (event) => void (event.key === 'Enter' && $('load-lm').click()));
+  $('generate').addEventListener('click', guard(generate, 'generation-error'));
+  $('stop-generation').addEventListener('click', () => generation.stop()); // not queued: it ends the generation the queue is waiting on
   $('forget').hidden = typeof caches === 'undefined';
   $('forget').addEventListener('click', guard(forgetDownloads));
   await loadModel(EMBEDDED, 'attnkit-tiny-bert (embedded, trained on WordNet)');

@@ -6,12 +6,13 @@ import { chromium, type Browser, type Page } from 'playwright';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxDifference } from '@attnkit/backends';
+import { loadSentenceEncoder, semanticSearch } from '@attnkit/sentence';
 import { loadTokenizer } from '@attnkit/tokenizers';
 import { browserTestPlan } from '@attnkit/test-utils/browser-test-plan';
 import { findChromium } from '@attnkit/test-utils/chromium';
 import { embeddedModelFolder, parseDemoArgs, runDemo } from '@attnkit/cli';
 import type { DemoState } from './demo-state.js';
-import { CHROMIUM_ARGS, demo, distinctColours, hoverCell, shownNumber, waitForRun } from './demo-page.test-helper.js';
+import { CHROMIUM_ARGS, clickAndWait, demo, distinctColours, hoverCell, pickBackend, shownNumber, waitForRun } from './demo-page.test-helper.js';
 
 const SENTENCES = ['The cat sat on the mat.', 'A cat was sitting on a mat.', 'Stock markets fell sharply today.']; // the page's defaults
 const TOLERANCE = { cpu: 1e-4, wasm: 1e-4, webgl: 1e-3 };
@@ -23,6 +24,16 @@ let browser: Browser;
 let reference: number[][];
 const agreement: Record<string, number> = {};
 const firstHeatmapMs: Record<string, number> = {};
+const panels: Record<string, string> = {};
+/**
+ * The backend the search and generation panels are tried on after wasm: cpu in `npm test`; webgl
+ * (shaders compiled through SwiftShader: 10 s more or so) with `pnpm --filter @attnkit/demo test:panels-webgl`.
+ */
+const SECOND_BACKEND = (process.env['ATTNKIT_DEMO_PANEL_BACKEND'] ?? 'cpu') as 'cpu' | 'webgl';
+if (!['cpu', 'webgl'].includes(SECOND_BACKEND)) throw new Error(`ATTNKIT_DEMO_PANEL_BACKEND: expected cpu or webgl, received ${SECOND_BACKEND}`);
+/** The decoder the generation panel loads by default (tooling/reference/make_decoder_fixtures.py: random weights) and transformers' greedy ids for its prompts. */
+const DECODER = join(root, '..', '..', 'tooling', 'reference', 'fixtures', 'decoders', 'qwen3');
+const DECODER_FIXTURE = (JSON.parse(readFileSync(join(DECODER, '..', '..', 'decoders.json'), 'utf8')) as { cases: Record<string, { texts: string[]; greedy: { single: number[][] } }> }).cases['qwen3']!;
 
 /**
  * A stand-in for the Hugging Face Hub: the embedded model's files at /acme/attnkit-tiny-bert/resolve/main/
@@ -86,6 +97,7 @@ describe.skipIf(plan.action === 'skip')('the demo web page in Chromium (built wi
     hub?.server.closeAllConnections();
     hub?.server.close();
     console.log(`page embeddings vs Node cpu (max abs diff): ${JSON.stringify(agreement)}`);
+    console.log(`search and generation panels: ${JSON.stringify(panels)}`);
     console.log(`time to first heatmap, ms since navigation (embedded model loaded and sentences embedded, no click): ${JSON.stringify(firstHeatmapMs)}`);
   });
 
@@ -249,4 +261,120 @@ describe.skipIf(plan.action === 'skip')('the demo web page in Chromium (built wi
     console.log(`hub model load: downloaded ${Math.round(loaded.model!.loadMs)} ms (click to heatmap ${downloadMs} ms, model.safetensors sent in 16 parts 40 ms apart), from the browser cache after a reload ${Math.round(reloaded.model!.loadMs)} ms (click to heatmap ${cachedMs} ms); 404s the loader asked for (optional files, not cached): ${JSON.stringify(Object.fromEntries(hub.missing))}`);
     await page.close();
   }, 180_000);
+  it(`search and generation panels: the top hit of a query that is a document is that document, with the scores of Node's semanticSearch; greedy tokens of the tiny random Qwen3 are transformers'; on wasm and ${SECOND_BACKEND}; Stop aborts; errors are shown; nothing leaks`, async () => {
+    const page = await openPage('backend=wasm');
+    const tensorsBefore = (await demo(page)).numTensors!;
+    // --- semantic search, wasm
+    const documents = (await page.inputValue('#corpus')).split('\n');
+    expect(documents).toHaveLength(12);
+    const query = documents[2]!; // "A dog runs through the park."
+    const encoder = await loadSentenceEncoder(embeddedModelFolder()); // Node: the same encoder folder, the same search
+    const [corpus, queryEmbedding] = [await encoder.encode(documents), await encoder.encode([query])];
+    const expectedHits = (await semanticSearch(queryEmbedding, corpus, { topK: 3 }))[0]!;
+    for (const disposable of [corpus, queryEmbedding, encoder]) disposable.dispose();
+    expect(expectedHits[0]!.corpusId).toBe(2);
+    const scoreDiff = (hits: readonly { score: number }[]) => maxDifference(hits.map((h) => h.score), expectedHits.map((h) => h.score)).maxAbsDiff;
+    await page.fill('#query', query);
+    await page.fill('#top-k', '3');
+    const searched = await clickAndWait(page, '#search');
+    expect(searched.error).toBeUndefined();
+    const search = searched.search!;
+    expect([search.backend, search.documents, search.topK, search.reused]).toEqual(['wasm', 12, 3, false]);
+    expect(search.hits[0]).toMatchObject({ corpusId: 2, document: query });
+    expect(search.hits[0]!.score).toBeCloseTo(1, 5);
+    expect(search.hits.map((h) => h.corpusId)).toEqual(expectedHits.map((h) => h.corpusId));
+    expect(scoreDiff(search.hits)).toBeLessThanOrEqual(TOLERANCE.wasm);
+    expect(await page.locator('#search-hits li').allTextContents()).toEqual(search.hits.map((h) => `${h.score.toFixed(4)} ${h.document}`));
+    expect(await page.textContent('#search-status')).toMatch(/^embedded 12 documents in \d+ ms on wasm · query embedded and searched in [\d.]+ ms$/);
+    expect(searched.numTensors).toBe(tensorsBefore + 1); // the corpus embeddings [12, E], kept for the next query
+    await page.fill('#query', 'a small cat naps on the couch'); // another query: the corpus embeddings are reused, nothing more is kept
+    const again = await clickAndWait(page, '#search');
+    expect([again.search!.reused, again.search!.hits.length, again.numTensors]).toEqual([true, 3, tensorsBefore + 1]);
+    expect(await page.textContent('#search-status')).toMatch(/^corpus embeddings reused \(12 documents, embedded in \d+ ms\) on wasm · query embedded and searched in [\d.]+ ms$/);
+    await page.fill('#corpus', ' \n \n'); // bad input: named in the panel, nothing searched
+    const rejected = await clickAndWait(page, '#search');
+    expect(rejected.error).toBe('Corpus: no documents. Write one document a line.');
+    expect([await page.isVisible('#search-error'), await page.textContent('#search-error'), await page.isVisible('#error')]).toEqual([true, rejected.error, false]);
+    await page.fill('#corpus', documents.join('\n'));
+    await page.fill('#query', query);
+    // --- text generation, wasm: greedy ids as transformers' generate gives them (eos_token_id None; these 12 hold no end-of-sequence id)
+    const prompt = DECODER_FIXTURE.texts[3]!; // "The cat sat", the page's default prompt
+    const greedy = DECODER_FIXTURE.greedy.single[3]!.slice(0, 12);
+    expect(await page.inputValue('#prompt')).toBe(prompt);
+    expect(await page.textContent('#generation-panel')).toContain('random weights');
+    const loaded = await clickAndWait(page, '#load-lm');
+    expect(loaded.error).toBeUndefined();
+    expect(loaded.causalLM).toMatchObject({ label: '/models/tiny-random-qwen3/', backend: 'wasm', modelType: 'qwen3' });
+    expect(await page.textContent('#lm-status')).toMatch(/^\/models\/tiny-random-qwen3\/: qwen3, 2 layers, hidden 32, vocabulary 320, at most 64 positions — loaded on wasm in \d+ ms$/);
+    const tensorsLoaded = loaded.numTensors!;
+    expect(tensorsLoaded).toBeGreaterThan(tensorsBefore + 1);
+    await page.fill('#max-new-tokens', '12');
+    const generated = await clickAndWait(page, '#generate');
+    expect(generated.error).toBeUndefined();
+    const run = generated.generation!;
+    expect([run.backend, run.promptTokens, run.aborted, run.running, run.finishReason]).toEqual(['wasm', 7, false, false, 'length']);
+    expect(run.tokens).toEqual(greedy);
+    const tokenizer = await loadTokenizer(DECODER);
+    expect(run.text).toBe(tokenizer.decode(greedy)); // streamed piece by piece, the same text
+    expect(await page.textContent('#generation-output')).toBe(prompt + run.text);
+    expect(await page.textContent('#generation-speed')).toMatch(/^12 tokens \(max new tokens\) on wasm, greedy · prefill 7 tokens at \d+ tokens\/s · decode 11 tokens at \d+ tokens\/s$/);
+    expect(generated.numTensors).toBe(tensorsLoaded); // the KV cache and every step's logits freed
+    // Stop, clicked from the page as the third token shows (a mutation observer on the speed line, which each token updates)
+    await page.fill('#max-new-tokens', '50');
+    const actions = (await demo(page)).actions;
+    await page.evaluate(() => {
+      const observer = new MutationObserver(() => {
+        if (((window as unknown as { __attnkitDemo: DemoState }).__attnkitDemo.generation?.tokens.length ?? 0) < 3) return;
+        observer.disconnect();
+        document.getElementById('stop-generation')!.click();
+      });
+      observer.observe(document.getElementById('generation-speed')!, { childList: true, characterData: true, subtree: true });
+      document.getElementById('generate')!.click();
+    });
+    await page.waitForFunction((n) => (window as unknown as { __attnkitDemo: DemoState }).__attnkitDemo.actions > n, actions, { timeout: 60_000 });
+    const stopped = await demo(page);
+    expect(stopped.error).toBeUndefined();
+    expect([stopped.generation!.aborted, stopped.generation!.tokens]).toEqual([true, greedy.slice(0, 3)]);
+    expect(await page.textContent('#generation-speed')).toMatch(/^stopped after 3 of 50 tokens on wasm, greedy · /);
+    expect([await page.isDisabled('#generate'), await page.isDisabled('#stop-generation')]).toEqual([false, true]);
+    expect(stopped.numTensors).toBe(tensorsLoaded);
+    // sampling: the same seed, the same tokens
+    await page.fill('#max-new-tokens', '6');
+    await page.fill('#temperature', '0.9');
+    const sampled = (await clickAndWait(page, '#generate')).generation!;
+    const resampled = (await clickAndWait(page, '#generate')).generation!;
+    expect(sampled.tokens).toHaveLength(6);
+    expect(resampled.tokens).toEqual(sampled.tokens);
+    expect(await page.textContent('#generation-speed')).toMatch(/^6 tokens \(max new tokens\) on wasm, sampled at temperature 0\.9, seed 1 · /);
+    // the model's own typed errors, as text in the panel: a prompt and max new tokens past its 64 positions; a folder that is no causal LM
+    await page.fill('#temperature', '0');
+    await page.fill('#max-new-tokens', '60');
+    const past = await clickAndWait(page, '#generate');
+    expect(past.error).toBe("Qwen3ForCausalLM.stream: 'maxNewTokens' must be at most maxLength − prompt = 64 − 7 = 57; received number 60. Lower maxNewTokens, or raise maxLength (the KV cache grows with it).");
+    expect(await page.textContent('#generation-error')).toBe(past.error);
+    await page.fill('#lm-url', '/models/attnkit-tiny-bert/');
+    const wrong = await clickAndWait(page, '#load-lm');
+    expect(wrong.error).toMatch(/^loadCausalLM: .*bert/);
+    expect(await page.textContent('#generation-error')).toBe(wrong.error);
+    expect(await page.textContent('#lm-status')).toBe('/models/attnkit-tiny-bert/ did not load; still using /models/tiny-random-qwen3/.');
+    expect(wrong.numTensors).toBe(tensorsLoaded);
+    // --- the second backend, through the page's backend picker: the corpus is embedded again there and the decoder loaded again, the old ones freed
+    expect((await pickBackend(page, SECOND_BACKEND)).error).toBeUndefined();
+    const searchedThere = await clickAndWait(page, '#search');
+    expect(searchedThere.error).toBeUndefined();
+    const searchThere = searchedThere.search!;
+    expect([searchThere.backend, searchThere.reused, searchThere.hits.map((h) => h.corpusId)]).toEqual([SECOND_BACKEND, false, expectedHits.map((h) => h.corpusId)]);
+    expect(scoreDiff(searchThere.hits)).toBeLessThanOrEqual(TOLERANCE[SECOND_BACKEND]);
+    await page.fill('#max-new-tokens', '12');
+    const generatedThere = await clickAndWait(page, '#generate');
+    expect(generatedThere.error).toBeUndefined();
+    const runThere = generatedThere.generation!;
+    expect([generatedThere.causalLM!.backend, runThere.backend, runThere.tokens]).toEqual([SECOND_BACKEND, SECOND_BACKEND, greedy]);
+    expect(generatedThere.numTensors).toBe(tensorsLoaded);
+    // the sentence encoder loaded again: the corpus embeddings go with the old one
+    expect((await clickAndWait(page, '#load-url')).numTensors).toBe(tensorsLoaded - 1);
+    panels['search'] = `wasm: embed ${search.embedMs.toFixed(0)} ms (12 documents), query ${search.queryMs.toFixed(1)} ms, max abs diff of the scores vs Node ${scoreDiff(search.hits).toExponential(1)}; ${SECOND_BACKEND}: embed ${searchThere.embedMs.toFixed(0)} ms, query ${searchThere.queryMs.toFixed(1)} ms, max abs diff ${scoreDiff(searchThere.hits).toExponential(1)}`;
+    panels['generation'] = `tiny random Qwen3, 12 greedy tokens equal to transformers on wasm and ${SECOND_BACKEND}; wasm: prefill ${run.prefillTokensPerSecond!.toFixed(0)} tokens/s, decode ${run.decodeTokensPerSecond!.toFixed(0)} tokens/s; ${SECOND_BACKEND}: prefill ${runThere.prefillTokensPerSecond!.toFixed(0)} tokens/s, decode ${runThere.decodeTokensPerSecond!.toFixed(0)} tokens/s`;
+    await page.close();
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FineTuneInputError } from './fine-tune-input-error.js';
+import { PageInputError } from './page-input-error.js';
 import { parsePairs } from './parse-pairs.js';
 
 describe('parsePairs', () => {
@@ -19,8 +19,8 @@ describe('parsePairs', () => {
       try {
         parsePairs(text);
       } catch (error) {
-        expect(error).toBeInstanceOf(FineTuneInputError);
-        return error as FineTuneInputError;
+        expect(error).toBeInstanceOf(PageInputError);
+        return error as PageInputError;
       }
       throw new Error('no error');
     };
@@ -35,7 +35,7 @@ describe('parsePairs', () => {
   });
 
   it('needs at least two pairs', () => {
-    expect(() => parsePairs('a | b')).toThrow(new FineTuneInputError('Pairs: found 1 pair; give at least 2, one a line (each pair is contrasted with the others).', { field: 'pairs' }));
+    expect(() => parsePairs('a | b')).toThrow(new PageInputError('Pairs: found 1 pair; give at least 2, one a line (each pair is contrasted with the others).', { field: 'pairs' }));
     expect(() => parsePairs('\n  \n')).toThrow(/found 0 pairs/);
   });
 });

@@ -1,4 +1,4 @@
-import { FineTuneInputError } from './fine-tune-input-error.js';
+import { PageInputError } from './page-input-error.js';
 
 /** A training pair for the ranking loss: a sentence and its paraphrase. */
 export interface SentencePair {
@@ -11,7 +11,7 @@ const SEPARATOR = /\t| \| /;
 /**
  * Reads paraphrase pairs from text: one pair a line, its two sentences separated by a tab or
  * `" | "`; blank lines are skipped. A line that is not two non-empty sentences is a
- * `FineTuneInputError` naming the line, and fewer than two pairs is one too (the ranking loss
+ * `PageInputError` naming the line, and fewer than two pairs is one too (the ranking loss
  * contrasts each pair with the others in its batch).
  *
  * @example
@@ -27,12 +27,12 @@ export function parsePairs(text: string): SentencePair[] {
     const parts = ` ${line} `.split(SEPARATOR).map((part) => part.trim()); // padded: "a |" is a pair with an empty side
     if (parts.length !== 2) {
       const problem = parts.length === 1 ? 'has no separator' : `has ${parts.length - 1} separators`;
-      throw new FineTuneInputError(`Pairs, line ${i + 1}: ${quoted} ${problem}. Write one pair a line: two sentences separated by a tab or " | ".`, { field: 'pairs', line: i + 1 });
+      throw new PageInputError(`Pairs, line ${i + 1}: ${quoted} ${problem}. Write one pair a line: two sentences separated by a tab or " | ".`, { field: 'pairs', line: i + 1 });
     }
     const [anchor, positive] = parts as [string, string];
-    if (anchor === '' || positive === '') throw new FineTuneInputError(`Pairs, line ${i + 1}: ${quoted} has an empty side. Write one pair a line: two sentences separated by a tab or " | ".`, { field: 'pairs', line: i + 1 });
+    if (anchor === '' || positive === '') throw new PageInputError(`Pairs, line ${i + 1}: ${quoted} has an empty side. Write one pair a line: two sentences separated by a tab or " | ".`, { field: 'pairs', line: i + 1 });
     pairs.push({ anchor, positive });
   });
-  if (pairs.length < 2) throw new FineTuneInputError(`Pairs: found ${pairs.length} pair${pairs.length === 1 ? '' : 's'}; give at least 2, one a line (each pair is contrasted with the others).`, { field: 'pairs' });
+  if (pairs.length < 2) throw new PageInputError(`Pairs: found ${pairs.length} pair${pairs.length === 1 ? '' : 's'}; give at least 2, one a line (each pair is contrasted with the others).`, { field: 'pairs' });
   return pairs;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FineTuneInputError } from './fine-tune-input-error.js';
+import { PageInputError } from './page-input-error.js';
 import { readFineTuneSettings } from './read-fine-tune-settings.js';
 
 const PAIRS = 'a | b\nc | d';
@@ -11,7 +11,7 @@ describe('readFineTuneSettings', () => {
   });
 
   it.each(['', '0', '2.5', '1001', 'ten'])('steps %j: names the box and the range', (steps) => {
-    expect(() => readFineTuneSettings({ pairs: PAIRS, steps, learningRate: '1e-3' })).toThrow(new FineTuneInputError(`Steps: "${steps}" is not a whole number from 1 to 1000.`, { field: 'steps' }));
+    expect(() => readFineTuneSettings({ pairs: PAIRS, steps, learningRate: '1e-3' })).toThrow(new PageInputError(`Steps: "${steps}" is not a whole number from 1 to 1000.`, { field: 'steps' }));
   });
 
   it.each(['', '0', '-1e-3', '2', 'fast', 'NaN'])('learning rate %j: names the box and gives an example', (learningRate) => {
