@@ -64,7 +64,8 @@ function parse(template: string): Template {
  */
 export function renderChatTemplate(template: string, messages: readonly ChatMessage[], options: RenderChatTemplateOptions = {}, where: { readonly caller?: string; readonly source?: string } = {}): string {
   const caller = where.caller ?? 'renderChatTemplate';
-  const source = where.source ?? 'the chat template';
+  const source = where.source ?? 'template';
+  const named = where.source === undefined ? 'the chat template' : `the chat template (${where.source})`;
   if (typeof template !== 'string') throw new InvalidArgumentError({ caller, argument: 'template', expected: 'a Jinja template (a string)', received: describeValue(template) });
   checkOptionKeys(options, [...RENDER_OPTION_KEYS], caller);
   const chat = checkChatMessages(messages, caller);
@@ -92,10 +93,10 @@ export function renderChatTemplate(template: string, messages: readonly ChatMess
   } catch (error) {
     if (error instanceof AttnkitError) throw error;
     const templateMessage = error instanceof Error ? error.message : String(error);
-    if (error instanceof TemplateRaised) throw new ChatTemplateError({ caller, failure: 'raised', source, templateMessage, message: `the chat template (${source}) refused the conversation: ${templateMessage}` });
-    throw new ChatTemplateError({ caller, failure: 'render', source, templateMessage, message: `the chat template (${source}) cannot be rendered: ${templateMessage}`, cause: error });
+    if (error instanceof TemplateRaised) throw new ChatTemplateError({ caller, failure: 'raised', source, templateMessage, message: `${named} refused the conversation: ${templateMessage}` });
+    throw new ChatTemplateError({ caller, failure: 'render', source, templateMessage, message: `${named} cannot be rendered: ${templateMessage}`, cause: error });
   }
-  return continued === undefined ? rendered : cutAtFinalMessage(rendered, continued, source, caller);
+  return continued === undefined ? rendered : cutAtFinalMessage(rendered, continued, { caller, source, named });
 }
 
 /** transformers' continue_final_message: the text to continue, with the tag appended to the final message's field. */
@@ -120,10 +121,10 @@ function openFinalMessage(chat: ChatMessage[], field: string, template: string, 
 }
 
 /** The rendered text up to where the continued message ends (its trailing spaces kept where the template kept them). */
-function cutAtFinalMessage(rendered: string, continued: string, source: string, caller: string): string {
+function cutAtFinalMessage(rendered: string, continued: string, { caller, source, named }: { readonly caller: string; readonly source: string; readonly named: string }): string {
   const tag = CONTINUE_TAG.trim();
   if (!rendered.includes(continued.trim()) || !rendered.includes(tag)) {
-    throw new ChatTemplateError({ caller, failure: 'render', source, message: `the chat template (${source}) does not show the final message to continue (continueFinalMessage): it changes or drops part of it. Final message: ${JSON.stringify(continued.trim().slice(0, 200))}` });
+    throw new ChatTemplateError({ caller, failure: 'render', source, message: `${named} does not show the final message to continue (continueFinalMessage): it changes or drops part of it. Final message: ${JSON.stringify(continued.trim().slice(0, 200))}` });
   }
   const at = rendered.lastIndexOf(tag);
   return rendered.slice(at, at + CONTINUE_TAG.length) === CONTINUE_TAG ? rendered.slice(0, at) : rendered.slice(0, at).trimEnd();
