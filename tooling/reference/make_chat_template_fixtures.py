@@ -28,7 +28,7 @@ given, so every llama3 case passes date_string (an extra keyword argument, given
 "generation" is the tokenizer-level check of `attnkit generate --chat`: the qwen3 decoder fixture's model
 (config.json, generation_config.json, model.safetensors) with the qwen3 chat folder's tokenizer files, a user
 message rendered with add_generation_prompt=True, and its greedy continuation (generate(do_sample=False,
-max_new_tokens=12), the folder's end-of-sequence ids) as token ids, in float32 and float64 (asserted equal). No
+max_new_tokens=8), the folder's end-of-sequence ids) as token ids, in float32 and float64 (asserted equal). No
 network is used; the output is deterministic.
 """
 import json
@@ -377,10 +377,10 @@ def generation(qwen3_chat):
         new = {}
         for dtype in [torch.float64, torch.float32]:
             model = AutoModelForCausalLM.from_pretrained(folder, dtype=dtype).eval()
-            out = model.generate(input_ids=ids, attention_mask=torch.ones_like(ids), do_sample=False, max_new_tokens=12)
+            out = model.generate(input_ids=ids, attention_mask=torch.ones_like(ids), do_sample=False, max_new_tokens=8)
             new[dtype] = out[0, ids.shape[1]:].tolist()
         assert new[torch.float64] == new[torch.float32], "float32 and float64 greedy differ"
-        return {"messages": messages, "prompt_ids": ids[0].tolist(), "new_tokens": new[torch.float64], "max_new_tokens": 12, "eos_token_id": model.generation_config.eos_token_id}
+        return {"messages": messages, "prompt_ids": ids[0].tolist(), "new_tokens": new[torch.float64], "max_new_tokens": 8, "eos_token_id": model.generation_config.eos_token_id}
 
 
 def main():

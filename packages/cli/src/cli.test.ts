@@ -45,7 +45,7 @@ describe('the attnkit command line', () => {
     [['encode', '--txt', 'a'], /^attnkit encode: 'arguments' must be the options of attnkit encode; received Unknown option '--txt'.*attnkit encode --help/],
     [['similarity', '--text', 'a', '--text', 'b', '--normalize'], /^attnkit similarity: 'arguments' must be the options of attnkit similarity; received Unknown option '--normalize'.*attnkit similarity --help/],
     [['report', '--json'], /^attnkit report: 'arguments' must be none; received Unknown option '--json'.*attnkit report --help/],
-    [['embedd', '--text', 'x'], /^attnkit: 'command' must be none \(the demo\), encode, similarity, embed, join, search, bench, train, quantize, download, cache or report; received 'embedd'\. Did you mean attnkit embed\? Run attnkit --help/],
+    [['embedd', '--text', 'x'], /^attnkit: 'command' must be none \(the demo\), encode, similarity, embed, join, search, generate, bench, train, quantize, download, cache or report; received 'embedd'\. Did you mean attnkit embed\? Run attnkit --help/],
   ])('%j is a typed usage error: exit 2, a message that points at --help, nothing on stdout', async (args, message) => {
     const failure = await failureOf(args);
     expect(failure?.code).toBe(2);
