@@ -2,8 +2,6 @@ export { Tokenizer, longestFirst, type EncodeOptions, type EncodedBatch, type Tr
 export { renderChatTemplate, type RenderChatTemplateOptions } from './chat/render-chat-template.js';
 export type { ApplyChatTemplateOptions } from './chat/apply-chat-template.js';
 export { checkChatMessages, type ChatMessage } from './chat/chat-message.js';
-export { chatTemplatesOf, chooseChatTemplate, type ChatTemplates } from './chat/chat-templates.js';
-export { templateSpecialTokens } from './chat/template-special-tokens.js';
 export { ChatTemplateError, type ChatTemplateFailure } from './chat/chat-template-error.js';
 export { loadTokenizer, type LoadTokenizerOptions } from './load-tokenizer.js';
 export { lowercaseTokenizerJson } from './tokenizer-json/lowercase-tokenizer-json.js';
