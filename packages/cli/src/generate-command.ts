@@ -1,4 +1,5 @@
 import { useBackend } from '@attnkit/backends';
+import { modelFiles } from '@attnkit/hub';
 import { loadCausalLM, type FinishReason, type GenerateOptions } from '@attnkit/models';
 import { loadTokenizer, type ChatMessage } from '@attnkit/tokenizers';
 import { checkModelFolder } from './check-model-folder.js';
@@ -110,13 +111,14 @@ export async function runGenerate(request: GenerateRequest, write: (piece: strin
   checkModelFolder(GENERATE_COMMAND, '--model', request.model);
   await useBackend(request.backend);
   const started = performance.now();
-  const tokenizer = await loadTokenizer(request.model);
+  const files = modelFiles(request.model, { caller: 'attnkit generate' }); // read once, by the tokenizer and the model
+  const tokenizer = await loadTokenizer(files);
   if (request.chat && tokenizer.chatTemplates.size === 0) {
     refuseArgument(GENERATE_COMMAND, '--chat', 'a model folder with a chat template (chat_template.jinja, or a "chat_template" key in tokenizer_config.json)', `${request.model}, which has none (a base model: leave out --chat)`);
   }
   const messages: ChatMessage[] = [...(request.system === undefined ? [] : [{ role: 'system', content: request.system }]), { role: 'user', content: request.prompt }];
   const promptIds = request.chat ? tokenizer.applyChatTemplate(messages, { addGenerationPrompt: true, tokenize: true }) : (tokenizer.encode([request.prompt], { padding: false, truncation: false }).inputIds[0] ?? []);
-  const model = await loadCausalLM(request.model);
+  const model = await loadCausalLM(files);
   const loaded = performance.now();
   try {
     let first: number | undefined;
