@@ -24,6 +24,7 @@ describe('the attnkit command line', () => {
     [['search'], 'attnkit search --index vectors.npy', ['--index', '--query', '--model', '--rerank', '--top-k', '--candidates', '--score-function', '--prompt-name', '--backend', '--json', 'Exit codes:']],
     [['train'], 'attnkit train', ['--model', '--pairs', '--output', '--backend', '--epochs', '--max-steps', '--batch-size', '--learning-rate', '--warmup-ratio', '--seed', '--checkpoint-every', '--overwrite', '--json', 'Exit codes:', '130']],
     [['bench'], 'attnkit bench', ['--model', '--backend', '--batch', '--tokens', '--runs', '--json', 'Exit codes:']],
+    [['generate'], 'attnkit generate --model DIR|ID --prompt', ['--model', '--prompt', '--chat', '--system', '--max-new-tokens', '--temperature', '--top-k', '--top-p', '--seed', '--stop', '--backend', '--json', 'Exit codes:']],
   ])('%j --help and -h print the usage, every option, defaults and examples on stdout, exit 0', async (command, usage, mentions) => {
     for (const { stdout, stderr } of await Promise.all(['--help', '-h'].map((flag) => cli([...command, flag])))) {
       expect(stdout.startsWith(`Usage: ${usage}`)).toBe(true);
@@ -45,7 +46,7 @@ describe('the attnkit command line', () => {
     [['encode', '--txt', 'a'], /^attnkit encode: 'arguments' must be the options of attnkit encode; received Unknown option '--txt'.*attnkit encode --help/],
     [['similarity', '--text', 'a', '--text', 'b', '--normalize'], /^attnkit similarity: 'arguments' must be the options of attnkit similarity; received Unknown option '--normalize'.*attnkit similarity --help/],
     [['report', '--json'], /^attnkit report: 'arguments' must be none; received Unknown option '--json'.*attnkit report --help/],
-    [['embedd', '--text', 'x'], /^attnkit: 'command' must be none \(the demo\), encode, similarity, embed, join, search, bench, train, quantize, download, cache or report; received 'embedd'\. Did you mean attnkit embed\? Run attnkit --help/],
+    [['embedd', '--text', 'x'], /^attnkit: 'command' must be none \(the demo\), encode, similarity, embed, join, search, generate, bench, train, quantize, download, cache or report; received 'embedd'\. Did you mean attnkit embed\? Run attnkit --help/],
   ])('%j is a typed usage error: exit 2, a message that points at --help, nothing on stdout', async (args, message) => {
     const failure = await failureOf(args);
     expect(failure?.code).toBe(2);
@@ -56,6 +57,18 @@ describe('the attnkit command line', () => {
   it('encode without --output prints exactly one JSON document on stdout', async () => {
     const { stdout } = await cli(['encode', '--backend', 'cpu', '--text', 'Hello world']);
     expect((JSON.parse(stdout) as EncodeResult).tokens).toEqual([['[CLS]', 'hello', 'world', '[SEP]']]);
+  }, 60_000);
+
+  it('generate streams the new text on stdout, then a newline; the summary goes to stderr; a bad number is exit 2', async () => {
+    const gpt2 = join(root, 'tooling', 'reference', 'fixtures', 'decoders', 'gpt2');
+    const [{ stdout, stderr }, failure] = await Promise.all([
+      cli(['generate', '--model', gpt2, '--prompt', 'The cat sat', '--temperature', '0', '--max-new-tokens', '4']),
+      failureOf(['generate', '--model', gpt2, '--prompt', 'The cat sat', '--max-new-tokens', 'many']),
+    ]);
+    expect(stdout.endsWith('\n')).toBe(true);
+    expect(stderr).toMatch(/^attnkit generate: 7 prompt \+ 4 new tokens \(length\) on wasm, load \d+ ms, prefill \d+ ms, decode \d+ ms, [\d.]+ tokens\/s\n$/);
+    expect([failure?.code, failure?.stdout]).toEqual([2, '']);
+    expect(failure?.stderr).toMatch(/^attnkit generate: '--max-new-tokens' must be a whole number from 1 to 1000000; received "many"\. Usage: attnkit generate/);
   }, 60_000);
 
   it('the bin is what package.json names, starts with a node shebang, and relative --output, --input and --model resolve against the directory it runs in', async () => {

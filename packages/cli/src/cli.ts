@@ -17,6 +17,7 @@ import { formatQuantizeSummary, parseQuantizeArgs, runQuantize } from './quantiz
 import { formatSimilarity, parseSimilarityArgs, runSimilarity } from './similarity-command.js';
 import { formatCacheList, parseCacheArgs, runCache } from './cache-command.js';
 import { parseDownloadArgs, runDownload } from './download-command.js';
+import { formatGenerateSummary, parseGenerateArgs, runGenerate } from './generate-command.js';
 
 env().set('PROD', true); // no "install tfjs-node" banner (attnkit targets cpu and wasm in Node), no debug checks
 
@@ -122,6 +123,14 @@ async function search(argv: string[]): Promise<void> {
   console.log(request.json ? JSON.stringify(result) : formatSearch(result));
 }
 
+async function generate(argv: string[]): Promise<void> {
+  const request = parseGenerateArgs(argv);
+  const result = await runGenerate(request, (piece) => process.stdout.write(piece));
+  if (request.json) console.log(JSON.stringify(result));
+  else process.stdout.write('\n');
+  console.error(formatGenerateSummary(result, request.backend));
+}
+
 /** What each command does with its arguments (its declaration, help and parsing are in COMMANDS). */
 async function download(argv: string[]): Promise<void> {
   const request = parseDownloadArgs(argv);
@@ -138,7 +147,7 @@ async function cache(argv: string[]): Promise<void> {
   console.log(Array.isArray(result) ? formatCacheList(result) : `attnkit cache: deleted ${result.id}${result.revision === undefined ? '' : `@${result.revision}`}, ${(result.freed / 1e6).toFixed(1)} MB freed`);
 }
 
-const RUN: Readonly<Record<CommandName, (argv: string[]) => Promise<void>>> = { encode, similarity, embed, join: joinShards, search, bench, train, quantize, download, cache, report };
+const RUN: Readonly<Record<CommandName, (argv: string[]) => Promise<void>>> = { encode, similarity, embed, join: joinShards, search, generate, bench, train, quantize, download, cache, report };
 
 async function main(given: string[]): Promise<void> {
   const argv = given[0] === '--' ? given.slice(1) : given; // `pnpm start -- encode ...` passes the `--` on (npm drops it)

@@ -4,8 +4,8 @@ import { commandCaller } from './command-line/cli-command.js';
 import { formatFlag } from './command-line/cli-option.js';
 
 describe('COMMANDS', () => {
-  it('is the demo and the eleven named commands, each named once', () => {
-    expect(COMMANDS.map((c) => c.name)).toEqual(['', 'encode', 'similarity', 'embed', 'join', 'search', 'bench', 'train', 'quantize', 'download', 'cache', 'report']);
+  it('is the demo and the twelve named commands, each named once', () => {
+    expect(COMMANDS.map((c) => c.name)).toEqual(['', 'encode', 'similarity', 'embed', 'join', 'search', 'generate', 'bench', 'train', 'quantize', 'download', 'cache', 'report']);
   });
 
   it.each(COMMANDS.map((c) => [commandCaller(c), c] as const))('%s: options named once (help is every command\'s), its usage writes each option it names as help does, its examples run it', (caller, command) => {

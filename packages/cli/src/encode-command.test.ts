@@ -124,6 +124,6 @@ describe('attnkit encode', () => {
     expect(failure?.stderr).toContain(`attnkit encode: '--model' must be a model folder, a Hugging Face id ('org/name') or an http(s) URL; received ${join(dir, 'missing')}, which does not exist.`);
     const unknown = await run(tsx, [...cli, 'embedd', '--text', 'x']).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(unknown?.code).toBe(2); // a usage mistake, not a bug
-    expect(unknown?.stderr).toMatch(/^attnkit: 'command' must be none \(the demo\), encode, similarity, embed, join, search, bench, train, quantize, download, cache or report; received 'embedd'\. Did you mean attnkit embed\? Run attnkit --help/);
+    expect(unknown?.stderr).toMatch(/^attnkit: 'command' must be none \(the demo\), encode, similarity, embed, join, search, generate, bench, train, quantize, download, cache or report; received 'embedd'\. Did you mean attnkit embed\? Run attnkit --help/);
   }, 60_000);
 });

@@ -22,3 +22,4 @@ export { parseQuantizeArgs, runQuantize, formatQuantizeSummary, QUANTIZE_COMMAND
 export { parseSearchArgs, runSearch, formatSearch, SEARCH_COMMAND, type SearchRequest, type SearchResult, type SearchResultHit } from './search/search-command.js';
 export { npyEmbeddings, type NpyEmbeddings } from './search/npy-embeddings.js';
 export { readIndexIds, type IndexEntry } from './search/read-index-ids.js';
+export { parseGenerateArgs, runGenerate, formatGenerateSummary, GENERATE_COMMAND, type GenerateRequest, type GenerateResult } from './generate-command.js';

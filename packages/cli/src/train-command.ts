@@ -8,8 +8,7 @@ import { saveMaskedLMFolder, saveSentenceFolder, trainMaskedLanguageModel, train
 import { checkModelFolder } from './check-model-folder.js';
 import { shortestFloat32 } from './shortest-float32.js';
 import { defineCommand } from './command-line/cli-command.js';
-import type { Refuse } from './command-line/cli-option.js';
-import { pathOption, valueOption, wholeNumberOption } from './command-line/option-kinds.js';
+import { pathOption, realNumber, valueOption, wholeNumberOption } from './command-line/option-kinds.js';
 import { OPTIONS } from './command-line/option-table.js';
 import { parseCommandLine } from './command-line/parse-command-line.js';
 import { refuseArgument } from './command-line/refuse-argument.js';
@@ -53,12 +52,6 @@ export interface TrainSummary {
 }
 
 /** `--learning-rate X`, `--warmup-ratio X`: a finite number that `check` accepts (`expected` says which). */
-const realNumber = (check: (n: number) => boolean, expected: string) => (value: string | undefined, refuse: Refuse) => {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  return value.trim() === '' || !Number.isFinite(n) || !check(n) ? refuse(expected, JSON.stringify(value)) : n;
-};
-
 /** `attnkit train`. */
 export const TRAIN_COMMAND = defineCommand({
   name: 'train',

@@ -1,4 +1,8 @@
-export { Tokenizer, longestFirst, type EncodeOptions, type EncodedBatch, type TruncationStrategy } from './tokenizer.js';
+export { Tokenizer, longestFirst, type EncodeOptions, type EncodedBatch, type TruncationStrategy, type TokenizerFiles } from './tokenizer.js';
+export { renderChatTemplate, type RenderChatTemplateOptions } from './chat/render-chat-template.js';
+export type { ApplyChatTemplateOptions } from './chat/apply-chat-template.js';
+export { checkChatMessages, type ChatMessage } from './chat/chat-message.js';
+export { ChatTemplateError, type ChatTemplateFailure } from './chat/chat-template-error.js';
 export { loadTokenizer, type LoadTokenizerOptions } from './load-tokenizer.js';
 export { lowercaseTokenizerJson } from './tokenizer-json/lowercase-tokenizer-json.js';
 export { tokenizerJsonFromVocab, type WordPieceOptions } from './tokenizer-json/vocab-tokenizer-json.js';

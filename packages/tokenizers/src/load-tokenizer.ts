@@ -30,7 +30,7 @@ function json(bytes: Uint8Array, file: string): Record<string, unknown> {
 
 /**
  * Loads the tokenizer of a Hugging Face model folder: `tokenizer.json` (with
- * `tokenizer_config.json` if present) of any family, or — for BERT folders that only have
+ * `tokenizer_config.json` and `chat_template.jinja` if present) of any family, or — for BERT folders that only have
  * `vocab.txt` — an equivalent WordPiece tokenizer built from the vocabulary and
  * `tokenizer_config.json`'s `do_lower_case` and `strip_accents`.
  *
@@ -44,13 +44,15 @@ export async function loadTokenizer(source: ModelSource | ModelFiles, options: L
   const configBytes = await files.read('tokenizer_config.json');
   const config = configBytes === undefined ? {} : json(configBytes, 'tokenizer_config.json');
   const tokenizerBytes = await files.read('tokenizer.json');
+  const templateBytes = await files.read('chat_template.jinja');
+  const chat = templateBytes === undefined ? {} : { chatTemplate: new TextDecoder().decode(templateBytes) };
   try {
-    if (tokenizerBytes !== undefined) return new Tokenizer(lower(json(tokenizerBytes, 'tokenizer.json')), config);
+    if (tokenizerBytes !== undefined) return new Tokenizer(lower(json(tokenizerBytes, 'tokenizer.json')), config, chat);
     const vocab = await files.read('vocab.txt');
     if (vocab === undefined) throw new ModelLoadError('tokenizer.json', `neither tokenizer.json nor vocab.txt is in ${files.where}.`, undefined, 'loadTokenizer');
     const lowercase = typeof config['do_lower_case'] === 'boolean' ? config['do_lower_case'] : true;
     const stripAccents = typeof config['strip_accents'] === 'boolean' ? config['strip_accents'] : null;
-    return new Tokenizer(lower(tokenizerJsonFromVocab(new TextDecoder().decode(vocab), { lowercase, stripAccents })), config);
+    return new Tokenizer(lower(tokenizerJsonFromVocab(new TextDecoder().decode(vocab), { lowercase, stripAccents })), config, chat);
   } catch (error) {
     if (error instanceof ModelLoadError) throw error;
     throw new ModelLoadError('tokenizer.json', `the tokenizer cannot be built: ${(error as Error).message}`, error, 'loadTokenizer');

@@ -1,4 +1,8 @@
 import { InvalidArgumentError, checkInteger, checkOptionKeys, describeValue } from '@attnkit/errors';
+import { applyChatTemplate, type ApplyChatTemplateOptions } from './chat/apply-chat-template.js';
+import type { ChatMessage } from './chat/chat-message.js';
+import { chatTemplatesOf, type ChatTemplates } from './chat/chat-templates.js';
+import { templateSpecialTokens } from './chat/template-special-tokens.js';
 import { MissingUnknownToken, type Token } from './models/tokenizer-model.js';
 import { TokenizerPipeline } from './pipeline/tokenizer-pipeline.js';
 import { checkTokenizerJson } from './tokenizer-json/check-tokenizer-json.js';
@@ -25,6 +29,12 @@ export type TruncationStrategy = 'longest_first' | 'only_first' | 'only_second' 
 
 const TRUNCATION_VALUES: ReadonlyArray<boolean | TruncationStrategy> = [true, false, 'longest_first', 'only_first', 'only_second', 'do_not_truncate'];
 const PADDING_VALUES: ReadonlyArray<EncodeOptions['padding']> = ['longest', 'max_length', false];
+
+/** Options of the {@link Tokenizer} constructor: files of the folder beside tokenizer.json and tokenizer_config.json. */
+export interface TokenizerFiles {
+  /** The text of the folder's `chat_template.jinja`: its default chat template, which wins over tokenizer_config.json's `chat_template` (as in transformers 5). */
+  readonly chatTemplate?: string;
+}
 
 /** A padded batch: `[B, T]` nested arrays, ready for an encoder's `forward`. */
 export interface EncodedBatch {
@@ -71,11 +81,21 @@ export class Tokenizer {
   readonly #specials: { readonly single: number; readonly pair: number };
   readonly #tokenTypes: boolean;
   readonly #cleanUpSpaces: boolean;
+  readonly #chat: ChatTemplates;
+  readonly #templateTokens: Readonly<Record<string, string>>;
   readonly modelMaxLength: number;
 
-  /** `tokenizerJson`: a parsed `tokenizer.json`; `tokenizerConfig`: a parsed `tokenizer_config.json` (pad token, `model_max_length`, class, `clean_up_tokenization_spaces`). */
-  constructor(tokenizerJson: Record<string, unknown>, tokenizerConfig: Record<string, unknown> = {}) {
+  /**
+   * `tokenizerJson`: a parsed `tokenizer.json`; `tokenizerConfig`: a parsed `tokenizer_config.json`
+   * (pad token, `model_max_length`, class, `clean_up_tokenization_spaces`, special tokens and
+   * `chat_template`); `files`: the folder's `chat_template.jinja` text, if any.
+   */
+  constructor(tokenizerJson: Record<string, unknown>, tokenizerConfig: Record<string, unknown> = {}, files: TokenizerFiles = {}) {
     checkTokenizerJson(tokenizerJson, 'Tokenizer');
+    checkOptionKeys(files, ['chatTemplate'], 'Tokenizer');
+    if (files.chatTemplate !== undefined && typeof files.chatTemplate !== 'string') throw new InvalidArgumentError({ caller: 'Tokenizer', argument: 'files.chatTemplate', expected: "the text of the folder's chat_template.jinja", received: describeValue(files.chatTemplate) });
+    this.#chat = chatTemplatesOf(tokenizerConfig, files.chatTemplate, 'Tokenizer');
+    this.#templateTokens = templateSpecialTokens(tokenizerConfig);
     const config = new Map(Object.entries(tokenizerConfig));
     this.#pipeline = new TokenizerPipeline(tokenizerJson, 'Tokenizer');
     const padName = tokenName(config.get('pad_token')) ?? tokenName((tokenizerJson['padding'] as { pad_token?: unknown } | null)?.pad_token) ?? ['[PAD]', '<pad>'].find((t) => this.#pipeline.tokenToId(t) !== undefined);
@@ -89,6 +109,34 @@ export class Tokenizer {
     this.#cleanUpSpaces = config.get('clean_up_tokenization_spaces') === true && !(model.type === 'BPE' || (model.type === undefined && model.merges !== undefined));
     const max = config.get('model_max_length');
     this.modelMaxLength = typeof max === 'number' && Number.isInteger(max) && max > this.#specials.single && max < 1e6 ? max : 512;
+  }
+
+  /** The folder's chat templates by name (`'default'`, ...): `chat_template.jinja`, else tokenizer_config.json's `chat_template`; empty for a model without one. */
+  get chatTemplates(): ReadonlyMap<string, string> {
+    return this.#chat.templates;
+  }
+
+  /**
+   * A conversation as the prompt its chat model was trained on: transformers'
+   * `apply_chat_template`. The folder's template (`chat_template.jinja`, else tokenizer_config.json's
+   * `chat_template`, a string or named templates) is rendered with `messages`, `add_generation_prompt`,
+   * `tools`, `documents`, the special tokens of tokenizer_config.json (`bos_token`, `eos_token`, ...)
+   * and `variables`; `tokenize: true` returns its ids instead (encoded without adding special
+   * tokens, as transformers does: the template writes them). A folder without a template, a template
+   * that calls `raise_exception` or fails to render is a `ChatTemplateError`; bad messages, an
+   * unknown `templateName` or bad options an `InvalidArgumentError`.
+   *
+   * @example
+   * const prompt = tokenizer.applyChatTemplate([{ role: 'user', content: 'Hi!' }], { addGenerationPrompt: true });
+   * const ids = tokenizer.applyChatTemplate([{ role: 'user', content: 'Hi!' }], { addGenerationPrompt: true, tokenize: true }); // [T]
+   */
+  applyChatTemplate(messages: readonly ChatMessage[], options: ApplyChatTemplateOptions & { readonly tokenize: true }): number[];
+  applyChatTemplate(messages: readonly ChatMessage[], options?: ApplyChatTemplateOptions & { readonly tokenize?: false }): string;
+  applyChatTemplate(messages: readonly ChatMessage[], options?: ApplyChatTemplateOptions): string | number[];
+  applyChatTemplate(messages: readonly ChatMessage[], options: ApplyChatTemplateOptions = {}): string | number[] {
+    const caller = 'Tokenizer.applyChatTemplate';
+    const encode = (text: string) => this.#encodeText(text, caller, 'messages').map((t) => t.id);
+    return applyChatTemplate({ chat: this.#chat, specialTokens: this.#templateTokens, encode }, messages, options, caller);
   }
 
   /** Tokens of one text, without special tokens. */

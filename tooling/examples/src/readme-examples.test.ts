@@ -9,9 +9,10 @@
 //   tooling/consumers.
 // The only change made to a block: the model folders it names ('./all-MiniLM-L6-v2', a
 // sentence-transformers folder; './bert-base-uncased' and './attnkit-tiny-bert', plain Hugging Face
-// folders; './Qwen3-0.6B', a causal LM folder) are pointed at small folders of the same kind (a
-// reference fixture made by sentence-transformers, the embedded model, the tiny random Qwen3 of the
-// decoder fixtures).
+// folders; './Qwen3-0.6B', a causal LM folder; './SmolLM2-135M-Instruct', a tokenizer with a chat
+// template) are pointed at small folders of the same kind (a reference fixture made by
+// sentence-transformers, the embedded model, the tiny random Qwen3 of the decoder fixtures, the
+// SmolLM2 chat-template fixture).
 import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -30,6 +31,7 @@ const FOLDERS: Record<string, string> = {
   './bert-base-uncased': join(ROOT, 'packages', 'models', 'assets', 'attnkit-tiny-bert'),
   './attnkit-tiny-bert': join(ROOT, 'packages', 'models', 'assets', 'attnkit-tiny-bert'),
   './Qwen3-0.6B': join(ROOT, 'tooling', 'reference', 'fixtures', 'decoders', 'qwen3'),
+  './SmolLM2-135M-Instruct': join(ROOT, 'tooling', 'reference', 'fixtures', 'chat-templates', 'smollm2'),
 };
 
 /**
@@ -49,7 +51,7 @@ const COUNTS: Record<string, { programs: number; fragments: number }> = {
   'packages/nn/README.md': { programs: 1, fragments: 0 },
   'packages/scorers/README.md': { programs: 1, fragments: 0 },
   'packages/sentence/README.md': { programs: 1, fragments: 1 },
-  'packages/tokenizers/README.md': { programs: 1, fragments: 0 },
+  'packages/tokenizers/README.md': { programs: 2, fragments: 0 },
   'packages/train/README.md': { programs: 2, fragments: 1 },
 };
 
@@ -102,7 +104,7 @@ describe('the ts and js blocks of every README', () => {
       found[s.readme]![s.fragment ? 'fragments' : 'programs']++;
     }
     expect(found).toEqual(COUNTS);
-    expect(programs.length).toBe(17); // run here; the root README's 3 run in tooling/consumers
+    expect(programs.length).toBe(18); // run here; the root README's 3 run in tooling/consumers
   });
 
   it('typechecks as written (one tsc run: package READMEs as strictly as the packages, the root README as a strict user project)', async () => {

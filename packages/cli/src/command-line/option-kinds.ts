@@ -88,3 +88,18 @@ export function wholeNumberOption(spec: WholeNumberSpec): CliOption<number | und
     },
   });
 }
+
+/**
+ * How a real-number option reads its text (`--learning-rate X`, `--temperature X`): a finite decimal
+ * that `check` accepts, else refused as `expected`; `undefined` when absent.
+ *
+ * @example
+ * const topP = valueOption({ name: 'top-p', placeholder: 'X', help: 'nucleus sampling', parse: realNumber((n) => n > 0 && n <= 1, 'a number in (0, 1]') });
+ */
+export function realNumber(check: (n: number) => boolean, expected: string): (value: string | undefined, refuse: Refuse) => number | undefined {
+  return (value, refuse) => {
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    return value.trim() === '' || !Number.isFinite(n) || !check(n) ? refuse(expected, JSON.stringify(value)) : n;
+  };
+}

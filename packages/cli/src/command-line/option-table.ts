@@ -44,6 +44,13 @@ export const OPTIONS = {
     default: 'the embedded attnkit-tiny-bert (small, trained on WordNet)',
     parse: (value) => (value === undefined ? embeddedModelFolder() : modelSourceOf(value)),
   }),
+  /** `--model DIR|ID` for commands that need a model of their own kind (no embedded default): `undefined` when absent. */
+  causalModel: valueOption({
+    name: 'model',
+    placeholder: 'DIR|ID',
+    help: "a causal language model folder (GPT-2, Llama, SmolLM, Mistral, Qwen2, Qwen3: config.json, model.safetensors, tokenizer files; relative to where you run the command), a Hugging Face id such as 'HuggingFaceTB/SmolLM2-135M-Instruct' (read through the on-disk cache Python uses) or an http(s) URL",
+    parse: (value) => (value === undefined ? undefined : modelSourceOf(value)),
+  }),
   /** `--text "..."`, repeated: the texts, none blank (`[]` without it). */
   text: repeatedOption({
     name: 'text',

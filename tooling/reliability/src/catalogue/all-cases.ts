@@ -1,6 +1,7 @@
 import { backendsCases } from './backends-cases.js';
 import { bertCases } from './bert-cases.js';
 import { shownAs, type CatalogueCase } from './catalogue-case.js';
+import { chatCases } from './chat-cases.js';
 import { cliCases } from './cli-cases.js';
 import { combinationsCases } from './combinations-cases.js';
 import { concurrencyCases } from './concurrency-cases.js';
@@ -26,6 +27,7 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...loadersCases,
   ...tokenizerCases,
   ...cliCases,
+  ...chatCases,
   ...retrievalCases,
   ...backendsCases,
   ...shownAs('cpu+wasm', concurrencyCases),
@@ -49,6 +51,7 @@ export const AREAS: readonly string[] = [
   'loaders',
   'tokenizer',
   'cli',
+  'chat',
   'retrieval',
   'backends',
   'concurrency',

@@ -78,7 +78,8 @@ function serve(): Promise<string> {
       const dir = base === 'st' ? root : base === 'escaping' ? escaping : undefined;
       try {
         if (dir === undefined) throw new Error('no such folder');
-        return response.writeHead(200).end(readFileSync(join(dir, ...rest.map(decodeURIComponent))));
+        const body = readFileSync(join(dir, ...rest.map(decodeURIComponent))); // before the headers: a missing file answers 404
+        return response.writeHead(200).end(body);
       } catch {
         return response.writeHead(404).end();
       }
