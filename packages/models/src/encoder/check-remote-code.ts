@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@attnkit/errors';
+import { describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { MODEL_TYPES } from './encoder-config.js';
 
 /**
@@ -17,7 +17,7 @@ export const UNSUPPORTED_ENCODER_TYPES: Readonly<Record<string, string>> = {
 const supported = () => MODEL_TYPES.map((t) => `"${t}"`).join(', ');
 
 /**
- * Refuses, from config.json's entries, an encoder folder that is not what its `model_type` would
+ * Refuses, from config.json (parsed, or its entries as a Map), an encoder folder that is not what its `model_type` would
  * make attnkit build: a `model_type` of {@link UNSUPPORTED_ENCODER_TYPES}, or an `auto_map` naming
  * custom code for the config or the model (`AutoConfig`, `AutoModel…`) — Jina v2 says
  * `model_type: "bert"` and v3 `"xlm-roberta"`, but their code is another architecture, which
@@ -25,9 +25,12 @@ const supported = () => MODEL_TYPES.map((t) => `"${t}"`).join(', ');
  * and the supported types.
  *
  * @example
- * checkNotRemoteCode(new Map(Object.entries(json)), 'loadEncoder'); // throws for nomic-embed-text-v1.5's config.json
+ * checkNotRemoteCode(JSON.parse(await readFile('nomic-embed-text-v1.5/config.json', 'utf8'))); // throws: model_type "nomic_bert"
  */
-export function checkNotRemoteCode(raw: ReadonlyMap<string, unknown>, caller: string): void {
+export function checkNotRemoteCode(config: unknown, caller = 'checkNotRemoteCode'): void {
+  const plain = typeof config === 'object' && config !== null && !Array.isArray(config) && Object.getPrototypeOf(config) === Object.prototype;
+  if (!(config instanceof Map) && !plain) throw new InvalidArgumentError({ caller, argument: 'config', expected: 'a JSON object (config.json) or its entries as a Map', received: describeValue(config) });
+  const raw: ReadonlyMap<unknown, unknown> = config instanceof Map ? config : new Map(Object.entries(config as object));
   const modelType = raw.get('model_type');
   if (typeof modelType === 'string' && Object.hasOwn(UNSUPPORTED_ENCODER_TYPES, modelType)) {
     throw new InvalidArgumentError({
