@@ -24,6 +24,7 @@ export { rotaryCosSin, type RotaryCosSin } from './rotary-cos-sin.js';
 export { RotaryEmbedding } from './rotary-embedding.js';
 export type { ResolvedRotaryConfig } from './check-rotary-config.js';
 export { applyRotary, type RotaryResult } from './apply-rotary.js';
+export { applyRotaryInterleaved } from './apply-rotary-interleaved.js';
 export { positionIdsFromMask } from './position-ids-from-mask.js';
 export { repeatKv } from './repeat-kv.js';
 export { groupedQueryAttention } from './grouped-query-attention.js';

@@ -1,4 +1,5 @@
-export { MODEL_TYPES, type ModelType, type EncoderConfig } from './encoder/encoder-config.js';
+export { MODEL_TYPES, POSITION_EMBEDDING_TYPES, type ModelType, type PositionEmbeddingType, type EncoderConfig } from './encoder/encoder-config.js';
+export { checkNotRemoteCode, UNSUPPORTED_ENCODER_TYPES } from './encoder/check-remote-code.js';
 export { parseEncoderConfig } from './encoder/parse-encoder-config.js';
 export { checkEncoderSize, encoderParameterCount, MAX_ENCODER_LAYERS, MAX_ENCODER_PARAMETERS, type EncoderSizes } from './encoder/encoder-size.js';
 export type { Encoder, EncoderInputs, EncoderOutputs } from './encoder/encoder.js';
@@ -22,6 +23,10 @@ export { ElectraModel } from './electra/electra-model.js';
 export { parseMPNetConfig, type MPNetConfig } from './mpnet/mpnet-config.js';
 export { MPNetModel, MPNetLayer, MPNetSelfAttention } from './mpnet/mpnet-model.js';
 export { relativePositionBuckets } from './mpnet/relative-position-buckets.js';
+export { relativeKeyScores, type RelativeKeyType } from './bert/relative-key-scores.js';
+export { parseRoFormerConfig, type RoFormerConfig } from './roformer/roformer-config.js';
+export { RoFormerModel, RoFormerEmbeddings, RoFormerLayer, RoFormerSelfAttention, type RoFormerRotary } from './roformer/roformer-model.js';
+export { RoFormerSinusoidalPositions, roformerSinusoidalTable } from './roformer/roformer-sinusoidal-positions.js';
 export { int8EncoderFiles, type Int8EncoderFilesOptions } from './int8/int8-encoder-files.js';
 export { parseSequenceClassificationConfig, PROBLEM_TYPES, type ProblemType, type SequenceClassificationConfig } from './classification/classification-config.js';
 export { ClassificationHead } from './classification/classification-head.js';
@@ -32,6 +37,7 @@ export { RobertaForSequenceClassification } from './roberta/roberta-for-sequence
 export { DistilBertForSequenceClassification } from './distilbert/distilbert-for-sequence-classification.js';
 export { ElectraForSequenceClassification } from './electra/electra-for-sequence-classification.js';
 export { MPNetForSequenceClassification } from './mpnet/mpnet-for-sequence-classification.js';
+export { RoFormerForSequenceClassification } from './roformer/roformer-for-sequence-classification.js';
 export { mpnetPositionBias } from './mpnet/mpnet-position-bias.js';
 export { DECODER_MODEL_TYPES, type DecoderModelType, type DecoderLayerType, type DecoderConfig } from './decoder/decoder-config.js';
 export { parseDecoderConfig } from './decoder/parse-decoder-config.js';

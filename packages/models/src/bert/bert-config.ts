@@ -7,13 +7,15 @@ export interface BertConfig extends EncoderConfig {
 }
 
 /** BERT's config.json: `BertConfig`'s names and defaults. */
-const KEYS: EncoderConfigKeys = { ...BERT_KEYS, padTokenId: 0, positionsAfterPadding: false, tokenTypes: true, layerNormEps: true };
+const KEYS: EncoderConfigKeys = { ...BERT_KEYS, padTokenId: 0, positionsAfterPadding: false, tokenTypes: true, layerNormEps: true, positions: 'relative' };
 
 /**
  * Validates a Hugging Face BERT `config.json` (already parsed; `model_type` `"bert"` or absent) and
- * returns the fields attnkit uses. Settings attnkit does not implement (an unknown `hidden_act`,
- * relative position embeddings, a decoder) are errors, never silently ignored; other families are
- * read by their own parsers, or by `parseEncoderConfig` for any of them.
+ * returns the fields attnkit uses. `position_embedding_type` may be `absolute`, `relative_key` or
+ * `relative_key_query` (as transformers ≤ 4.57 builds them; 5.x dropped the relative types).
+ * Settings attnkit does not implement (an unknown `hidden_act` or position type, a decoder) are
+ * errors, never silently ignored; other families are read by their own parsers, or by
+ * `parseEncoderConfig` for any of them.
  *
  * @example
  * const config = parseBertConfig(JSON.parse(await readFile('model/config.json', 'utf8')));

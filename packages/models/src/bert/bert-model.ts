@@ -1,4 +1,4 @@
-import { add, slice, squeeze, tanh, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { add, div, slice, squeeze, tanh, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { checkObject, InvalidArgumentError } from '@attnkit/errors';
 import { mergeHeads, splitHeads } from '@attnkit/attention';
 import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, linearResidualLayerNorm, linearThenActivation, skipInitialization, type ActivationFunction, type StateDictSource, ModuleDict } from '@attnkit/nn';
@@ -8,13 +8,15 @@ import { attendHeads, encoderForward, type LayerCallOptions } from '../encoder/e
 import { initialiseLikeHuggingFace } from '../encoder/initialise-like-hugging-face.js';
 import { loadCheckpoint } from '../encoder/load-checkpoint.js';
 import { checkEncoderSize } from '../encoder/encoder-size.js';
+import { relativeKeyScores, type RelativeKeyType } from './relative-key-scores.js';
 
 // The module tree mirrors Hugging Face's modeling_bert, so a parameter's dotted path is its
 // checkpoint key (`encoder.layer.0.attention.self.query.weight`): loading is `loadStateDict`.
 
 /**
  * `embeddings`: word + position + token type (when the family has token types), then LayerNorm
- * and dropout. `ids [B, T]` → `[B, T, E]` (ids already checked by the model's `forward`, so not
+ * and dropout. With relative positions (`position_embedding_type` `relative_key(_query)`) the
+ * position table is kept (the checkpoint has it) but not added, as transformers ≤ 4.57 does. `ids [B, T]` → `[B, T, E]` (ids already checked by the model's `forward`, so not
  * read back again; T ≤ max positions).
  *
  * @example
@@ -27,10 +29,12 @@ export class BertEmbeddings extends Module {
   readonly tokenTypeEmbeddings: Embedding | undefined;
   readonly layerNorm: LayerNorm;
   readonly dropout: Dropout;
+  readonly #absolute: boolean;
 
   constructor(c: EncoderConfig) {
     super();
     checkObject(c, { caller: 'BertEmbeddings', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
+    this.#absolute = c.positionEmbeddingType === 'absolute';
     [this.wordEmbeddings, this.positionEmbeddings, this.tokenTypeEmbeddings, this.layerNorm, this.dropout] = this.guard(() => [
       this.registerModule('word_embeddings', new Embedding(c.vocabSize, c.hiddenSize, { paddingIdx: c.padTokenId })),
       this.registerModule('position_embeddings', new Embedding(c.maxPositionEmbeddings, c.hiddenSize)),
@@ -45,7 +49,7 @@ export class BertEmbeddings extends Module {
     return tidy(() => {
       const length = inputIds.shape[1] as number;
       const words = this.wordEmbeddings.forward(inputIds, { idsChecked: true }); // [B, T, E] (the model's forward checked the ids)
-      const embedded = add(words, this.positionVectors(inputIds, length)); // + [T, E] or [B, T, E]
+      const embedded = this.#absolute ? add(words, this.positionVectors(inputIds, length)) : words; // + [T, E] or [B, T, E]; relative: none
       const types = this.tokenTypeEmbeddings;
       const typed = types === undefined
         ? embedded
@@ -64,6 +68,9 @@ export class BertEmbeddings extends Module {
 
 /**
  * `attention.self`: query, key and value projections, then scaled dot-product attention over H heads.
+ * With `position_embedding_type` `relative_key` or `relative_key_query`, `distance_embedding`
+ * (`[2M − 1, D]`) gives each score its relative position term (`relativeKeyScores`, divided by √D
+ * with `q · k`), as transformers ≤ 4.57's `BertSelfAttention`.
  *
  * @example
  * const { context } = layer.attention.self.forward(hidden, mask); // [B, T, E]
@@ -74,17 +81,22 @@ export class BertSelfAttention extends Module {
   readonly query: Linear;
   readonly key: Linear;
   readonly value: Linear;
+  /** `distance_embedding` `[2M − 1, D]`: relative position types only. */
+  readonly distanceEmbedding: Embedding | undefined;
   readonly dropoutRate: number;
+  readonly #relative: RelativeKeyType | undefined;
 
   constructor(c: EncoderConfig) {
     super();
     checkObject(c, { caller: 'BertSelfAttention', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
     this.numHeads = c.numAttentionHeads;
     this.dropoutRate = c.attentionProbsDropoutProb;
-    [this.query, this.key, this.value] = this.guard(() => [
+    this.#relative = c.positionEmbeddingType === 'relative_key' || c.positionEmbeddingType === 'relative_key_query' ? c.positionEmbeddingType : undefined;
+    [this.query, this.key, this.value, this.distanceEmbedding] = this.guard(() => [
       this.registerModule('query', new Linear(c.hiddenSize, c.hiddenSize)),
       this.registerModule('key', new Linear(c.hiddenSize, c.hiddenSize)),
       this.registerModule('value', new Linear(c.hiddenSize, c.hiddenSize)),
+      this.#relative === undefined ? undefined : this.registerModule('distance_embedding', new Embedding(2 * c.maxPositionEmbeddings - 1, c.hiddenSize / c.numAttentionHeads)),
     ] as const);
   }
 
@@ -93,14 +105,24 @@ export class BertSelfAttention extends Module {
     this.assertLive('BertSelfAttention.forward');
     return tidy(() => {
       const heads = (projection: Linear) => splitHeads(projection.forward(hidden), this.numHeads); // [B, T, E] -> [B, H, T, D]
-      const { output, weights } = attendHeads(heads(this.query), heads(this.key), heads(this.value), {
+      const [query, key] = [heads(this.query), heads(this.key)];
+      const scores = this.#relativeScores(query, key, bias); // [B, H, T, T] or the given bias
+      const { output, weights } = attendHeads(query, key, heads(this.value), {
         mask,
-        ...(bias === undefined ? {} : { bias }),
+        ...(scores === undefined ? {} : { bias: scores }),
         dropout: this.dropoutRate,
         training: this.training,
       }, options); // [B, H, T, D]
       return { context: mergeHeads(output), weights }; // [B, H, T, D] -> [B, T, E]
     });
+  }
+
+  /** The relative position term over √D (plus `bias`), `[B, H, T, T]`; `bias` alone for absolute positions. */
+  #relativeScores(query: Tensor, key: Tensor, bias: Tensor | undefined): Tensor | undefined {
+    if (this.#relative === undefined || this.distanceEmbedding === undefined) return bias;
+    const headDim = query.shape[3] as number;
+    const scores = div(relativeKeyScores(query, key, this.distanceEmbedding.weight, this.#relative), Math.sqrt(headDim)); // (q·E [+ k·E]) / √D, as transformers divides the sum
+    return bias === undefined ? scores : add(scores, bias);
   }
 }
 

@@ -9,6 +9,7 @@ import type { ModelType } from '../encoder/encoder-config.js';
 import { loadEncoderFolder, type LoadEncoderOptions } from '../load/load-encoder.js';
 import { MPNetForSequenceClassification } from '../mpnet/mpnet-for-sequence-classification.js';
 import { RobertaForSequenceClassification, ROBERTA_CLASSIFIER_KEYS } from '../roberta/roberta-for-sequence-classification.js';
+import { RoFormerForSequenceClassification } from '../roformer/roformer-for-sequence-classification.js';
 import { parseSequenceClassificationConfig, type SequenceClassificationConfig } from './classification-config.js';
 import type { SequenceClassifier, SequenceClassifierBuildOptions } from './sequence-classifier.js';
 
@@ -34,6 +35,7 @@ const FAMILIES: Record<ModelType, { readonly build: ClassifierClass; readonly he
   distilbert: { build: DistilBertForSequenceClassification, head: DISTILBERT_CLASSIFIER_KEYS, pooler: false },
   electra: { build: ElectraForSequenceClassification, head: ROBERTA_CLASSIFIER_KEYS, pooler: false },
   mpnet: { build: MPNetForSequenceClassification, head: ROBERTA_CLASSIFIER_KEYS, pooler: false },
+  roformer: { build: RoFormerForSequenceClassification, head: ROBERTA_CLASSIFIER_KEYS, pooler: false },
 };
 
 const POOLER_KEYS = ['pooler.dense.weight', 'pooler.dense.bias'];
@@ -42,7 +44,7 @@ const POOLER_KEYS = ['pooler.dense.weight', 'pooler.dense.bias'];
  * Loads a Hugging Face sequence-classification folder (`BertForSequenceClassification`,
  * `RobertaForSequenceClassification`, `XLMRobertaForSequenceClassification`,
  * `DistilBertForSequenceClassification`, `ElectraForSequenceClassification`,
- * `MPNetForSequenceClassification`, as transformers 5.17 builds them) as the class of its
+ * `MPNetForSequenceClassification`, `RoFormerForSequenceClassification`, as transformers 5.17 builds them) as the class of its
  * `model_type`, with `loadEncoder`'s sources and options (`hub`, `quantize: 'int8'`: the encoder's
  * `Linear` layers become `Int8Linear`, the head stays float32). The tensors load strictly by
  * transformers' keys (`bert.*` and `classifier.*`, `roberta.*` and `classifier.dense.*` /

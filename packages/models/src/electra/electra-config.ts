@@ -6,7 +6,7 @@ export interface ElectraConfig extends EncoderConfig {
   readonly modelType: 'electra';
 }
 
-const KEYS: EncoderConfigKeys = { ...BERT_KEYS, padTokenId: 0, positionsAfterPadding: false, tokenTypes: true, layerNormEps: true, embeddingSize: true };
+const KEYS: EncoderConfigKeys = { ...BERT_KEYS, padTokenId: 0, positionsAfterPadding: false, tokenTypes: true, layerNormEps: true, embeddingSize: true, positions: 'relative' };
 
 /**
  * Validates an ELECTRA `config.json` (`model_type` `"electra"` or absent): BERT's fields, and

@@ -63,7 +63,7 @@ export function checkSequenceLength(caller: string, config: EncoderConfig, lengt
     throw new InvalidArgumentError({
       caller,
       argument: 'inputIds',
-      expected: config.positionOffset === 0
+      expected: config.positionOffset === 0 || config.positionEmbeddingType !== 'absolute' // relative and rotary: the distance or sinusoidal table's reach
         ? `at most max_position_embeddings = ${config.maxPositionEmbeddings} tokens per sequence`
         : `at most max_position_embeddings - (pad_token_id + 1) = ${config.maxSequenceLength} tokens per sequence`,
       received: `${length} tokens`,

@@ -14,7 +14,7 @@ export interface CheckpointKeys {
 }
 
 /** The prefix each family's task and pre-training checkpoints put before the encoder's keys (`bert.`, `roberta.`, ...): where the encoder sits in a model with a head. */
-export const FAMILY_PREFIX: Readonly<Record<ModelType, string>> = { bert: 'bert.', distilbert: 'distilbert.', roberta: 'roberta.', 'xlm-roberta': 'roberta.', electra: 'electra.', mpnet: 'mpnet.' };
+export const FAMILY_PREFIX: Readonly<Record<ModelType, string>> = { bert: 'bert.', distilbert: 'distilbert.', roberta: 'roberta.', 'xlm-roberta': 'roberta.', electra: 'electra.', mpnet: 'mpnet.', roformer: 'roformer.' };
 /** Heads of pre-training and task models, none of which the encoder has. */
 const HEADS = ['cls.', 'lm_head.', 'classifier.', 'qa_outputs.', 'pre_classifier.', 'vocab_transform.', 'vocab_layer_norm.', 'vocab_projector.', 'discriminator_predictions.', 'generator_predictions.', 'generator_lm_head.', 'sequence_summary.'];
 const BUFFERS = new Set(['embeddings.position_ids', 'embeddings.token_type_ids']);

@@ -1,8 +1,19 @@
 /** The Hugging Face `model_type`s of the encoder families attnkit builds, each from its own folder. */
-export const MODEL_TYPES = ['bert', 'distilbert', 'roberta', 'xlm-roberta', 'electra', 'mpnet'] as const;
+export const MODEL_TYPES = ['bert', 'distilbert', 'roberta', 'xlm-roberta', 'electra', 'mpnet', 'roformer'] as const;
 
 /** One of {@link MODEL_TYPES}. */
 export type ModelType = (typeof MODEL_TYPES)[number];
+
+/**
+ * How an encoder sees positions: `absolute` (a learned table added to the embeddings), `relative_key`
+ * and `relative_key_query` (BERT, RoBERTa, XLM-R and ELECTRA folders with `position_embedding_type`
+ * so: each layer's `distance_embedding` added to the attention scores, no absolute table), `rotary`
+ * (RoFormer: sinusoidal rotary embeddings turning queries and keys).
+ */
+export const POSITION_EMBEDDING_TYPES = ['absolute', 'relative_key', 'relative_key_query', 'rotary'] as const;
+
+/** One of {@link POSITION_EMBEDDING_TYPES}. */
+export type PositionEmbeddingType = (typeof POSITION_EMBEDDING_TYPES)[number];
 
 /**
  * What every encoder family's config gives (camelCase here), in BERT's words: `hiddenSize` is
@@ -38,4 +49,12 @@ export interface EncoderConfig {
   readonly maxSequenceLength: number;
   /** MPNet's relative position buckets (`relative_attention_num_buckets`); 0 for the others. */
   readonly relativeAttentionNumBuckets: number;
+  /**
+   * How positions enter (config.json's `position_embedding_type` for the BERT-like families; `rotary`
+   * for RoFormer). With a relative type the longest sequence is `maxPositionEmbeddings` (the distance
+   * table's reach), whatever `positionOffset` says.
+   */
+  readonly positionEmbeddingType: PositionEmbeddingType;
+  /** RoFormer's `rotary_value`: the values turn too; false for the other families. */
+  readonly rotaryValue: boolean;
 }

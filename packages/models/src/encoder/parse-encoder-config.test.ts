@@ -22,7 +22,10 @@ describe('parseEncoderConfig', () => {
   });
 
   it.each<[string, Record<string, unknown>, string | RegExp]>([
-    ['an unsupported model_type, naming the supported ones', { ...config('bert'), model_type: 'modernbert' }, /^parseEncoderConfig: 'model_type' must be one of "bert", "distilbert", "roberta", "xlm-roberta", "electra", "mpnet"; received "modernbert"\. Rotary and ALiBi encoders/],
+    ['an unsupported model_type, naming the supported ones', { ...config('bert'), model_type: 'funnel' }, 'parseEncoderConfig: \'model_type\' must be one of "bert", "distilbert", "roberta", "xlm-roberta", "electra", "mpnet", "roformer"; received "funnel". docs/models.md lists what loads.'],
+    ['ModernBERT by name', { ...config('bert'), model_type: 'modernbert' }, /^parseEncoderConfig: 'model_type' must be one of "bert", .*"roformer"; received "modernbert", ModernBERT \(rotary positions, local and global attention, GeGLU\)\. On the Hub/],
+    ['a position type RoBERTa does not have', { ...config('roberta'), position_embedding_type: 'rotary' }, /^parseEncoderConfig: 'position_embedding_type' must be "absolute" or "relative_key" or "relative_key_query"; received "rotary"\./],
+    ['relative positions in MPNet', { ...config('mpnet'), position_embedding_type: 'relative_key' }, /^parseEncoderConfig: 'position_embedding_type' must be "absolute"; received "relative_key"\. This family has absolute positions only/],
     ['DistilBERT heads that do not divide dim', { ...config('distilbert'), n_heads: 5 }, "parseEncoderConfig: 'dim' must be divisible by n_heads = 5; received 32."],
     ['a RoBERTa position table no longer than the padding offset', { ...config('roberta'), max_position_embeddings: 2 }, "parseEncoderConfig: 'max_position_embeddings' must be more than pad_token_id + 1 = 2 (positions start after the padding id); received 2."],
     ['an ELECTRA embedding_size of 0', { ...config('electra'), embedding_size: 0 }, "parseEncoderConfig: 'embedding_size' must be a positive integer; received 0."],

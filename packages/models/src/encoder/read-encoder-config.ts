@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from '@attnkit/errors';
 import { ACTIVATIONS } from '@attnkit/nn';
-import type { EncoderConfig, ModelType } from './encoder-config.js';
+import type { EncoderConfig, ModelType, PositionEmbeddingType } from './encoder-config.js';
+import { checkNotRemoteCode } from './check-remote-code.js';
 import { checkEncoderSize } from './encoder-size.js';
 
 /** How a family writes its config.json: the key of each field, and the defaults of its config class. */
@@ -22,10 +23,16 @@ export interface EncoderConfigKeys {
   readonly tokenTypes: boolean;
   /** The family reads `layer_norm_eps` (DistilBERT's config has none: 1e-12). */
   readonly layerNormEps: boolean;
-  /** ELECTRA's separate `embedding_size` (default 128). */
-  readonly embeddingSize?: boolean;
+  /** A separate `embedding_size`: `true` for ELECTRA's (default 128), `'hiddenSize'` for RoFormer's (absent or null: `hidden_size`). */
+  readonly embeddingSize?: boolean | 'hiddenSize';
   /** MPNet's `relative_attention_num_buckets` (default 32). */
   readonly relativeAttentionBuckets?: boolean;
+  /**
+   * `position_embedding_type` may be `relative_key` or `relative_key_query` (BERT, RoBERTa, XLM-R,
+   * ELECTRA, as transformers ≤ 4.57 builds them); `'rotary'`: the family is rotary (RoFormer) and
+   * reads `rotary_value`. Absent: only `absolute`.
+   */
+  readonly positions?: 'relative' | 'rotary';
 }
 
 /** BERT's key names, which most families share. */
@@ -45,9 +52,10 @@ export function configEntries(json: unknown, caller: string): Map<string, unknow
 /**
  * The fields every encoder family shares, read from config.json's entries as `keys` names them:
  * sizes (positive integers, heads dividing the width), activation (a Hugging Face `ACT2FN` name
- * attnkit has), probabilities, `layer_norm_eps`, `pad_token_id` inside the vocabulary. Settings
- * attnkit does not implement (relative position embeddings in BERT, a decoder) are errors, never
- * silently ignored; the config is refused past the size attnkit builds (`checkEncoderSize`).
+ * attnkit has), probabilities, `layer_norm_eps`, `pad_token_id` inside the vocabulary,
+ * `position_embedding_type` (relative types where `keys.positions` allows them). Settings attnkit
+ * does not implement (a decoder, another position type) are errors, never silently ignored; the
+ * config is refused past the size attnkit builds (`checkEncoderSize`).
  *
  * @example
  * const config = readEncoderConfig('bert', configEntries(json, 'parseBertConfig'), { ...BERT_KEYS, padTokenId: 0, positionsAfterPadding: false, tokenTypes: true, layerNormEps: true }, 'parseBertConfig');
@@ -69,15 +77,16 @@ export function readEncoderConfig<T extends ModelType>(modelType: T, raw: Readon
   const maxPositionEmbeddings = integer(keys.maxPositionEmbeddings);
   if (hiddenSize % numAttentionHeads !== 0) fail(keys.hiddenSize, `divisible by ${keys.numAttentionHeads} = ${numAttentionHeads}`, hiddenSize);
   const typeVocabSize = keys.tokenTypes ? integer('type_vocab_size', 2) : 0;
-  const embeddingSize = keys.embeddingSize === true ? integer('embedding_size', 128) : hiddenSize;
+  const embeddingSize = keys.embeddingSize === true ? integer('embedding_size', 128) : keys.embeddingSize === 'hiddenSize' && raw.get('embedding_size') != null ? integer('embedding_size') : hiddenSize;
   const relativeAttentionNumBuckets = keys.relativeAttentionBuckets === true ? integer('relative_attention_num_buckets', 32) : 0;
 
   const act = raw.get(keys.hiddenAct) ?? 'gelu';
   if (typeof act !== 'string' || !Object.hasOwn(ACTIVATIONS, act)) fail(keys.hiddenAct, `one of ${Object.keys(ACTIVATIONS).map((a) => `"${a}"`).join(', ')}`, act);
   const range = raw.get('initializer_range') ?? 0.02;
   if (typeof range !== 'number' || !(range > 0 && range < 10)) fail('initializer_range', 'a number in (0, 10)', range);
-  const positions = raw.get('position_embedding_type') ?? 'absolute';
-  if (positions !== 'absolute') fail('position_embedding_type', '"absolute" (relative position embeddings are not implemented)', positions);
+  const positionEmbeddingType = readPositionType(raw, keys, fail);
+  const rotaryValue = keys.positions === 'rotary' ? (raw.get('rotary_value') ?? false) : false;
+  if (typeof rotaryValue !== 'boolean') fail('rotary_value', 'true or false', rotaryValue);
   if (raw.get('is_decoder') === true || raw.get('add_cross_attention') === true) fail('is_decoder', 'false: attnkit implements the encoder', true);
   const eps = keys.layerNormEps ? (raw.get('layer_norm_eps') ?? 1e-12) : 1e-12;
   if (typeof eps !== 'number' || !(eps > 0 && eps < 1)) fail('layer_norm_eps', 'a number in (0, 1)', eps);
@@ -107,11 +116,27 @@ export function readEncoderConfig<T extends ModelType>(modelType: T, raw: Readon
     initializerRange: range as number,
     embeddingSize,
     positionOffset,
-    maxSequenceLength: maxPositionEmbeddings - positionOffset,
+    maxSequenceLength: positionEmbeddingType === 'absolute' ? maxPositionEmbeddings - positionOffset : maxPositionEmbeddings, // relative: the distance table's reach; rotary: the sinusoidal table's
     relativeAttentionNumBuckets,
+    positionEmbeddingType,
+    rotaryValue: rotaryValue as boolean,
   };
   checkEncoderSize(config, caller); // a config.json claiming a billion-token vocabulary is refused here, not at allocation
   return config;
+}
+
+/** `position_embedding_type` as the family allows it (`keys.positions`); RoFormer's is `rotary`, whatever config.json says. */
+function readPositionType(raw: ReadonlyMap<string, unknown>, keys: EncoderConfigKeys, fail: (key: string, expected: string, received: unknown, hint?: string) => never): PositionEmbeddingType {
+  if (keys.positions === 'rotary') return 'rotary';
+  const given = raw.get('position_embedding_type') ?? 'absolute';
+  const allowed = keys.positions === 'relative' ? ['absolute', 'relative_key', 'relative_key_query'] : ['absolute'];
+  if (!allowed.includes(given as string)) {
+    const hint = keys.positions === 'relative'
+      ? 'transformers ≤ 4.57 builds these three; ALiBi (Jina v2) and rotary (Nomic) BERTs are other architectures, with their own code.'
+      : 'This family has absolute positions only; relative_key(_query) is read for BERT, RoBERTa, XLM-R and ELECTRA.';
+    fail('position_embedding_type', allowed.map((t) => `"${t}"`).join(' or '), given, hint);
+  }
+  return given as PositionEmbeddingType;
 }
 
 /**
@@ -130,13 +155,14 @@ export function familyModelType<T extends ModelType>(raw: ReadonlyMap<string, un
 }
 
 /**
- * A family's config parser in one call: config.json's entries, its `model_type` (one of
- * `modelTypes`, or absent), then the shared fields as `keys` names them.
+ * A family's config parser in one call: config.json's entries, a folder that needs its own code
+ * refused (`checkNotRemoteCode`), its `model_type` (one of `modelTypes`, or absent), then the shared fields as `keys` names them.
  *
  * @example
  * export const parseElectraConfig = (json: unknown, caller = 'parseElectraConfig') => parseFamilyConfig(json, ['electra'], KEYS, caller);
  */
 export function parseFamilyConfig<T extends ModelType>(json: unknown, modelTypes: readonly T[], keys: EncoderConfigKeys, caller: string): EncoderConfig & { readonly modelType: T } {
   const raw = configEntries(json, caller);
+  checkNotRemoteCode(raw, caller); // Jina's model_type "bert" with its own code is not BERT
   return readEncoderConfig(familyModelType(raw, modelTypes, caller), raw, keys, caller);
 }

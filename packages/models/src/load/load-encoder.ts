@@ -10,6 +10,7 @@ import type { EncoderConfig, ModelType } from '../encoder/encoder-config.js';
 import { parseEncoderConfig } from '../encoder/parse-encoder-config.js';
 import { MPNetModel } from '../mpnet/mpnet-model.js';
 import { RobertaModel } from '../roberta/roberta-model.js';
+import { RoFormerModel } from '../roformer/roformer-model.js';
 import { applyInt8 } from './apply-int8.js';
 import { buildOnBackend } from './build-on-backend.js';
 import { encoderStateDict, type EncoderStateDict } from './encoder-state-dict.js';
@@ -82,6 +83,7 @@ const ENCODER_CLASSES: Record<ModelType, (config: EncoderConfig, checkpoint: Sta
   distilbert: (c, w) => new DistilBertModel(c, w),
   electra: (c, w) => new ElectraModel(c, w),
   mpnet: (c, w) => new MPNetModel(c, w),
+  roformer: (c, w) => new RoFormerModel(c, w),
 };
 
 /**
@@ -118,7 +120,11 @@ export async function loadEncoderFolder<C extends EncoderConfig, M extends Loade
  * (Node), a URL, a set of files (browser uploads) or a `ModelFiles` reader, building the model class
  * of its `model_type`: `bert` ({@link BertModel}), `roberta` and `xlm-roberta` ({@link RobertaModel}),
  * `distilbert` ({@link DistilBertModel}), `electra` ({@link ElectraModel}), `mpnet`
- * ({@link MPNetModel}). Names with or without the family's prefix (`bert.`, `roberta.`, ...) and
+ * ({@link MPNetModel}), `roformer` ({@link RoFormerModel}). BERT, RoBERTa, XLM-R and ELECTRA folders
+ * with `position_embedding_type` `relative_key` or `relative_key_query` load with their
+ * `distance_embedding` tables (as transformers ≤ 4.57 builds them; transformers 5 ignores the
+ * setting). A folder that needs its own code (`auto_map`, `nomic_bert`, `new`, ...) is refused by
+ * name. Names with or without the family's prefix (`bert.`, `roberta.`, ...) and
  * legacy `gamma` / `beta` are accepted (see `checkpointKeys`); heads are skipped with a notice;
  * missing, unexpected or mis-shaped tensors give one {@link ModelLoadError} listing all of them;
  * an unknown `model_type` is an error naming the supported ones. The weights are made on the

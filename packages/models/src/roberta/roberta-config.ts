@@ -7,7 +7,7 @@ export interface RobertaConfig extends EncoderConfig {
 }
 
 /** BERT's names; padding id 1, positions counted after it. */
-const KEYS: EncoderConfigKeys = { ...BERT_KEYS, padTokenId: 1, positionsAfterPadding: true, tokenTypes: true, layerNormEps: true };
+const KEYS: EncoderConfigKeys = { ...BERT_KEYS, padTokenId: 1, positionsAfterPadding: true, tokenTypes: true, layerNormEps: true, positions: 'relative' };
 
 /**
  * Validates a RoBERTa or XLM-RoBERTa `config.json` (`model_type` `"roberta"`, `"xlm-roberta"` or

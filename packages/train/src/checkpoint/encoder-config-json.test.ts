@@ -16,6 +16,11 @@ describe('encoderConfigJson', () => {
     expect(MODEL_TYPES).toContain(written['model_type']);
   });
 
+  it.each(['bert-relative-key-query', 'electra-relative-key', 'roformer-rotary-value', 'roformer'])('%s: position type, rotary_value and embedding_size survive a config written without the original', async (name) => {
+    const config = parseEncoderConfig(JSON.parse(await readFile(`${FAMILIES}../relative-roformer/${name}/config.json`, 'utf8')));
+    expect(parseEncoderConfig(encoderConfigJson(config))).toEqual(config);
+  });
+
   it('writes a complete config without the original (architectures from the family)', async () => {
     const config = parseEncoderConfig(JSON.parse(await readFile(`${FAMILIES}distilbert/config.json`, 'utf8')));
     const written = encoderConfigJson(config);

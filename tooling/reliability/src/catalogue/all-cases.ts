@@ -10,6 +10,7 @@ import { entryPointCases } from './entry-points-cases.js';
 import { extremesCases } from './extremes-cases.js';
 import { hostObjectsCases } from './host-objects-cases.js';
 import { loadersCases } from './loaders-cases.js';
+import { relativeRoformerCases } from './relative-roformer-cases.js';
 import { retrievalCases } from './retrieval-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
@@ -25,6 +26,7 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...bertCases,
   ...decodersCases,
   ...loadersCases,
+  ...relativeRoformerCases,
   ...tokenizerCases,
   ...cliCases,
   ...chatCases,
