@@ -1,4 +1,4 @@
-import { add, all, any, equal, logicalAnd, logicalOr, maximum, reshape, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { add, all, any, equal, getBackend, logicalAnd, logicalOr, maximum, reshape, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { checkBoolean, checkObject, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { fromTorchBoolMask, maskedFillValue, mergeMasks, splitAdditiveMask } from '@attnkit/masks';
 
@@ -21,6 +21,9 @@ function converted(torchMask: Tensor): { mask: Tensor; bias?: Tensor } {
   return torchMask.dtype === 'bool' ? { mask: fromTorchBoolMask(torchMask) } : splitAdditiveMask(torchMask);
 }
 
+/** Backends whose tensors live in CPU memory, where reading one value back costs nothing. */
+const CPU_RESIDENT = new Set(['cpu', 'wasm']);
+
 /**
  * True when a float mask holds only 0 and 1, both present: a keep/pad mask given as floats, which
  * PyTorch would add to the scores. All zeros or all ones is accepted: added or read as keep/pad, it
@@ -28,6 +31,7 @@ function converted(torchMask: Tensor): { mask: Tensor; bias?: Tensor } {
  */
 function isBinaryFloatMask(torchMask: Tensor): boolean {
   if (torchMask.dtype === 'bool' || torchMask.size === 0) return false;
+  if (!CPU_RESIDENT.has(getBackend())) return false; // webgl / webgpu: no synchronous read-back in a forward pass (see fromTorchMasks)
   const binary = tidy(() => logicalAnd(all(logicalOr(equal(torchMask, 0), equal(torchMask, 1))), logicalAnd(any(equal(torchMask, 1)), any(equal(torchMask, 0)))));
   try {
     return binary.dataSync()[0] === 1;
@@ -54,7 +58,9 @@ function refuseBinaryFloatMask(caller: string, argument: string, torchMask: Tens
  * float `bias` added to the scores (`[B|1, H|1, T, S]`), either `undefined` when not needed. Bool
  * masks block; float masks are added, soft values included, as PyTorch adds them (`-inf` blocks).
  * A float mask of 0s and 1s (both present) is refused (it would block nothing) unless `additiveBinaryMasks` is true;
- * checking it reads one value back from the backend.
+ * checking it reads one value back, which happens on cpu and wasm only: on webgl and webgpu the check
+ * is skipped (a synchronous read-back would stall the GPU inside a forward pass, and on WebGPU it
+ * can break later WebGL programs in the same page), so develop on cpu or wasm to have it.
  * The caller disposes both.
  *
  * @example
