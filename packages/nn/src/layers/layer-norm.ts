@@ -45,8 +45,8 @@ export class LayerNorm extends Module {
     }
     this.eps = eps;
     const affine = checkBoolean(elementwiseAffine, { caller: 'LayerNorm', argument: 'elementwiseAffine', fallback: true });
-    this.weight = affine ? this.registerParameter('weight', initialValues([normalizedShape], { constant: 1 })) : undefined;
     const withBias = checkBoolean(bias, { caller: 'LayerNorm', argument: 'bias', fallback: true });
+    this.weight = affine ? this.registerParameter('weight', initialValues([normalizedShape], { constant: 1 })) : undefined;
     this.bias = affine && withBias ? this.registerParameter('bias', initialValues([normalizedShape], { constant: 0 })) : undefined;
   }
 
