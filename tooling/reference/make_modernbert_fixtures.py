@@ -112,11 +112,15 @@ def config(**overrides):
 
 
 def perturb(model, scale=0.1):
-    """Non-trivial norms and biases (a wrong wiring must not hide behind zeros and ones)."""
+    """Non-trivial norms and biases (a wrong wiring must not hide behind zeros and ones), and queries and keys
+    large enough that the attention is peaked: with the init's std 0.02 every score is near 0, and a wrong
+    rotary theta or position would change the outputs by less than the tolerance."""
     with torch.no_grad():
         for name, p in model.named_parameters():
             if "norm" in name or name.endswith(".bias"):
                 p.add_(scale * torch.randn_like(p))
+            if name.endswith("attn.Wqkv.weight"):
+                p.mul_(15.0)
     return model
 
 

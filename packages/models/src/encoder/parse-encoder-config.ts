@@ -2,6 +2,7 @@ import { InvalidArgumentError } from '@attnkit/errors';
 import { parseBertConfig } from '../bert/bert-config.js';
 import { parseDistilBertConfig } from '../distilbert/distilbert-config.js';
 import { parseElectraConfig } from '../electra/electra-config.js';
+import { parseModernBertConfig } from '../modernbert/modernbert-config.js';
 import { parseMPNetConfig } from '../mpnet/mpnet-config.js';
 import { parseRobertaConfig } from '../roberta/roberta-config.js';
 import { MODEL_TYPES, type EncoderConfig, type ModelType } from './encoder-config.js';
@@ -15,6 +16,7 @@ const PARSERS: Record<ModelType, (json: unknown, caller: string) => EncoderConfi
   distilbert: parseDistilBertConfig,
   electra: parseElectraConfig,
   mpnet: parseMPNetConfig,
+  modernbert: parseModernBertConfig,
 };
 
 /**
@@ -31,7 +33,7 @@ const PARSERS: Record<ModelType, (json: unknown, caller: string) => EncoderConfi
 export function parseEncoderConfig(json: unknown, caller = 'parseEncoderConfig'): EncoderConfig {
   const modelType = configEntries(json, caller).get('model_type') ?? 'bert';
   if (typeof modelType !== 'string' || !Object.hasOwn(PARSERS, modelType)) {
-    throw new InvalidArgumentError({ caller, argument: 'model_type', expected: `one of ${MODEL_TYPES.map((t) => `"${t}"`).join(', ')}`, received: JSON.stringify(modelType) ?? String(modelType), hint: 'Rotary and ALiBi encoders (ModernBERT, NomicBERT, Jina v2, GTE v1.5) are not supported yet; docs/models.md lists what loads.' });
+    throw new InvalidArgumentError({ caller, argument: 'model_type', expected: `one of ${MODEL_TYPES.map((t) => `"${t}"`).join(', ')}`, received: JSON.stringify(modelType) ?? String(modelType), hint: 'Other rotary and ALiBi encoders (NomicBERT, Jina v2, GTE v1.5) are not supported yet; docs/models.md lists what loads.' });
   }
   return PARSERS[modelType as ModelType](json, caller);
 }

@@ -26,6 +26,10 @@ export interface EncoderConfigKeys {
   readonly embeddingSize?: boolean;
   /** MPNet's `relative_attention_num_buckets` (default 32). */
   readonly relativeAttentionBuckets?: boolean;
+  /** The key of the norms' epsilon when it is not `layer_norm_eps` (ModernBERT: `norm_eps`). */
+  readonly layerNormEpsKey?: string;
+  /** The family config class's defaults where they are not BERT's (ModernBERT: eps 1e-5, dropouts 0, 8192 positions). */
+  readonly defaults?: { readonly layerNormEps?: number; readonly dropout?: number; readonly maxPositionEmbeddings?: number };
 }
 
 /** BERT's key names, which most families share. */
@@ -66,7 +70,7 @@ export function readEncoderConfig<T extends ModelType>(modelType: T, raw: Readon
   const numHiddenLayers = integer(keys.numHiddenLayers);
   const numAttentionHeads = integer(keys.numAttentionHeads);
   const intermediateSize = integer(keys.intermediateSize);
-  const maxPositionEmbeddings = integer(keys.maxPositionEmbeddings);
+  const maxPositionEmbeddings = integer(keys.maxPositionEmbeddings, keys.defaults?.maxPositionEmbeddings);
   if (hiddenSize % numAttentionHeads !== 0) fail(keys.hiddenSize, `divisible by ${keys.numAttentionHeads} = ${numAttentionHeads}`, hiddenSize);
   const typeVocabSize = keys.tokenTypes ? integer('type_vocab_size', 2) : 0;
   const embeddingSize = keys.embeddingSize === true ? integer('embedding_size', 128) : hiddenSize;
@@ -79,10 +83,11 @@ export function readEncoderConfig<T extends ModelType>(modelType: T, raw: Readon
   const positions = raw.get('position_embedding_type') ?? 'absolute';
   if (positions !== 'absolute') fail('position_embedding_type', '"absolute" (relative position embeddings are not implemented)', positions);
   if (raw.get('is_decoder') === true || raw.get('add_cross_attention') === true) fail('is_decoder', 'false: attnkit implements the encoder', true);
-  const eps = keys.layerNormEps ? (raw.get('layer_norm_eps') ?? 1e-12) : 1e-12;
-  if (typeof eps !== 'number' || !(eps > 0 && eps < 1)) fail('layer_norm_eps', 'a number in (0, 1)', eps);
+  const epsKey = keys.layerNormEpsKey ?? 'layer_norm_eps';
+  const eps = keys.layerNormEps ? (raw.get(epsKey) ?? keys.defaults?.layerNormEps ?? 1e-12) : 1e-12;
+  if (typeof eps !== 'number' || !(eps > 0 && eps < 1)) fail(epsKey, 'a number in (0, 1)', eps);
   const probability = (key: string): number => {
-    const value = raw.get(key) ?? 0.1;
+    const value = raw.get(key) ?? keys.defaults?.dropout ?? 0.1;
     if (typeof value !== 'number' || !(value >= 0 && value < 1)) fail(key, 'a probability in [0, 1)', value);
     return value as number;
   };

@@ -8,6 +8,8 @@ import { ElectraModel } from '../electra/electra-model.js';
 import type { Encoder } from '../encoder/encoder.js';
 import type { EncoderConfig, ModelType } from '../encoder/encoder-config.js';
 import { parseEncoderConfig } from '../encoder/parse-encoder-config.js';
+import type { ModernBertConfig } from '../modernbert/modernbert-config.js';
+import { ModernBertModel } from '../modernbert/modernbert-model.js';
 import { MPNetModel } from '../mpnet/mpnet-model.js';
 import { RobertaModel } from '../roberta/roberta-model.js';
 import { applyInt8 } from './apply-int8.js';
@@ -82,6 +84,7 @@ const ENCODER_CLASSES: Record<ModelType, (config: EncoderConfig, checkpoint: Sta
   distilbert: (c, w) => new DistilBertModel(c, w),
   electra: (c, w) => new ElectraModel(c, w),
   mpnet: (c, w) => new MPNetModel(c, w),
+  modernbert: (c, w) => new ModernBertModel(c as ModernBertConfig, w),
 };
 
 /**
@@ -118,7 +121,7 @@ export async function loadEncoderFolder<C extends EncoderConfig, M extends Loade
  * (Node), a URL, a set of files (browser uploads) or a `ModelFiles` reader, building the model class
  * of its `model_type`: `bert` ({@link BertModel}), `roberta` and `xlm-roberta` ({@link RobertaModel}),
  * `distilbert` ({@link DistilBertModel}), `electra` ({@link ElectraModel}), `mpnet`
- * ({@link MPNetModel}). Names with or without the family's prefix (`bert.`, `roberta.`, ...) and
+ * ({@link MPNetModel}), `modernbert` ({@link ModernBertModel}). Names with or without the family's prefix (`bert.`, `roberta.`, ...) and
  * legacy `gamma` / `beta` are accepted (see `checkpointKeys`); heads are skipped with a notice;
  * missing, unexpected or mis-shaped tensors give one {@link ModelLoadError} listing all of them;
  * an unknown `model_type` is an error naming the supported ones. The weights are made on the
