@@ -113,7 +113,12 @@ export function parseModernBertConfig(json: unknown, caller = 'parseModernBertCo
     if (typeof dict !== 'object' || dict === null || Array.isArray(dict)) fail(`rope_parameters.${type}`, 'an object of rope parameters ({ rope_type, rope_theta })', dict);
     const withTheta = { rope_type: 'default', ...(dict as object), ...((dict as Record<string, unknown>)['rope_theta'] == null ? { rope_theta: theta } : {}) };
     // the head width is hidden_size / num_attention_heads, as ModernBertAttention's (a head_dim key is not read)
-    return rotaryConfigFromHuggingFace({ hidden_size: encoder.hiddenSize, num_attention_heads: encoder.numAttentionHeads, max_position_embeddings: encoder.maxPositionEmbeddings, rope_parameters: { [type]: withTheta } }, { layerType: type });
+    try {
+      return rotaryConfigFromHuggingFace({ hidden_size: encoder.hiddenSize, num_attention_heads: encoder.numAttentionHeads, max_position_embeddings: encoder.maxPositionEmbeddings, rope_parameters: { [type]: withTheta } }, { layerType: type });
+    } catch (error) {
+      if (!(error instanceof InvalidArgumentError)) throw error;
+      throw new InvalidArgumentError({ caller, argument: error.argument, expected: error.expected, received: error.received, ...(error.hint === undefined ? {} : { hint: error.hint }) }); // the config.json key, under this parser's name
+    }
   };
   const globalRotary = rotary('full_attention', 'global_rope_theta', 160_000);
   const localRotary = rotary('sliding_attention', 'local_rope_theta', 10_000);
