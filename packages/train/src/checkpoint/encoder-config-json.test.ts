@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { encoderConfigJson } from './encoder-config-json.js';
 
 const FAMILIES = decodeURIComponent(new URL('../../../../tooling/reference/fixtures/families/', import.meta.url).pathname);
+const FIXTURES = decodeURIComponent(new URL('../../../../tooling/reference/fixtures/', import.meta.url).pathname);
 
 describe('encoderConfigJson', () => {
   it.each(['bert', 'distilbert', 'roberta', 'xlm-roberta', 'electra', 'mpnet'])('%s: parses back to the same config, keeps the keys attnkit does not read, and says float32', async (family) => {
@@ -14,6 +15,17 @@ describe('encoderConfigJson', () => {
     expect(written).toMatchObject({ ...original, dtype: 'float32' });
     expect(written).not.toHaveProperty('torch_dtype');
     expect(MODEL_TYPES).toContain(written['model_type']);
+  });
+
+  it.each(['modernbert/mean', 'modernbert/sentence-mean'])('%s: ModernBERT parses back to the same config, under its own key names', async (path) => {
+    const original = JSON.parse(await readFile(`${FIXTURES}${path}/config.json`, 'utf8')) as Record<string, unknown>;
+    const config = parseEncoderConfig(original);
+    for (const written of [encoderConfigJson(config, original), encoderConfigJson(config)]) {
+      expect(parseEncoderConfig(written)).toEqual(config);
+      expect(written).not.toHaveProperty('hidden_act');
+      expect(written).not.toHaveProperty('layer_norm_eps');
+    }
+    expect(encoderConfigJson(config, original)).toMatchObject({ ...original, dtype: 'float32' });
   });
 
   it('writes a complete config without the original (architectures from the family)', async () => {
