@@ -37,7 +37,7 @@ export { parseModernBertConfig, MODERNBERT_LAYER_TYPES, type ModernBertConfig, t
 export { ModernBertModel, ModernBertEmbeddings, ModernBertAttention, ModernBertMLP, ModernBertEncoderLayer } from './modernbert/modernbert-model.js';
 export type { ModernBertAttentionInputs } from './modernbert/modernbert-encoder-parts.js';
 export { ModernBertPredictionHead } from './modernbert/modernbert-prediction-head.js';
-export { ModernBertForSequenceClassification, modernBertClassifierKeys, type ModernBertClassificationConfig } from './modernbert/modernbert-for-sequence-classification.js';
+export { ModernBertForSequenceClassification, type ModernBertClassificationConfig } from './modernbert/modernbert-for-sequence-classification.js';
 export { DECODER_MODEL_TYPES, type DecoderModelType, type DecoderLayerType, type DecoderConfig } from './decoder/decoder-config.js';
 export { parseDecoderConfig } from './decoder/parse-decoder-config.js';
 export { checkDecoderSize, decoderParameterCount, MAX_DECODER_LAYERS, MAX_DECODER_PARAMETERS } from './decoder/decoder-size.js';

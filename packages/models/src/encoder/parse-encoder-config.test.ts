@@ -22,7 +22,7 @@ describe('parseEncoderConfig', () => {
   });
 
   it.each<[string, Record<string, unknown>, string | RegExp]>([
-    ['an unsupported model_type, naming the supported ones', { ...config('bert'), model_type: 'modernbert' }, /^parseEncoderConfig: 'model_type' must be one of "bert", "distilbert", "roberta", "xlm-roberta", "electra", "mpnet"; received "modernbert"\. Rotary and ALiBi encoders/],
+    ['an unsupported model_type, naming the supported ones', { ...config('bert'), model_type: 'nomic_bert' }, /^parseEncoderConfig: 'model_type' must be one of "bert", "distilbert", "roberta", "xlm-roberta", "electra", "mpnet", "modernbert"; received "nomic_bert"\. Other rotary and ALiBi encoders/],
     ['DistilBERT heads that do not divide dim', { ...config('distilbert'), n_heads: 5 }, "parseEncoderConfig: 'dim' must be divisible by n_heads = 5; received 32."],
     ['a RoBERTa position table no longer than the padding offset', { ...config('roberta'), max_position_embeddings: 2 }, "parseEncoderConfig: 'max_position_embeddings' must be more than pad_token_id + 1 = 2 (positions start after the padding id); received 2."],
     ['an ELECTRA embedding_size of 0', { ...config('electra'), embedding_size: 0 }, "parseEncoderConfig: 'embedding_size' must be a positive integer; received 0."],

@@ -32,7 +32,7 @@ describe('loadEncoder', () => {
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, model_type: 'nomic_bert' }));
     const error = await loadEncoder(dir).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(ModelLoadError);
-    expect((error as Error).message).toMatch(/^loadEncoder: config\.json in .* is not a supported encoder config: parseEncoderConfig: 'model_type' must be one of "bert", "distilbert", "roberta", "xlm-roberta", "electra", "mpnet"; received "nomic_bert"/);
+    expect((error as Error).message).toMatch(/^loadEncoder: config\.json in .* is not a supported encoder config: parseEncoderConfig: 'model_type' must be one of "bert", "distilbert", "roberta", "xlm-roberta", "electra", "mpnet", "modernbert"; received "nomic_bert"/);
   });
 
   it('loadBert refuses another family and points to loadEncoder', async () => {

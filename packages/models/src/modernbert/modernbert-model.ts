@@ -1,6 +1,6 @@
 import { add, mul, split, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { applyRotary, mergeHeads, splitHeads } from '@attnkit/attention';
-import { checkObject } from '@attnkit/errors';
+import { InvalidArgumentError, checkInteger, checkObject, describeValue } from '@attnkit/errors';
 import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, skipInitialization, type ActivationFunction, type StateDictSource } from '@attnkit/nn';
 import { checkModelType } from '../encoder/check-model-type.js';
 import type { Encoder, EncoderInputs, EncoderOutputs } from '../encoder/encoder.js';
@@ -133,7 +133,8 @@ export class ModernBertEncoderLayer extends Module {
   constructor(c: ModernBertConfig, index: number) {
     super();
     checkObject(c, { caller: 'ModernBertEncoderLayer', ...CONFIG });
-    this.type = c.layerTypes[index] as ModernBertLayerType;
+    if (!Array.isArray(c.layerTypes)) throw new InvalidArgumentError({ caller: 'ModernBertEncoderLayer', argument: 'config.layerTypes', expected: 'the kind of each layer (parseModernBertConfig reads it)', received: describeValue(c.layerTypes) });
+    this.type = c.layerTypes[checkInteger(index, { caller: 'ModernBertEncoderLayer', argument: 'index', min: 0, max: c.layerTypes.length - 1 })] as ModernBertLayerType;
     const norm = () => new LayerNorm(c.hiddenSize, { eps: c.layerNormEps, bias: c.normBias });
     [this.attnNorm, this.attn, this.mlpNorm, this.mlp] = this.guard(() => [
       index === 0 ? undefined : this.registerModule('attn_norm', norm()),

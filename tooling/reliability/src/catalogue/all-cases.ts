@@ -9,6 +9,7 @@ import { entryPointCases } from './entry-points-cases.js';
 import { extremesCases } from './extremes-cases.js';
 import { hostObjectsCases } from './host-objects-cases.js';
 import { loadersCases } from './loaders-cases.js';
+import { modernbertCases } from './modernbert-cases.js';
 import { retrievalCases } from './retrieval-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
@@ -23,6 +24,7 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...tensorCases,
   ...bertCases,
   ...decodersCases,
+  ...modernbertCases,
   ...loadersCases,
   ...tokenizerCases,
   ...cliCases,
@@ -46,6 +48,7 @@ export const AREAS: readonly string[] = [
   'bert',
   'sentence',
   'decoders',
+  'modernbert',
   'loaders',
   'tokenizer',
   'cli',
