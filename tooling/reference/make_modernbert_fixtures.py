@@ -14,9 +14,10 @@ It deletes and rewrites, under tooling/reference/fixtures/:
                              published checkpoints)
   modernbert/mean/           ModernBertForSequenceClassification, classifier_pooling "mean", with every bias
                              (norm_bias, attention_bias, mlp_bias, classifier_bias), gelu_new and silu activations
-  modernbert.json            the token ids of a right-padded batch of two texts (lengths 10 and 6) and of each
+  modernbert/mlm/            ModernBertForMaskedLM, 2 layers, the decoder tied to the token embeddings
+  modernbert.json            the token ids of a right-padded batch of two texts (lengths 12 and 7) and of each
                              text alone; float64 last_hidden_state, hidden_states, classifier logits, sentence
-                             embeddings; how transformers reads a config of the older format
+                             embeddings, masked-LM logits; how transformers reads a config of the older format
                              (global_attn_every_n_layers, global_rope_theta, local_rope_theta)
 
 The models are small (hidden 32, 4 heads of 8, 4 or 3 layers with global_attn_every_n_layers=2 so both global
@@ -44,8 +45,10 @@ from tokenizers import Tokenizer, normalizers, pre_tokenizers, processors
 from tokenizers import models as tk_models
 from transformers import (
     AutoModel,
+    AutoModelForMaskedLM,
     AutoModelForSequenceClassification,
     ModernBertConfig,
+    ModernBertForMaskedLM,
     ModernBertForSequenceClassification,
     ModernBertModel,
     PreTrainedTokenizerFast,
@@ -212,7 +215,17 @@ def main():
             assert (logits[b] - single[b]).abs().max().item() < 1e-12
         cases["classifiers"][name] = {"folder": f"modernbert/{name}", "pooling": spec["classifier_pooling"], "logits": floats(logits)}
 
-    # 3. How transformers reads the older config format (as on the Hub: answerdotai/ModernBERT-base).
+    # 3. The masked-LM (2 layers; decoder tied to the token embeddings, as save_pretrained stores it: decoder.bias only).
+    folder = OUT / "mlm"
+    mlm = perturb(ModernBertForMaskedLM(config(num_hidden_layers=2, classifier_activation="gelu_new")))
+    mlm.save_pretrained(str(folder))
+    loaded = reload(AutoModelForMaskedLM, folder)
+    assert loaded.decoder.weight.data_ptr() == loaded.model.embeddings.tok_embeddings.weight.data_ptr()
+    with torch.no_grad():
+        logits = loaded(input_ids=ids, attention_mask=mask).logits
+    cases["masked_lm"] = {"folder": "modernbert/mlm", "logits": [floats(logits[b, : lengths[b]]) for b in range(2)]}
+
+    # 4. How transformers reads the older config format (as on the Hub: answerdotai/ModernBERT-base).
     legacy = dict(
         model_type="modernbert", vocab_size=100, hidden_size=32, intermediate_size=32, num_hidden_layers=7,
         num_attention_heads=4, global_attn_every_n_layers=3, global_rope_theta=80000.0, local_rope_theta=2000.0,

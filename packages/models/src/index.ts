@@ -38,6 +38,8 @@ export { ModernBertModel, ModernBertEmbeddings, ModernBertAttention, ModernBertM
 export type { ModernBertAttentionInputs } from './modernbert/modernbert-encoder-parts.js';
 export { ModernBertPredictionHead } from './modernbert/modernbert-prediction-head.js';
 export { ModernBertForSequenceClassification, type ModernBertClassificationConfig } from './modernbert/modernbert-for-sequence-classification.js';
+export { ModernBertForMaskedLM, ModernBertTiedDecoder } from './modernbert/modernbert-for-masked-lm.js';
+export { loadModernBertForMaskedLM } from './modernbert/load-modernbert-for-masked-lm.js';
 export { DECODER_MODEL_TYPES, type DecoderModelType, type DecoderLayerType, type DecoderConfig } from './decoder/decoder-config.js';
 export { parseDecoderConfig } from './decoder/parse-decoder-config.js';
 export { checkDecoderSize, decoderParameterCount, MAX_DECODER_LAYERS, MAX_DECODER_PARAMETERS } from './decoder/decoder-size.js';

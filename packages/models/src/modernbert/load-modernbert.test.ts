@@ -11,6 +11,8 @@ import { loadEncoder } from '../load/load-encoder.js';
 import { parseModernBertConfig } from './modernbert-config.js';
 import { ModernBertForSequenceClassification, modernBertClassifierKeys } from './modernbert-for-sequence-classification.js';
 import { ModernBertModel } from './modernbert-model.js';
+import { ModernBertForMaskedLM } from './modernbert-for-masked-lm.js';
+import { loadModernBertForMaskedLM } from './load-modernbert-for-masked-lm.js';
 
 // How ModernBERT folders load (the numbers are checked against transformers in modernbert.parity.test.ts).
 const base = { model_type: 'modernbert', vocab_size: 100, hidden_size: 32, intermediate_size: 32, num_hidden_layers: 2, num_attention_heads: 4, pad_token_id: 0, local_attention: 4 };
@@ -52,6 +54,30 @@ describe('loading ModernBERT folders', () => {
     expect(diff).toBeGreaterThan(0);
     expect(diff).toBeLessThan(0.5);
     [a, b, float, int8].forEach((t) => t.dispose());
+  });
+});
+
+describe('loading ModernBERT masked-LM folders', () => {
+  it('loadModernBertForMaskedLM refuses a folder without the head, naming the missing keys; loadEncoder skips head.* and decoder.*', async () => {
+    const error = await loadModernBertForMaskedLM(folder('modernbert/sentence-mean')).then(() => undefined, (e: unknown) => e as Error);
+    expect(error?.message).toMatch(/missing.*head\.dense\.weight/s);
+    const notices: string[] = [];
+    const encoder = await loadEncoder(folder('modernbert/mlm'), { onNotice: (m) => notices.push(m) });
+    expect(encoder).toBeInstanceOf(ModernBertModel);
+    expect(notices.join('\n')).toMatch(/skipped 3 tensors of heads/);
+    encoder.dispose();
+  });
+
+  it('without tie_word_embeddings the decoder has its own weight [V, E]', async () => {
+    const mlm = new ModernBertForMaskedLM(parseModernBertConfig({ ...base, tie_word_embeddings: false, decoder_bias: false }), undefined, { seed: 2 });
+    expect(mlm.namedParameters().filter(([name]) => name.startsWith('decoder.')).map(([name, p]) => [name, p.shape])).toEqual([['decoder.weight', [100, 32]]]);
+    const leaks = await leaksOf(() => {
+      const { logits } = mlm.forward({ inputIds: [[1, 5, 2]] });
+      expect(logits.shape).toEqual([1, 3, 100]);
+      logits.dispose();
+    });
+    expect(leaks.tensors).toBe(0);
+    mlm.dispose();
   });
 });
 

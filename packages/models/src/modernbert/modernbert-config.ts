@@ -37,6 +37,8 @@ export interface ModernBertConfig extends EncoderConfig {
   readonly classifierBias: boolean;
   /** Bias of the masked-LM `decoder` (`decoder_bias`, default true). */
   readonly decoderBias: boolean;
+  /** The masked-LM `decoder`'s weight is the token embeddings (`tie_word_embeddings`, default true). */
+  readonly tieWordEmbeddings: boolean;
   /** How the sequence classifier pools the tokens (`classifier_pooling`): the first token, or the mean over the real ones. */
   readonly classifierPooling: 'cls' | 'mean';
   /** The prediction head's activation (`classifier_activation`, default `'gelu'`). */
@@ -142,6 +144,7 @@ export function parseModernBertConfig(json: unknown, caller = 'parseModernBertCo
     mlpBias: flag('mlp_bias', false),
     classifierBias: flag('classifier_bias', false),
     decoderBias: flag('decoder_bias', true),
+    tieWordEmbeddings: flag('tie_word_embeddings', true),
     classifierPooling: pooling as 'cls' | 'mean',
     classifierActivation: activation as string,
     embeddingDropout: embeddingDropout as number,

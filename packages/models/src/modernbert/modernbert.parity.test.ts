@@ -5,7 +5,9 @@ import { ParityTable, leaksOf, servedPath } from '@attnkit/test-utils';
 import fixture from '@attnkit/reference/fixtures/modernbert.json' with { type: 'json' };
 import { loadSequenceClassifier } from '../classification/load-sequence-classifier.js';
 import { loadEncoder } from '../load/load-encoder.js';
+import { ModernBertForMaskedLM } from './modernbert-for-masked-lm.js';
 import { ModernBertForSequenceClassification } from './modernbert-for-sequence-classification.js';
+import { loadModernBertForMaskedLM } from './load-modernbert-for-masked-lm.js';
 import { ModernBertModel } from './modernbert-model.js';
 
 // ModernBERT against transformers 5.17's ModernBertModel and ModernBertForSequenceClassification
@@ -15,7 +17,7 @@ import { ModernBertModel } from './modernbert-model.js';
 const BACKENDS = await availableBackends();
 const TOLERANCE: Record<string, number> = { cpu: 1e-5, wasm: 1e-5, webgl: 1e-3, webgpu: 1e-4 };
 const table = new ParityTable(`ModernBERT vs transformers, ${typeof document === 'undefined' ? 'Node' : 'Chromium'}`);
-const { encoder, classifiers } = fixture;
+const { encoder, classifiers, masked_lm: maskedLM } = fixture;
 const inputs = { inputIds: encoder.inputs.input_ids, attentionMask: encoder.inputs.attention_mask };
 
 function folder(relative: string): string {
@@ -119,4 +121,18 @@ describe('ModernBertForSequenceClassification equals transformers (cls and mean 
       classifier.dispose();
     }, 120_000); // Chromium's first WebGL run compiles every shader
   }
+});
+
+describe('ModernBertForMaskedLM equals transformers (decoder tied to the token embeddings)', () => {
+  it('logits [B, T, V] at the real tokens on every backend, leaking nothing', async () => {
+    const mlm = await loadModernBertForMaskedLM(folder(maskedLM.folder));
+    expect(mlm).toBeInstanceOf(ModernBertForMaskedLM);
+    expect(mlm.namedParameters().map(([name]) => name).filter((name) => !name.startsWith('model.'))).toEqual(['head.dense.weight', 'head.norm.weight', 'decoder.bias']);
+    const leaks = await leaksOf(() => mlm.forward(inputs).logits.dispose());
+    expect(leaks.tensors).toBe(0);
+    const report = await compareBackends(() => ({ logits: realTokens(mlm.forward(inputs).logits) }), { backends: BACKENDS, reference: { logits: maskedLM.logits.flat(2) } });
+    table.add('ModernBertForMaskedLM', report);
+    expectWithin(report);
+    mlm.dispose();
+  }, 120_000);
 });

@@ -19,6 +19,7 @@ function modernBertKeys(config: ModernBertConfig): Record<string, unknown> {
     mlp_bias: config.mlpBias,
     classifier_bias: config.classifierBias,
     decoder_bias: config.decoderBias,
+    tie_word_embeddings: config.tieWordEmbeddings,
     classifier_pooling: config.classifierPooling,
     classifier_activation: config.classifierActivation,
     embedding_dropout: config.embeddingDropout,
