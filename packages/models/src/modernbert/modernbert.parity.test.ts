@@ -36,25 +36,24 @@ function expectWithin(report: Awaited<ReturnType<typeof compareBackends>>): void
   }
 }
 
-let model: ModernBertModel;
-beforeAll(async () => {
-  useBackend('cpu');
-  model = (await loadEncoder(folder(encoder.folder))) as ModernBertModel;
-});
-afterAll(() => {
-  model.dispose();
-  table.print();
-});
+// each test loads its own model: compareBackends moves the weights to every backend, and in Chromium
+// (SwiftShader) a model whose weights went to WebGL and back made a later WebGL run hang
+const loadModel = async () => (await loadEncoder(folder(encoder.folder))) as ModernBertModel;
+beforeAll(() => useBackend('cpu'));
+afterAll(() => table.print());
 
 describe('ModernBertModel equals transformers', () => {
-  it('loads the folder strictly as a ModernBertModel with both layer types', () => {
+  it('loads the folder strictly as a ModernBertModel with both layer types', async () => {
+    const model = await loadModel();
     expect(model).toBeInstanceOf(ModernBertModel);
     expect(model.config.layerTypes).toEqual(['full_attention', 'sliding_attention', 'full_attention', 'sliding_attention']);
     expect(model.layers.at(0).attnNorm).toBeUndefined();
     expect(encoder.lengths).toEqual([12, 7]);
+    model.dispose();
   });
 
   it('last_hidden_state and hidden_states at the real tokens, on every backend, leaking nothing', async () => {
+    const model = await loadModel();
     const before = memory().numTensors;
     const out = model.forward({ ...inputs, outputHiddenStates: true });
     expect(out.hiddenStates).toHaveLength(encoder.hidden_states.length);
@@ -73,9 +72,11 @@ describe('ModernBertModel equals transformers', () => {
     });
     table.add('ModernBertModel', report);
     expectWithin(report);
+    model.dispose();
   }, 60_000);
 
   it('gives each row, padded, what it gives unpadded', async () => {
+    const model = await loadModel();
     const padded = model.forward(inputs).lastHiddenState;
     for (const [b, ids] of encoder.singles.entries()) {
       const alone = model.forward({ inputIds: [ids] }).lastHiddenState; // [1, length, E]
@@ -87,9 +88,11 @@ describe('ModernBertModel equals transformers', () => {
       [alone, row].forEach((t) => t.dispose());
     }
     padded.dispose();
+    model.dispose();
   });
 
   it('returns the attention weights of both layer types: the sliding ones are zero outside the window', async () => {
+    const model = await loadModel();
     const leaks = await leaksOf(() => {
       const out = model.forward({ ...inputs, outputAttentions: true });
       expect(out.attentions).toHaveLength(4);
@@ -102,6 +105,7 @@ describe('ModernBertModel equals transformers', () => {
       [out.lastHiddenState, ...out.attentions!].forEach((t) => t.dispose());
     });
     expect(leaks.tensors).toBe(0);
+    model.dispose();
   });
 });
 
@@ -119,7 +123,7 @@ describe('ModernBertForSequenceClassification equals transformers (cls and mean 
       table.add(`ModernBertForSequenceClassification (${reference.pooling})`, report);
       expectWithin(report);
       classifier.dispose();
-    }, 120_000); // Chromium's first WebGL run compiles every shader
+    }, 60_000);
   }
 });
 
