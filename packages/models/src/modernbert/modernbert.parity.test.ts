@@ -36,8 +36,8 @@ function expectWithin(report: Awaited<ReturnType<typeof compareBackends>>): void
   }
 }
 
-// each test loads its own model: compareBackends moves the weights to every backend, and in Chromium
-// (SwiftShader) a model whose weights went to WebGL and back made a later WebGL run hang
+// each test loads its own model: compareBackends leaves the weights on the last backend (WebGPU in Chromium),
+// and a synchronous read of them there (dataSync in the cpu tests below) loses the WebGPU device
 const loadModel = async () => (await loadEncoder(folder(encoder.folder))) as ModernBertModel;
 beforeAll(() => useBackend('cpu'));
 afterAll(() => table.print());
