@@ -1,5 +1,5 @@
 import { add, matMul, reshape, tidy, zeros, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { checkOptionKeys } from '@attnkit/errors';
+import { checkBoolean, checkInteger, checkObject, checkOptionKeys } from '@attnkit/errors';
 import { LayerNorm, Linear, Module, ModuleDict, ModuleList, skipInitialization, type StateDictSource } from '@attnkit/nn';
 import { checkModelType } from '../encoder/check-model-type.js';
 import type { EncoderConfig } from '../encoder/encoder-config.js';
@@ -86,6 +86,9 @@ export class ModernBertTiedDecoder extends Module {
 
   constructor(c: ModernBertConfig) {
     super();
-    this.bias = c.decoderBias ? this.registerParameter('bias', zeros([c.vocabSize])) : undefined;
+    const caller = 'ModernBertTiedDecoder';
+    checkObject(c, { caller, argument: 'config', expected: 'a parsed ModernBERT config (parseModernBertConfig)' });
+    const vocabSize = checkInteger(c.vocabSize, { caller, argument: 'config.vocabSize', min: 1 });
+    this.bias = checkBoolean(c.decoderBias, { caller, argument: 'config.decoderBias', fallback: true }) ? this.registerParameter('bias', zeros([vocabSize])) : undefined;
   }
 }
