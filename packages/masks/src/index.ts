@@ -3,6 +3,7 @@ export { paddingMaskFromIds } from './padding-mask-from-ids.js';
 export { readMaskIds, type MaskIds } from './read-mask-ids.js';
 export { causalMask, type CausalMaskOptions } from './causal-mask.js';
 export { slidingWindowCausalMask } from './sliding-window-causal-mask.js';
+export { slidingWindowMask } from './sliding-window-mask.js';
 export { decoderMask, type DecoderMaskOptions } from './decoder-mask.js';
 export { mergeMasks } from './merge-masks.js';
 export { checkRankTwo } from './check-rank-two.js';

@@ -39,6 +39,13 @@ export { ElectraForSequenceClassification } from './electra/electra-for-sequence
 export { MPNetForSequenceClassification } from './mpnet/mpnet-for-sequence-classification.js';
 export { RoFormerForSequenceClassification } from './roformer/roformer-for-sequence-classification.js';
 export { mpnetPositionBias } from './mpnet/mpnet-position-bias.js';
+export { parseModernBertConfig, MODERNBERT_LAYER_TYPES, type ModernBertConfig, type ModernBertLayerType } from './modernbert/modernbert-config.js';
+export { ModernBertModel, ModernBertEmbeddings, ModernBertAttention, ModernBertMLP, ModernBertEncoderLayer } from './modernbert/modernbert-model.js';
+export type { ModernBertAttentionInputs } from './modernbert/modernbert-encoder-parts.js';
+export { ModernBertPredictionHead } from './modernbert/modernbert-prediction-head.js';
+export { ModernBertForSequenceClassification, type ModernBertClassificationConfig } from './modernbert/modernbert-for-sequence-classification.js';
+export { ModernBertForMaskedLM, ModernBertTiedDecoder } from './modernbert/modernbert-for-masked-lm.js';
+export { loadModernBertForMaskedLM } from './modernbert/load-modernbert-for-masked-lm.js';
 export { DECODER_MODEL_TYPES, type DecoderModelType, type DecoderLayerType, type DecoderConfig } from './decoder/decoder-config.js';
 export { parseDecoderConfig } from './decoder/parse-decoder-config.js';
 export { checkDecoderSize, decoderParameterCount, MAX_DECODER_LAYERS, MAX_DECODER_PARAMETERS } from './decoder/decoder-size.js';

@@ -22,7 +22,7 @@ export interface SequenceClassificationConfig extends EncoderConfig {
   readonly label2id: ReadonlyMap<string, number>;
   /** `problem_type`, or undefined when the folder leaves it unset (transformers then picks it by the labels' dtype). */
   readonly problemType: ProblemType | undefined;
-  /** The head's dropout: `classifier_dropout` ?? `hidden_dropout_prob` (DistilBERT: `seq_classif_dropout`; MPNet: `hidden_dropout_prob`). */
+  /** The head's dropout: `classifier_dropout` ?? `hidden_dropout_prob` (DistilBERT: `seq_classif_dropout`; MPNet: `hidden_dropout_prob`; ModernBERT: `classifier_dropout` ?? 0). */
   readonly classifierDropout: number;
 }
 
@@ -81,7 +81,7 @@ function readLabel2id(given: unknown, id2label: readonly string[], fail: (argume
 
 /** The dropout rate of the family's classification head. */
 function headDropout(config: EncoderConfig, raw: ReadonlyMap<string, unknown>, fail: (argument: string, expected: string, received: unknown) => never): number {
-  const [key, fallback] = config.modelType === 'distilbert' ? ['seq_classif_dropout', 0.2] : config.modelType === 'mpnet' ? ['', config.hiddenDropoutProb] : ['classifier_dropout', config.hiddenDropoutProb];
+  const [key, fallback] = config.modelType === 'distilbert' ? ['seq_classif_dropout', 0.2] : config.modelType === 'mpnet' ? ['', config.hiddenDropoutProb] : config.modelType === 'modernbert' ? ['classifier_dropout', 0] : ['classifier_dropout', config.hiddenDropoutProb];
   const value = key === '' ? fallback : (raw.get(key) ?? fallback);
   if (typeof value !== 'number' || !(value >= 0 && value < 1)) fail(key, 'a probability in [0, 1) or null', value);
   return value as number;

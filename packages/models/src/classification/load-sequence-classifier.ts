@@ -7,6 +7,8 @@ import { ElectraForSequenceClassification } from '../electra/electra-for-sequenc
 import { FAMILY_PREFIX } from '../encoder/checkpoint-keys.js';
 import type { ModelType } from '../encoder/encoder-config.js';
 import { loadEncoderFolder, type LoadEncoderOptions } from '../load/load-encoder.js';
+import type { ModernBertConfig } from '../modernbert/modernbert-config.js';
+import { ModernBertForSequenceClassification, modernBertClassifierKeys } from '../modernbert/modernbert-for-sequence-classification.js';
 import { MPNetForSequenceClassification } from '../mpnet/mpnet-for-sequence-classification.js';
 import { RobertaForSequenceClassification, ROBERTA_CLASSIFIER_KEYS } from '../roberta/roberta-for-sequence-classification.js';
 import { RoFormerForSequenceClassification } from '../roformer/roformer-for-sequence-classification.js';
@@ -27,8 +29,8 @@ export interface LoadSequenceClassifierOptions extends LoadEncoderOptions {
 
 type ClassifierClass = new (config: SequenceClassificationConfig, checkpoint?: StateDictSource, options?: SequenceClassifierBuildOptions) => SequenceClassifier;
 
-/** Each family's classifier, its head keys, and whether its encoder keeps a pooler (BERT's head reads it). */
-const FAMILIES: Record<ModelType, { readonly build: ClassifierClass; readonly head: readonly string[]; readonly pooler: boolean }> = {
+/** Each family's classifier, its head keys (ModernBERT's depend on the config's biases), and whether its encoder keeps a pooler (BERT's head reads it). */
+const FAMILIES: Record<ModelType, { readonly build: ClassifierClass; readonly head: readonly string[] | ((config: SequenceClassificationConfig) => readonly string[]); readonly pooler: boolean }> = {
   bert: { build: BertForSequenceClassification, head: BERT_CLASSIFIER_KEYS, pooler: true },
   roberta: { build: RobertaForSequenceClassification, head: ROBERTA_CLASSIFIER_KEYS, pooler: false },
   'xlm-roberta': { build: RobertaForSequenceClassification, head: ROBERTA_CLASSIFIER_KEYS, pooler: false },
@@ -36,6 +38,7 @@ const FAMILIES: Record<ModelType, { readonly build: ClassifierClass; readonly he
   electra: { build: ElectraForSequenceClassification, head: ROBERTA_CLASSIFIER_KEYS, pooler: false },
   mpnet: { build: MPNetForSequenceClassification, head: ROBERTA_CLASSIFIER_KEYS, pooler: false },
   roformer: { build: RoFormerForSequenceClassification, head: ROBERTA_CLASSIFIER_KEYS, pooler: false },
+  modernbert: { build: ModernBertForSequenceClassification, head: (config) => modernBertClassifierKeys(config as SequenceClassificationConfig & ModernBertConfig), pooler: false },
 };
 
 const POOLER_KEYS = ['pooler.dense.weight', 'pooler.dense.bias'];
@@ -44,11 +47,12 @@ const POOLER_KEYS = ['pooler.dense.weight', 'pooler.dense.bias'];
  * Loads a Hugging Face sequence-classification folder (`BertForSequenceClassification`,
  * `RobertaForSequenceClassification`, `XLMRobertaForSequenceClassification`,
  * `DistilBertForSequenceClassification`, `ElectraForSequenceClassification`,
- * `MPNetForSequenceClassification`, `RoFormerForSequenceClassification`, as transformers 5.17 builds them) as the class of its
+ * `MPNetForSequenceClassification`, `RoFormerForSequenceClassification`, `ModernBertForSequenceClassification`, as transformers 5.17 builds them) as the class of its
  * `model_type`, with `loadEncoder`'s sources and options (`hub`, `quantize: 'int8'`: the encoder's
  * `Linear` layers become `Int8Linear`, the head stays float32). The tensors load strictly by
  * transformers' keys (`bert.*` and `classifier.*`, `roberta.*` and `classifier.dense.*` /
- * `classifier.out_proj.*`, `distilbert.*` with `pre_classifier.*` and `classifier.*`, ...); other
+ * `classifier.out_proj.*`, `distilbert.*` with `pre_classifier.*` and `classifier.*`, `model.*` with `head.*` and
+ * `classifier.*` for ModernBERT, ...); other
  * heads (`cls.*`, `lm_head.*`) and a pooler the classifier does not read (RoBERTa's, MPNet's) are
  * skipped with a notice, as transformers skips them. A folder without a head is a
  * `ModelLoadError` unless `newHead: true`; part of a head, or a head of another width than
@@ -71,7 +75,8 @@ export async function loadSequenceClassifier(source: ModelSource | ModelFiles, o
     floatHead: true,
     encoderPath: (config) => FAMILY_PREFIX[config.modelType],
     build: (config, { checkpoint, heads }) => {
-      const family = FAMILIES[config.modelType];
+      const { build, head, pooler } = FAMILIES[config.modelType];
+      const family = { build, pooler, head: typeof head === 'function' ? head(config) : head };
       const prefix = FAMILY_PREFIX[config.modelType];
       const where = source instanceof ModelFiles ? source.where : describeSource(source);
       const fail = (message: string): never => {

@@ -23,7 +23,7 @@ describe('checkNotRemoteCode', () => {
   });
 
   it('names every model_type it knows, and lets an auto_map of tokenizers only through', () => {
-    expect(Object.keys(UNSUPPORTED_ENCODER_TYPES)).toEqual(['nomic_bert', 'jina_bert', 'jina_embeddings_v3', 'new', 'modernbert', 'eurobert']);
+    expect(Object.keys(UNSUPPORTED_ENCODER_TYPES)).toEqual(['nomic_bert', 'jina_bert', 'jina_embeddings_v3', 'new', 'eurobert']);
     expect(() => checkNotRemoteCode(new Map<string, unknown>([['model_type', 'bert'], ['auto_map', { AutoTokenizer: ['org/x--tokenization.MyTokenizer', null] }]]), 'test')).not.toThrow();
     expect(thrown(() => checkNotRemoteCode(null)).message).toBe("checkNotRemoteCode: 'config' must be a JSON object (config.json) or its entries as a Map; received null.");
     expect(() => checkNotRemoteCode(new Map<string, unknown>([['model_type', 'bert'], ['auto_map', { AutoModelForSequenceClassification: 'org/x--modeling.Mine' }]]), 'test')).toThrow(InvalidArgumentError);

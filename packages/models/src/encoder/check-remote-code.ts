@@ -10,7 +10,6 @@ export const UNSUPPORTED_ENCODER_TYPES: Readonly<Record<string, string>> = {
   jina_bert: 'Jina BERT (jina-embeddings-v2: ALiBi attention bias, GLU feed-forward)',
   jina_embeddings_v3: 'Jina embeddings v3 (XLM-R with rotary positions and LoRA task adapters)',
   new: "Alibaba-NLP's NewModel (gte-*-en-v1.5, gte-multilingual-base: rotary positions, its own layers)",
-  modernbert: 'ModernBERT (rotary positions, local and global attention, GeGLU)',
   eurobert: 'EuroBERT (rotary positions, Llama-style layers)',
 };
 

@@ -13,10 +13,10 @@ export interface CheckpointKeys {
   readonly duplicates: Array<[string, string[]]>;
 }
 
-/** The prefix each family's task and pre-training checkpoints put before the encoder's keys (`bert.`, `roberta.`, ...): where the encoder sits in a model with a head. */
-export const FAMILY_PREFIX: Readonly<Record<ModelType, string>> = { bert: 'bert.', distilbert: 'distilbert.', roberta: 'roberta.', 'xlm-roberta': 'roberta.', electra: 'electra.', mpnet: 'mpnet.', roformer: 'roformer.' };
-/** Heads of pre-training and task models, none of which the encoder has. */
-const HEADS = ['cls.', 'lm_head.', 'classifier.', 'qa_outputs.', 'pre_classifier.', 'vocab_transform.', 'vocab_layer_norm.', 'vocab_projector.', 'discriminator_predictions.', 'generator_predictions.', 'generator_lm_head.', 'sequence_summary.'];
+/** The prefix each family's task and pre-training checkpoints put before the encoder's keys (`bert.`, `roberta.`, ModernBERT's `model.`, ...): where the encoder sits in a model with a head. */
+export const FAMILY_PREFIX: Readonly<Record<ModelType, string>> = { bert: 'bert.', distilbert: 'distilbert.', roberta: 'roberta.', 'xlm-roberta': 'roberta.', electra: 'electra.', mpnet: 'mpnet.', roformer: 'roformer.', modernbert: 'model.' };
+/** Heads of pre-training and task models, none of which the encoder has (`head.` and `decoder.`: ModernBERT's). */
+const HEADS = ['cls.', 'lm_head.', 'classifier.', 'qa_outputs.', 'pre_classifier.', 'vocab_transform.', 'vocab_layer_norm.', 'vocab_projector.', 'discriminator_predictions.', 'generator_predictions.', 'generator_lm_head.', 'sequence_summary.', 'head.', 'decoder.'];
 const BUFFERS = new Set(['embeddings.position_ids', 'embeddings.token_type_ids']);
 const LEGACY_NORM = { gamma: 'weight', beta: 'bias' } as const;
 

@@ -1,5 +1,5 @@
 /** The Hugging Face `model_type`s of the encoder families attnkit builds, each from its own folder. */
-export const MODEL_TYPES = ['bert', 'distilbert', 'roberta', 'xlm-roberta', 'electra', 'mpnet', 'roformer'] as const;
+export const MODEL_TYPES = ['bert', 'distilbert', 'roberta', 'xlm-roberta', 'electra', 'mpnet', 'roformer', 'modernbert'] as const;
 
 /** One of {@link MODEL_TYPES}. */
 export type ModelType = (typeof MODEL_TYPES)[number];

@@ -41,6 +41,11 @@ export interface EncoderParts {
   readonly layers: Iterable<EncoderLayerLike>;
   /** A score bias shared by every layer (MPNet's relative positions): `T` → `[1, H, T, T]`. */
   positionBias?(length: number): Tensor;
+  /**
+   * The norm after the last layer (ModernBERT's `final_norm`): `h [B, T, E]` → `[B, T, E]`, which
+   * becomes `lastHiddenState` and the last of `hiddenStates` (as transformers returns them).
+   */
+  finalNorm?(hidden: Tensor): Tensor;
   /** `h [B, T, E]` → `[B, E]` (the families with a pooler). */
   pool?(hidden: Tensor): Tensor;
 }
@@ -48,7 +53,8 @@ export interface EncoderParts {
 /**
  * The forward pass every family shares: inputs checked (ids below the vocabulary, mask 0/1, token
  * types below the type vocabulary or zero where the family has none, length within the position
- * table), the padding mask built once as bool `[B, 1, 1, T]`, then embeddings, layers and pooler.
+ * table), the padding mask built once as bool `[B, 1, 1, T]`, then embeddings, layers, a final norm
+ * (ModernBERT) and pooler.
  */
 export function encoderForward(caller: string, config: EncoderConfig, parts: EncoderParts, inputs: EncoderInputs): EncoderOutputs {
   assertBackendReady(caller);
@@ -76,6 +82,10 @@ export function encoderForward(caller: string, config: EncoderConfig, parts: Enc
         hidden = out.hidden;
         hiddenStates.push(hidden);
         if (outputAttentions && out.weights !== undefined) attentions.push(out.weights); // [B, H, T, T]
+      }
+      if (parts.finalNorm !== undefined) {
+        hidden = parts.finalNorm(hidden); // [B, T, E]
+        hiddenStates[hiddenStates.length - 1] = hidden;
       }
       return {
         lastHiddenState: hidden,

@@ -2,6 +2,7 @@ import { InvalidArgumentError } from '@attnkit/errors';
 import { parseBertConfig } from '../bert/bert-config.js';
 import { parseDistilBertConfig } from '../distilbert/distilbert-config.js';
 import { parseElectraConfig } from '../electra/electra-config.js';
+import { parseModernBertConfig } from '../modernbert/modernbert-config.js';
 import { parseMPNetConfig } from '../mpnet/mpnet-config.js';
 import { parseRobertaConfig } from '../roberta/roberta-config.js';
 import { parseRoFormerConfig } from '../roformer/roformer-config.js';
@@ -18,6 +19,7 @@ const PARSERS: Record<ModelType, (json: unknown, caller: string) => EncoderConfi
   electra: parseElectraConfig,
   mpnet: parseMPNetConfig,
   roformer: parseRoFormerConfig,
+  modernbert: parseModernBertConfig,
 };
 
 /**

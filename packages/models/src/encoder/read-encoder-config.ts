@@ -33,6 +33,10 @@ export interface EncoderConfigKeys {
    * reads `rotary_value`. Absent: only `absolute`.
    */
   readonly positions?: 'relative' | 'rotary';
+  /** The key of the norms' epsilon when it is not `layer_norm_eps` (ModernBERT: `norm_eps`). */
+  readonly layerNormEpsKey?: string;
+  /** The family config class's defaults where they are not BERT's (ModernBERT: eps 1e-5, dropouts 0, 8192 positions). */
+  readonly defaults?: { readonly layerNormEps?: number; readonly dropout?: number; readonly maxPositionEmbeddings?: number };
 }
 
 /** BERT's key names, which most families share. */
@@ -74,7 +78,7 @@ export function readEncoderConfig<T extends ModelType>(modelType: T, raw: Readon
   const numHiddenLayers = integer(keys.numHiddenLayers);
   const numAttentionHeads = integer(keys.numAttentionHeads);
   const intermediateSize = integer(keys.intermediateSize);
-  const maxPositionEmbeddings = integer(keys.maxPositionEmbeddings);
+  const maxPositionEmbeddings = integer(keys.maxPositionEmbeddings, keys.defaults?.maxPositionEmbeddings);
   if (hiddenSize % numAttentionHeads !== 0) fail(keys.hiddenSize, `divisible by ${keys.numAttentionHeads} = ${numAttentionHeads}`, hiddenSize);
   const typeVocabSize = keys.tokenTypes ? integer('type_vocab_size', 2) : 0;
   const embeddingSize = keys.embeddingSize === true ? integer('embedding_size', 128) : keys.embeddingSize === 'hiddenSize' && raw.get('embedding_size') != null ? integer('embedding_size') : hiddenSize;
@@ -88,10 +92,11 @@ export function readEncoderConfig<T extends ModelType>(modelType: T, raw: Readon
   const rotaryValue = keys.positions === 'rotary' ? (raw.get('rotary_value') ?? false) : false;
   if (typeof rotaryValue !== 'boolean') fail('rotary_value', 'true or false', rotaryValue);
   if (raw.get('is_decoder') === true || raw.get('add_cross_attention') === true) fail('is_decoder', 'false: attnkit implements the encoder', true);
-  const eps = keys.layerNormEps ? (raw.get('layer_norm_eps') ?? 1e-12) : 1e-12;
-  if (typeof eps !== 'number' || !(eps > 0 && eps < 1)) fail('layer_norm_eps', 'a number in (0, 1)', eps);
+  const epsKey = keys.layerNormEpsKey ?? 'layer_norm_eps';
+  const eps = keys.layerNormEps ? (raw.get(epsKey) ?? keys.defaults?.layerNormEps ?? 1e-12) : 1e-12;
+  if (typeof eps !== 'number' || !(eps > 0 && eps < 1)) fail(epsKey, 'a number in (0, 1)', eps);
   const probability = (key: string): number => {
-    const value = raw.get(key) ?? 0.1;
+    const value = raw.get(key) ?? keys.defaults?.dropout ?? 0.1;
     if (typeof value !== 'number' || !(value >= 0 && value < 1)) fail(key, 'a probability in [0, 1)', value);
     return value as number;
   };

@@ -32,7 +32,7 @@ describe('loadEncoder', () => {
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, model_type: 'nomic_bert' }));
     const error = await loadEncoder(dir).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(ModelLoadError);
-    expect((error as Error).message).toMatch(/^loadEncoder: config\.json in .* is not a supported encoder config: parseEncoderConfig: 'model_type' must be one of "bert", "distilbert", "roberta", "xlm-roberta", "electra", "mpnet", "roformer"; received "nomic_bert", NomicBERT .*trust_remote_code=True in transformers\); attnkit runs no code from a model folder/);
+    expect((error as Error).message).toMatch(/^loadEncoder: config\.json in .* is not a supported encoder config: parseEncoderConfig: 'model_type' must be one of "bert", "distilbert", "roberta", "xlm-roberta", "electra", "mpnet", "roformer", "modernbert"; received "nomic_bert", NomicBERT .*trust_remote_code=True in transformers\); attnkit runs no code from a model folder/);
   });
 
   it('loadBert refuses another family and points to loadEncoder', async () => {

@@ -8,6 +8,8 @@ import { ElectraModel } from '../electra/electra-model.js';
 import type { Encoder } from '../encoder/encoder.js';
 import type { EncoderConfig, ModelType } from '../encoder/encoder-config.js';
 import { parseEncoderConfig } from '../encoder/parse-encoder-config.js';
+import type { ModernBertConfig } from '../modernbert/modernbert-config.js';
+import { ModernBertModel } from '../modernbert/modernbert-model.js';
 import { MPNetModel } from '../mpnet/mpnet-model.js';
 import { RobertaModel } from '../roberta/roberta-model.js';
 import { RoFormerModel } from '../roformer/roformer-model.js';
@@ -84,6 +86,7 @@ const ENCODER_CLASSES: Record<ModelType, (config: EncoderConfig, checkpoint: Sta
   electra: (c, w) => new ElectraModel(c, w),
   mpnet: (c, w) => new MPNetModel(c, w),
   roformer: (c, w) => new RoFormerModel(c, w),
+  modernbert: (c, w) => new ModernBertModel(c as ModernBertConfig, w),
 };
 
 /**
@@ -120,7 +123,7 @@ export async function loadEncoderFolder<C extends EncoderConfig, M extends Loade
  * (Node), a URL, a set of files (browser uploads) or a `ModelFiles` reader, building the model class
  * of its `model_type`: `bert` ({@link BertModel}), `roberta` and `xlm-roberta` ({@link RobertaModel}),
  * `distilbert` ({@link DistilBertModel}), `electra` ({@link ElectraModel}), `mpnet`
- * ({@link MPNetModel}), `roformer` ({@link RoFormerModel}). BERT, RoBERTa, XLM-R and ELECTRA folders
+ * ({@link MPNetModel}), `roformer` ({@link RoFormerModel}), `modernbert` ({@link ModernBertModel}). BERT, RoBERTa, XLM-R and ELECTRA folders
  * with `position_embedding_type` `relative_key` or `relative_key_query` load with their
  * `distance_embedding` tables (as transformers ≤ 4.57 builds them; transformers 5 ignores the
  * setting). A folder that needs its own code (`auto_map`, `nomic_bert`, `new`, ...) is refused by

@@ -11,6 +11,7 @@ import { extremesCases } from './extremes-cases.js';
 import { hostObjectsCases } from './host-objects-cases.js';
 import { loadersCases } from './loaders-cases.js';
 import { relativeRoformerCases } from './relative-roformer-cases.js';
+import { modernbertCases } from './modernbert-cases.js';
 import { retrievalCases } from './retrieval-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
@@ -39,6 +40,7 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...shownAs('cpu+wasm', combinationsCases),
   ...shownAs('cpu+wasm', [...sizesCases, ...wasmGuardCases]),
   ...entryPointCases,
+  ...modernbertCases,
 ];
 
 /** The areas the catalogue must cover (a missing or misspelled area fails the run). */
@@ -50,6 +52,7 @@ export const AREAS: readonly string[] = [
   'bert',
   'sentence',
   'decoders',
+  'modernbert',
   'loaders',
   'tokenizer',
   'cli',
