@@ -1,4 +1,4 @@
-export { Tokenizer, longestFirst, type EncodeOptions, type EncodedBatch, type TruncationStrategy } from './tokenizer.js';
+export { Tokenizer, longestFirst, type EncodeOptions, type EncodedBatch, type PaddingSide, type TruncationStrategy } from './tokenizer.js';
 export { loadTokenizer, type LoadTokenizerOptions } from './load-tokenizer.js';
 export { lowercaseTokenizerJson } from './tokenizer-json/lowercase-tokenizer-json.js';
 export { tokenizerJsonFromVocab, type WordPieceOptions } from './tokenizer-json/vocab-tokenizer-json.js';

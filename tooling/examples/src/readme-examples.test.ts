@@ -9,9 +9,9 @@
 //   tooling/consumers.
 // The only change made to a block: the model folders it names ('./all-MiniLM-L6-v2', a
 // sentence-transformers folder; './bert-base-uncased' and './attnkit-tiny-bert', plain Hugging Face
-// folders; './Qwen3-0.6B', a causal LM folder) are pointed at small folders of the same kind (a
-// reference fixture made by sentence-transformers, the embedded model, the tiny random Qwen3 of the
-// decoder fixtures).
+// folders; './Qwen3-0.6B', a causal LM folder; './Qwen3-Embedding-0.6B', a decoder sentence-transformers
+// folder) are pointed at small folders of the same kind (a reference fixture made by sentence-transformers,
+// the embedded model, the tiny random Qwen3 of the decoder fixtures, the tiny Qwen3 embedding fixture).
 import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -30,6 +30,7 @@ const FOLDERS: Record<string, string> = {
   './bert-base-uncased': join(ROOT, 'packages', 'models', 'assets', 'attnkit-tiny-bert'),
   './attnkit-tiny-bert': join(ROOT, 'packages', 'models', 'assets', 'attnkit-tiny-bert'),
   './Qwen3-0.6B': join(ROOT, 'tooling', 'reference', 'fixtures', 'decoders', 'qwen3'),
+  './Qwen3-Embedding-0.6B': join(ROOT, 'tooling', 'reference', 'fixtures', 'sentence-decoders', 'qwen3-lasttoken'),
 };
 
 /**
@@ -48,7 +49,7 @@ const COUNTS: Record<string, { programs: number; fragments: number }> = {
   'packages/models/README.md': { programs: 2, fragments: 0 },
   'packages/nn/README.md': { programs: 1, fragments: 0 },
   'packages/scorers/README.md': { programs: 1, fragments: 0 },
-  'packages/sentence/README.md': { programs: 1, fragments: 1 },
+  'packages/sentence/README.md': { programs: 2, fragments: 1 },
   'packages/tokenizers/README.md': { programs: 1, fragments: 0 },
   'packages/train/README.md': { programs: 2, fragments: 1 },
 };
