@@ -51,7 +51,7 @@ const COUNTS: Record<string, { programs: number; fragments: number }> = {
   'packages/scorers/README.md': { programs: 1, fragments: 0 },
   'packages/sentence/README.md': { programs: 2, fragments: 1 },
   'packages/tokenizers/README.md': { programs: 1, fragments: 0 },
-  'packages/train/README.md': { programs: 2, fragments: 1 },
+  'packages/train/README.md': { programs: 2, fragments: 2 },
 };
 
 /** What tfjs prints on stderr when the cpu backend first runs in Node (unless its PROD flag is set): tfjs', not the program's. */

@@ -36,7 +36,7 @@ describe("causalLanguageModelLoss through a causal LM equals transformers' loss,
         const { logits } = model.forward(attentionMask === undefined ? { inputIds } : { inputIds, attentionMask }); // [B, T, V]
         return causalLanguageModelLoss(logits, labels, attentionMask === undefined ? {} : { attentionMask }) as Scalar;
       }, [...named.values()]);
-      const total = Object.values(grads).map((g) => sum(square(g))).reduce<Tensor>((s, g) => add(s, g)); // every parameter once
+      const total = Object.values(grads).map((g) => sum(square(g))).reduce((s, g) => add(s, g)); // every parameter once
       const out = { loss: value, grad_sum_of_squares: total, ...Object.fromEntries(wanted.map((k) => [`grad.${k}`, grads[named.get(k)!.name]!])) };
       for (const [key, g] of Object.entries(grads)) if (!wanted.some((k) => named.get(k)!.name === key)) g.dispose();
       return out;

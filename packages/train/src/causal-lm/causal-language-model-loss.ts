@@ -48,7 +48,8 @@ function readRows(value: unknown, argument: string, shape: readonly number[]): n
  *
  * Where transformers returns NaN — no label left to average over (every label -100, or T = 1) —
  * this is an `InvalidArgumentError`, as is a label outside `[0, V)` other than -100 (PyTorch fails
- * there too), labels of another shape, or float labels.
+ * there too; the first label, which the shift drops unread, is not checked), labels of another
+ * shape, or float labels.
  *
  * @example
  * const { logits } = model.forward({ inputIds, attentionMask });                 // [B, T, V]
