@@ -8,11 +8,13 @@ import { DECODER_MODEL_TYPES, type DecoderModel, type Encoder } from '@attnkit/m
 export type SentenceTransformerModel = Encoder | DecoderModel;
 
 /**
- * Whether the Transformer module is a decoder (its `config.modelType` is one of `DECODER_MODEL_TYPES`).
+ * Whether the Transformer module is a decoder (its `config.modelType` is one of `DECODER_MODEL_TYPES`);
+ * false for anything else.
  *
  * @example
  * if (isDecoderModel(model.encoder)) console.log(model.encoder.config.numKeyValueHeads);
  */
 export function isDecoderModel(model: SentenceTransformerModel): model is DecoderModel {
-  return (DECODER_MODEL_TYPES as readonly unknown[]).includes(model.config.modelType);
+  const modelType = typeof model === 'object' && model !== null ? (model as { config?: { modelType?: unknown } }).config?.modelType : undefined;
+  return (DECODER_MODEL_TYPES as readonly unknown[]).includes(modelType);
 }
