@@ -4,7 +4,7 @@ import { availableBackends, useBackend } from '@attnkit/backends';
 import decoderFixtures from '@attnkit/reference/fixtures/sentence-decoders.json' with { type: 'json' };
 import { servedPath } from '@attnkit/test-utils';
 import { loadSentenceEncoder } from './load-sentence-encoder.js';
-import type { SentenceEncodeOptions } from './sentence-encoder.js';
+import type { SentenceEncodeFloatOptions } from './sentence-encoder.js';
 import { isDecoderModel } from './sentence-transformer-model.js';
 
 // SentenceEncoder.encode on sentence-transformers folders whose Transformer is a decoder (Qwen3, Llama),
@@ -36,9 +36,9 @@ function folder(relative: string): string {
 }
 
 /** sentence-transformers' keyword arguments as attnkit's options. */
-function optionsOf(c: Case): SentenceEncodeOptions {
+function optionsOf(c: Case): SentenceEncodeFloatOptions {
   const o = new Map(Object.entries(c.options));
-  return { ...(o.has('batch_size') ? { batchSize: o.get('batch_size') } : {}), ...(o.has('prompt_name') ? { promptName: o.get('prompt_name') } : {}), ...(o.has('prompt') ? { prompt: o.get('prompt') } : {}) } as SentenceEncodeOptions;
+  return { ...(o.has('batch_size') ? { batchSize: o.get('batch_size') } : {}), ...(o.has('prompt_name') ? { promptName: o.get('prompt_name') } : {}), ...(o.has('prompt') ? { prompt: o.get('prompt') } : {}) } as SentenceEncodeFloatOptions;
 }
 
 const maxAbs = (a: ArrayLike<number>, b: ArrayLike<number>) => {
