@@ -23,7 +23,8 @@ describe("causalLanguageModelLoss through a causal LM equals transformers' loss,
 
   it.each(CASES)('%s', async (name, spec) => {
     const c = spec as unknown as FixtureFile['cases'][string] & { folder: string };
-    const model = await loadCausalLM(servedPath(new URL(`../../../../tooling/reference/fixtures/${c.folder}/`, import.meta.url)));
+    const here = import.meta.url; // not new URL(`...${x}`, import.meta.url): Vite rewrites that pattern as an asset glob
+    const model = await loadCausalLM(servedPath(new URL(`../../../../tooling/reference/fixtures/${c.folder}/`, here)));
     const inputIds = fixtureRows(c.inputs, 'input_ids');
     const labels = fixtureRows(c.inputs, 'labels');
     const attentionMask = c.inputs['attention_mask'] === undefined ? undefined : fixtureRows(c.inputs, 'attention_mask');
