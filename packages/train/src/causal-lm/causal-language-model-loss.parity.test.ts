@@ -10,8 +10,13 @@ import { causalLanguageModelLoss } from './causal-language-model-loss.js';
 // in float64 (tooling/reference/make_causal_lm_fixtures.py): the loss, a few parameters' gradients and the
 // sum of the squares of every gradient. Node: cpu and wasm; Chromium: cpu, wasm, webgl and webgpu.
 const BACKENDS = await availableBackends();
-/** Max error relative to the reference's scale, against float64 transformers. */
+/**
+ * Max error relative to the reference's scale, against float64 transformers: the loss as the masked-LM
+ * loss's test; the gradients on WebGPU as on WebGL (measured in headless Chromium: 5.1e-4 on Llama's
+ * layer-0 q_proj gradient on both, whose numbers there are the same; cpu and wasm ≤ 1.2e-6).
+ */
 const TOLERANCE: Record<string, number> = { cpu: 1e-5, wasm: 1e-5, webgl: 1e-3, webgpu: 1e-4 };
+const GRADIENT_TOLERANCE: Record<string, number> = { ...TOLERANCE, webgpu: 1e-3 };
 const CASES = Object.entries((fixtures as unknown as FixtureFile & { cases: Record<string, { folder: string }> }).cases);
 const table = new ParityTable('causal-LM loss and gradients vs float64 transformers …ForCausalLM(labels=...)');
 
@@ -43,7 +48,7 @@ describe("causalLanguageModelLoss through a causal LM equals transformers' loss,
       return out;
     }, { backends: BACKENDS, reference });
     table.add(name, report);
-    for (const [backend, output, error] of scaledErrors(report, reference)) expect(error, `${backend} ${output}`).toBeLessThanOrEqual(TOLERANCE[backend]!);
+    for (const [backend, output, error] of scaledErrors(report, reference)) expect(error, `${backend} ${output}`).toBeLessThanOrEqual((output === 'loss' ? TOLERANCE : GRADIENT_TOLERANCE)[backend]!);
     model.dispose();
   }, 60_000);
 });
