@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { tensor2d, type Tensor } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
 import { l2Normalize, loadSentenceEncoder } from '@attnkit/sentence';
+import { encoderSentenceModel } from './encoder-sentence-model.js';
 import { checkModelFolder } from './check-model-folder.js';
 import { defineCommand } from './command-line/cli-command.js';
 import { EXIT_CODES } from './command-line/command-help.js';
@@ -105,7 +106,7 @@ export async function runEncode(request: EncodeRequest): Promise<EncodeResult> {
   const ids = request.input === undefined ? undefined : await readIds(request.input); // before the model loads: a bad file fails at once
   const capabilities = await useBackend(request.backend);
   const started = performance.now();
-  const forTexts = ids === undefined ? await loadSentenceEncoder(request.model) : undefined;
+  const forTexts = ids === undefined ? encoderSentenceModel(await loadSentenceEncoder(request.model), 'attnkit encode') : undefined;
   const model: IdsEncoder = forTexts ?? (await loadIdsEncoder(request.model));
   const loaded = performance.now();
   const toDispose: Tensor[] = [];

@@ -2,6 +2,7 @@ import { tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { modelFiles } from '@attnkit/hub';
 import { loadEncoder, type Encoder } from '@attnkit/models';
 import { l2Normalize, loadSentenceEncoder, Pooling, readSentenceFolder } from '@attnkit/sentence';
+import { encoderSentenceModel } from './encoder-sentence-model.js';
 
 /** What `attnkit encode --input ids.json` runs: the encoder, then the folder's modules after it. */
 export interface IdsEncoder {
@@ -27,7 +28,7 @@ export interface IdsEncoder {
 export async function loadIdsEncoder(model: string): Promise<IdsEncoder> {
   const files = modelFiles(model, { caller: 'attnkit encode' });
   const folder = await readSentenceFolder(files);
-  if (folder.modules.some((m) => m.type === 'Dense') || (folder.pooling === undefined && !folder.plain)) return loadSentenceEncoder(files);
+  if (folder.modules.some((m) => m.type === 'Dense') || (folder.pooling === undefined && !folder.plain)) return encoderSentenceModel(await loadSentenceEncoder(files), 'attnkit encode');
   const encoder = await loadEncoder(files.subfolder(folder.transformerPath));
   const pooling = new Pooling(folder.pooling ?? { embeddingDimension: encoder.config.hiddenSize, modes: ['mean'], includePrompt: true }); // a plain folder: mean pooling, as SentenceEncoder
   return {

@@ -1,4 +1,5 @@
 export { SentenceEncoder, type SentenceEncodeOptions, type SentenceEncodeFloatOptions, type SentenceEncodeQuantizedOptions, type SentenceEncodeTokenOptions } from './sentence-encoder.js';
+export { isDecoderModel, type SentenceTransformerModel } from './sentence-transformer-model.js';
 export { loadSentenceEncoder, type LoadSentenceEncoderOptions } from './load-sentence-encoder.js';
 export { readSentenceFolder, type ReadSentenceFolderOptions, type SentenceFolder, type SentenceModule } from './read-sentence-folder.js';
 export { Pooling, parsePoolingConfig, type PoolingConfig } from './modules/pooling.js';

@@ -1,7 +1,6 @@
 import { concat, gather, reshape, slice, tensor1d, tensor2d, tidy, zeros, type Tensor, type Tensor2D } from '@tensorflow/tfjs-core';
 import { checkObject, describeValue, InvalidArgumentError, UseAfterDisposeError } from '@attnkit/errors';
 import { callBackend } from '@attnkit/backends';
-import type { Encoder } from '@attnkit/models';
 import type { Tokenizer } from '@attnkit/tokenizers';
 import { checkEncodeOptions, checkRanges, checkTexts } from './check-encode-options.js';
 import { l2Normalize } from './l2-normalize.js';
@@ -10,6 +9,7 @@ import { Pooling } from './modules/pooling.js';
 import { quantizeEmbeddings, type Precision, type QuantizationRanges, type QuantizedEmbeddings } from './quantize-embeddings.js';
 import type { SentenceFolder } from './read-sentence-folder.js';
 import { similarity, type SimilarityFunction } from './similarity.js';
+import { isDecoderModel, type SentenceTransformerModel } from './sentence-transformer-model.js';
 
 /** Options of {@link SentenceEncoder.encode}, named like `SentenceTransformer.encode`'s. */
 export interface SentenceEncodeOptions {
@@ -27,7 +27,11 @@ export interface SentenceEncodeOptions {
   readonly precision?: Precision;
   /** For `int8` / `uint8`: per-dimension calibration ranges (default: computed from these embeddings, as sentence-transformers does). */
   readonly ranges?: QuantizationRanges;
-  /** `'sentence_embedding'` (default) or `'token_embeddings'`: each text's `[length, E]` token vectors, padding removed. */
+  /**
+   * `'sentence_embedding'` (default) or `'token_embeddings'`: each text's `[length, E]` token vectors up
+   * to its last token, as sentence-transformers cuts them: right padding removed; with a left-padding
+   * tokenizer (decoder models) the row keeps the batch's padding before the text, as sentence-transformers does.
+   */
   readonly outputValue?: 'sentence_embedding' | 'token_embeddings';
   /** Called after each batch with the texts done and the total. */
   readonly onProgress?: (done: number, total: number) => void;
@@ -44,7 +48,7 @@ export type SentenceEncodeQuantizedOptions = SentenceEncodeOptions & { readonly 
 export type SentenceEncodeTokenOptions = SentenceEncodeOptions & { readonly outputValue: 'token_embeddings' };
 
 /**
- * A sentence embedding model as its folder says: the encoder of the folder's `model_type`, its
+ * A sentence embedding model as its folder says: the encoder (or decoder) of the folder's `model_type`, its
  * tokenizer (with `do_lower_case` and `max_seq_length` applied), pooling, Dense and Normalize
  * modules, prompts and similarity function — equal to `SentenceTransformer(folder).encode`.
  *
@@ -54,7 +58,8 @@ export type SentenceEncodeTokenOptions = SentenceEncodeOptions & { readonly outp
  * model.similarity(embeddings, embeddings).print(); // [2, 2], by the folder's similarity_fn_name
  */
 export class SentenceEncoder {
-  readonly encoder: Encoder;
+  /** The Transformer module: an `Encoder`, or a `DecoderModel` for decoder embedding models ({@link isDecoderModel}). */
+  readonly encoder: SentenceTransformerModel;
   readonly tokenizer: Tokenizer;
   readonly folder: SentenceFolder;
   readonly pooling: Pooling | undefined;
@@ -63,13 +68,13 @@ export class SentenceEncoder {
   readonly maxSeqLength: number;
   #disposed = false;
 
-  constructor(encoder: Encoder, tokenizer: Tokenizer, folder: SentenceFolder, dense: readonly Dense[] = []) {
-    for (const [argument, value, kind] of [['encoder', encoder, 'an Encoder (loadEncoder)'], ['tokenizer', tokenizer, 'a Tokenizer (loadTokenizer)'], ['folder', folder, 'a SentenceFolder (readSentenceFolder)']] as const) checkObject(value, { caller: 'SentenceEncoder', argument, expected: kind });
+  constructor(encoder: SentenceTransformerModel, tokenizer: Tokenizer, folder: SentenceFolder, dense: readonly Dense[] = []) {
+    for (const [argument, value, kind] of [['encoder', encoder, 'an Encoder (loadEncoder) or a DecoderModel (loadDecoder)'], ['tokenizer', tokenizer, 'a Tokenizer (loadTokenizer)'], ['folder', folder, 'a SentenceFolder (readSentenceFolder)']] as const) checkObject(value, { caller: 'SentenceEncoder', argument, expected: kind });
     if (typeof encoder.forward !== 'function' || typeof (encoder as { config?: { hiddenSize?: unknown } }).config?.hiddenSize !== 'number') {
       throw new InvalidArgumentError({
         caller: 'SentenceEncoder',
         argument: 'encoder',
-        expected: 'an Encoder (loadEncoder)',
+        expected: 'an Encoder (loadEncoder) or a DecoderModel (loadDecoder)',
         received: describeValue(encoder),
       });
     }
@@ -175,7 +180,7 @@ export class SentenceEncoder {
         const rows = order.slice(start, start + batchSize);
         const batch = this.tokenizer.encode(rows.map((r) => (prompt ?? '') + (texts[r] as string)), { maxLength: this.maxSeqLength, truncation: true, padding: 'longest' });
         backend.run(() => {
-          const out = this.encoder.forward({ inputIds: batch.inputIds, attentionMask: batch.attentionMask, tokenTypeIds: batch.tokenTypeIds });
+          const out = this.#forward(batch);
           try {
             if (outputValue === 'token_embeddings') {
               batch.attentionMask.forEach((mask, b) => {
@@ -191,7 +196,6 @@ export class SentenceEncoder {
             }
           } finally {
             out.lastHiddenState.dispose();
-            out.poolerOutput?.dispose();
           }
         });
         options.onProgress?.(Math.min(start + batchSize, order.length), order.length);
@@ -255,6 +259,24 @@ export class SentenceEncoder {
       for (const module of this.folder.modules) x = module.type === 'Dense' ? (this.dense[dense++] as Dense).forward(x) : l2Normalize(x);
       return x as Tensor2D; // [B, E]: Dense maps [B, in] to [B, out], Normalize keeps the shape
     });
+  }
+
+  /**
+   * The Transformer module on a tokenized batch → `lastHiddenState [B, T, E]`. A decoder gets the
+   * positions transformers' `forward` gives when none are passed (as sentence-transformers passes
+   * none): 0 … T-1 in every row, padding included — with left padding a row's positions start past
+   * its padding, which rotary attention does not see (it depends on distances only).
+   */
+  #forward(batch: { readonly inputIds: number[][]; readonly attentionMask: number[][]; readonly tokenTypeIds: number[][] }): { readonly lastHiddenState: Tensor } {
+    const encoder = this.encoder;
+    if (!isDecoderModel(encoder)) {
+      const out = encoder.forward({ inputIds: batch.inputIds, attentionMask: batch.attentionMask, tokenTypeIds: batch.tokenTypeIds });
+      out.poolerOutput?.dispose();
+      return out;
+    }
+    const positions = Array.from({ length: batch.inputIds[0]?.length ?? 0 }, (_, t) => t); // [T]: 0 … T-1
+    const out = encoder.forward({ inputIds: batch.inputIds, attentionMask: batch.attentionMask, positionIds: batch.inputIds.map(() => positions) }, 'SentenceEncoder.encode');
+    return { lastHiddenState: out.lastHiddenState };
   }
 
   /** The prompt an encode call uses: `prompt`, else `promptName`'s, else the folder's default. */

@@ -1,4 +1,4 @@
-export { Tokenizer, longestFirst, type EncodeOptions, type EncodedBatch, type TruncationStrategy, type TokenizerFiles } from './tokenizer.js';
+export { Tokenizer, longestFirst, type EncodeOptions, type EncodedBatch, type PaddingSide, type TruncationStrategy, type TokenizerFiles } from './tokenizer.js';
 export { renderChatTemplate, type RenderChatTemplateOptions } from './chat/render-chat-template.js';
 export type { ApplyChatTemplateOptions } from './chat/apply-chat-template.js';
 export { checkChatMessages, type ChatMessage } from './chat/chat-message.js';

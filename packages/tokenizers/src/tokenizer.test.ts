@@ -93,7 +93,7 @@ describe('Tokenizer.encode options', () => {
 
   it.each<[() => unknown, string]>([
     [() => tokenizer.encode(['a'], null as never), "Tokenizer.encode: 'options' must be an options object; received null."],
-    [() => tokenizer.encode(['a'], { max_length: 6 } as never), "Tokenizer.encode: 'options' must be an object with only the keys padding, truncation, maxLength; received the unknown key 'max_length'. Did you mean 'maxLength'?"],
+    [() => tokenizer.encode(['a'], { max_length: 6 } as never), "Tokenizer.encode: 'options' must be an object with only the keys padding, truncation, maxLength, paddingSide; received the unknown key 'max_length'. Did you mean 'maxLength'?"],
     [() => tokenizer.encode(['a'], { truncation: 'yes' } as never), "Tokenizer.encode: 'truncation' must be true, false, 'longest_first', 'only_first', 'only_second' or 'do_not_truncate'; received string 'yes'."],
     [() => tokenizer.encode(['a'], { padding: true } as never), "Tokenizer.encode: 'padding' must be 'longest', 'max_length' or false; received boolean true."],
     [() => tokenizer.encode([[long, 'the cat sat']], { truncation: 'only_second', maxLength: 8 }), "Tokenizer.encode: 'texts[0]' must be a second sequence that 'only_second' truncation can shorten to fit maxLength = 8 (it must keep at least one token); received 8 tokens to remove, and the second sequence has 3. Use truncation: 'longest_first' (the default), or a larger maxLength."],

@@ -22,13 +22,19 @@ export interface EncodeOptions {
   readonly truncation?: boolean | TruncationStrategy;
   /** Default: the model's `model_max_length` from tokenizer_config.json, else 512. */
   readonly maxLength?: number;
+  /** Which end of a shorter sequence gets the padding. Default: the tokenizer's {@link Tokenizer.paddingSide} (`'left'` for most decoder embedding models). */
+  readonly paddingSide?: PaddingSide;
 }
+
+/** Which end of a sequence padding goes to (transformers' `padding_side`). */
+export type PaddingSide = 'left' | 'right';
 
 /** Hugging Face's truncation strategies (`TruncationStrategy` in transformers). */
 export type TruncationStrategy = 'longest_first' | 'only_first' | 'only_second' | 'do_not_truncate';
 
 const TRUNCATION_VALUES: ReadonlyArray<boolean | TruncationStrategy> = [true, false, 'longest_first', 'only_first', 'only_second', 'do_not_truncate'];
 const PADDING_VALUES: ReadonlyArray<EncodeOptions['padding']> = ['longest', 'max_length', false];
+const PADDING_SIDES: readonly PaddingSide[] = ['left', 'right'];
 
 /** Options of the {@link Tokenizer} constructor: files of the folder beside tokenizer.json and tokenizer_config.json. */
 export interface TokenizerFiles {
@@ -84,6 +90,12 @@ export class Tokenizer {
   readonly #chat: ChatTemplates;
   readonly #templateTokens: Readonly<Record<string, string>>;
   readonly modelMaxLength: number;
+  /**
+   * Where `encode` pads: tokenizer_config.json's `padding_side`, else the direction of tokenizer.json's
+   * `padding` (`"Left"`), else `'right'` — as transformers reads them. Decoder embedding models
+   * (Qwen3-Embedding, e5-mistral) pad on the left, so that every row ends with its last token.
+   */
+  readonly paddingSide: PaddingSide;
 
   /**
    * `tokenizerJson`: a parsed `tokenizer.json`; `tokenizerConfig`: a parsed `tokenizer_config.json`
@@ -109,6 +121,10 @@ export class Tokenizer {
     this.#cleanUpSpaces = config.get('clean_up_tokenization_spaces') === true && !(model.type === 'BPE' || (model.type === undefined && model.merges !== undefined));
     const max = config.get('model_max_length');
     this.modelMaxLength = typeof max === 'number' && Number.isInteger(max) && max > this.#specials.single && max < 1e6 ? max : 512;
+    const side = config.get('padding_side') ?? undefined;
+    const direction = (tokenizerJson['padding'] as { direction?: unknown } | null | undefined)?.direction;
+    if (side !== undefined && side !== null && !PADDING_SIDES.includes(side as PaddingSide)) throw new InvalidArgumentError({ caller: 'Tokenizer', argument: 'tokenizerConfig.padding_side', expected: "'left' or 'right' (as transformers accepts)", received: describeValue(side) });
+    this.paddingSide = (side ?? (direction === 'Left' ? 'left' : 'right')) as PaddingSide;
   }
 
   /** The folder's chat templates by name (`'default'`, ...): `chat_template.jinja`, else tokenizer_config.json's `chat_template`; empty for a model without one. */
@@ -180,10 +196,12 @@ export class Tokenizer {
   /** Encodes texts, or `[first, second]` sentence pairs, as one padded batch. */
   encode(texts: ReadonlyArray<string | readonly [string, string]>, options: EncodeOptions = {}): EncodedBatch {
     const caller = 'Tokenizer.encode';
-    checkOptionKeys(options, ['padding', 'truncation', 'maxLength'], caller);
+    checkOptionKeys(options, ['padding', 'truncation', 'maxLength', 'paddingSide'], caller);
     if (!Array.isArray(texts) || texts.length === 0) throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'a non-empty list of strings or [string, string] pairs', received: describeValue(texts) });
     const padding = options.padding ?? 'longest';
     if (!PADDING_VALUES.includes(padding)) throw new InvalidArgumentError({ caller, argument: 'padding', expected: "'longest', 'max_length' or false", received: describeValue(padding) });
+    const paddingSide = options.paddingSide ?? this.paddingSide;
+    if (!PADDING_SIDES.includes(paddingSide)) throw new InvalidArgumentError({ caller, argument: 'paddingSide', expected: "'left' or 'right'", received: describeValue(paddingSide) });
     const truncation = options.truncation ?? true;
     if (!TRUNCATION_VALUES.includes(truncation)) {
       throw new InvalidArgumentError({ caller, argument: 'truncation', expected: "true, false, 'longest_first', 'only_first', 'only_second' or 'do_not_truncate'", received: describeValue(truncation) });
@@ -219,7 +237,11 @@ export class Tokenizer {
     if (pad === undefined && encoded.some((e) => e.ids.length !== width)) {
       throw new InvalidArgumentError({ caller, argument: 'texts', expected: 'sequences of one length: the tokenizer has no padding token (pad_token in tokenizer_config.json)', received: 'sequences of different lengths' });
     }
-    const padded = (row: number[], value: number) => (row.length === width ? row : [...row, ...Array<number>(width - row.length).fill(value)]);
+    const padded = (row: number[], value: number) => {
+      if (row.length === width) return row;
+      const fill = Array<number>(width - row.length).fill(value);
+      return paddingSide === 'left' ? [...fill, ...row] : [...row, ...fill];
+    };
     return {
       inputIds: encoded.map((e) => padded(e.ids, pad as number)),
       attentionMask: encoded.map((e) => padded(e.ids.map(() => 1), 0)),

@@ -35,3 +35,5 @@ export { maskedLMFolderFiles } from './checkpoint/masked-lm-folder-files.js';
 export { saveInt8Folder, type SaveInt8FolderOptions } from './checkpoint/save-int8-folder.js';
 export { int8FolderFiles } from './checkpoint/int8-folder-files.js';
 export { evaluateMaskedLM, type EvaluateMaskedLMOptions, type MaskedLMEvaluation } from './masked-lm/evaluate-masked-lm.js';
+export { causalLanguageModelLoss, type CausalLanguageModelLossOptions, type TokenRows } from './causal-lm/causal-language-model-loss.js';
+export { trainCausalLanguageModel, type TrainCausalLanguageModelOptions } from './causal-lm/train-causal-language-model.js';

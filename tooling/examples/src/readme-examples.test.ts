@@ -10,9 +10,10 @@
 // The only change made to a block: the model folders it names ('./all-MiniLM-L6-v2', a
 // sentence-transformers folder; './bert-base-uncased' and './attnkit-tiny-bert', plain Hugging Face
 // folders; './Qwen3-0.6B', a causal LM folder; './SmolLM2-135M-Instruct', a tokenizer with a chat
-// template) are pointed at small folders of the same kind (a reference fixture made by
-// sentence-transformers, the embedded model, the tiny random Qwen3 of the decoder fixtures, the
-// SmolLM2 chat-template fixture).
+// template; './Qwen3-Embedding-0.6B', a decoder sentence-transformers folder) are pointed at small
+// folders of the same kind (a reference fixture made by sentence-transformers, the embedded model, the
+// tiny random Qwen3 of the decoder fixtures, the SmolLM2 chat-template fixture, the tiny Qwen3
+// embedding fixture).
 import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -32,6 +33,7 @@ const FOLDERS: Record<string, string> = {
   './attnkit-tiny-bert': join(ROOT, 'packages', 'models', 'assets', 'attnkit-tiny-bert'),
   './Qwen3-0.6B': join(ROOT, 'tooling', 'reference', 'fixtures', 'decoders', 'qwen3'),
   './SmolLM2-135M-Instruct': join(ROOT, 'tooling', 'reference', 'fixtures', 'chat-templates', 'smollm2'),
+  './Qwen3-Embedding-0.6B': join(ROOT, 'tooling', 'reference', 'fixtures', 'sentence-decoders', 'qwen3-lasttoken'),
 };
 
 /**
@@ -50,9 +52,9 @@ const COUNTS: Record<string, { programs: number; fragments: number }> = {
   'packages/models/README.md': { programs: 2, fragments: 0 },
   'packages/nn/README.md': { programs: 1, fragments: 0 },
   'packages/scorers/README.md': { programs: 1, fragments: 0 },
-  'packages/sentence/README.md': { programs: 1, fragments: 1 },
+  'packages/sentence/README.md': { programs: 2, fragments: 1 },
   'packages/tokenizers/README.md': { programs: 2, fragments: 0 },
-  'packages/train/README.md': { programs: 2, fragments: 1 },
+  'packages/train/README.md': { programs: 2, fragments: 2 },
 };
 
 /** What tfjs prints on stderr when the cpu backend first runs in Node (unless its PROD flag is set): tfjs', not the program's. */

@@ -1,5 +1,6 @@
-import { add, argMax, cast, concat, div, expandDims, gather, greater, max, maximum, mul, range, reshape, reverse, scalar, sqrt, sub, sum, where, type Tensor } from '@tensorflow/tfjs-core';
+import { add, concat, div, expandDims, gather, greater, max, maximum, mul, range, reshape, sqrt, sum, where, type Tensor } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, describeValue } from '@attnkit/errors';
+import { firstCountedPosition, lastCountedPosition } from './counted-positions.js';
 
 /** sentence-transformers' pooling modes, in the order their outputs are concatenated. */
 export const POOLING_MODES = ['cls', 'max', 'mean', 'mean_sqrt_len_tokens', 'weightedmean', 'lasttoken'] as const;
@@ -13,7 +14,7 @@ export type PoolingMode = (typeof POOLING_MODES)[number];
  */
 export const POOL: Record<PoolingMode, (tokens: Tensor, mask: Tensor) => Tensor> = {
   /** The first counted token's vector (`[CLS]`, or the first token after a dropped prompt or left padding). */
-  cls: (tokens, mask) => rows(tokens, cast(argMax(mask, 1), 'int32')),
+  cls: (tokens, mask) => rows(tokens, firstCountedPosition(mask)),
   /**
    * Per feature, the largest value among the counted tokens. A row with no counted token gives the
    * lowest float32 (sentence-transformers gives -inf, which float16 WebGL textures cannot hold).
@@ -29,10 +30,7 @@ export const POOL: Record<PoolingMode, (tokens: Tensor, mask: Tensor) => Tensor>
     return div(maskedSum(tokens, weights), maximum(sum(weights, 1, true), 1e-9));
   },
   /** The last counted token's vector (right or left padding); zeros for a row with no counted token. */
-  lasttoken: (tokens, mask) => {
-    const fromEnd = cast(argMax(reverse(mask, [1]), 1), 'int32'); // [B]: distance of the last 1 from the end
-    return rows(mul(tokens, expandDims(mask, -1)), sub(scalar((tokens.shape[1] as number) - 1, 'int32'), fromEnd)); // [B, E]
-  },
+  lasttoken: (tokens, mask) => rows(mul(tokens, expandDims(mask, -1)), lastCountedPosition(mask)), // [B, E]
 };
 
 /** The lowest float32: the fill of positions `max` must not pick. */

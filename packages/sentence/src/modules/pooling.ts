@@ -1,5 +1,6 @@
-import { add, argMax, cast, expandDims, less, range, reshape, tidy, where, zerosLike, type Tensor, type Tensor2D } from '@tensorflow/tfjs-core';
+import { add, cast, expandDims, less, range, reshape, tidy, where, zerosLike, type Tensor, type Tensor2D } from '@tensorflow/tfjs-core';
 import { checkObject, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { firstCountedPosition } from './counted-positions.js';
 import { POOLING_MODES, poolModes, type PoolingMode } from './pooling-modes.js';
 
 /** A sentence-transformers `Pooling` module's `config.json`, read. */
@@ -82,7 +83,7 @@ export class Pooling {
       let mask = cast(attentionMask, 'float32'); // [B, T]
       if (!this.config.includePrompt && promptLength > 0) {
         // positions before (left padding + prompt) stop counting
-        const start = expandDims(add(cast(argMax(mask, 1), 'int32'), promptLength), 1); // [B, 1]
+        const start = expandDims(add(firstCountedPosition(mask), promptLength), 1); // [B, 1]
         const before = less(reshape(range(0, length as number, 1, 'int32'), [1, -1]), start); // [B, T]
         mask = where(before, zerosLike(mask), mask);
       }

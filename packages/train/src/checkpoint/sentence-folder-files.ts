@@ -5,6 +5,7 @@ import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 import { SentenceEncoder } from '@attnkit/sentence';
 import { CheckpointError } from './checkpoint-error.js';
 import { checkFloatModel } from '../trainer/check-float-model.js';
+import { sentenceEncoderOf } from '../trainer/sentence-encoder-of.js';
 import { encoderConfigJson } from './encoder-config-json.js';
 
 /** Tokenizer files of the families attnkit reads, copied as they are when the source has them. */
@@ -72,14 +73,15 @@ export async function tokenizerFiles(read: ModelFiles, caller: string): Promise<
  */
 export async function sentenceFolderFiles(model: SentenceEncoder, source: ModelSource | ModelFiles, caller = 'saveSentenceFolder'): Promise<Map<string, Uint8Array>> {
   if (!(model instanceof SentenceEncoder)) throw new InvalidArgumentError({ caller, argument: 'model', expected: 'a SentenceEncoder (loadSentenceEncoder)', received: describeValue(model) });
-  checkFloatModel([model.encoder, ...model.dense], caller, 'save');
+  const encoder = sentenceEncoderOf(model, caller, 'save');
+  checkFloatModel([encoder, ...model.dense], caller, 'save');
   const folder = model.folder;
   const read = modelFiles(source, { caller }).subfolder(folder.transformerPath);
   const files = new Map<string, Uint8Array>();
   const originalBytes = await read.read('config.json');
   const original = originalBytes === undefined ? {} : (JSON.parse(new TextDecoder().decode(originalBytes)) as Record<string, unknown>);
-  files.set('config.json', json(encoderConfigJson(model.encoder.config, original)));
-  files.set('model.safetensors', await moduleSafetensors(model.encoder));
+  files.set('config.json', json(encoderConfigJson(encoder.config, original)));
+  files.set('model.safetensors', await moduleSafetensors(encoder));
   for (const [name, bytes] of await tokenizerFiles(read, caller)) files.set(name, bytes);
 
   const pooling = model.pooling?.config ?? { embeddingDimension: model.encoder.config.hiddenSize, modes: ['mean'] as const, includePrompt: true };

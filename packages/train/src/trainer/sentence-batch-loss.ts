@@ -2,6 +2,7 @@ import { tensor2d, tidy, type Scalar, type Tensor2D } from '@tensorflow/tfjs-cor
 import { InvalidArgumentError, checkObject, describeValue } from '@attnkit/errors';
 import { SentenceEncoder } from '@attnkit/sentence';
 import { cosineSimilarityLoss } from '../losses/cosine-similarity-loss.js';
+import { sentenceEncoderOf } from './sentence-encoder-of.js';
 import { multipleNegativesRankingLoss } from '../losses/multiple-negatives-ranking-loss.js';
 import type { SentenceLoss } from './training-pairs.js';
 
@@ -28,10 +29,11 @@ export function sentenceBatchLoss(model: SentenceEncoder, batch: SentenceBatch, 
   if (!(model instanceof SentenceEncoder)) throw new InvalidArgumentError({ caller: 'sentenceBatchLoss', argument: 'model', expected: 'a SentenceEncoder (loadSentenceEncoder)', received: describeValue(model) });
   checkObject(batch, { caller: 'sentenceBatchLoss', argument: 'batch', expected: 'a batch { columns, labels }' });
   checkObject(options, { caller: 'sentenceBatchLoss', argument: 'options', expected: 'an object { loss, scale, maxSeqLength }' });
+  const encoder = sentenceEncoderOf(model, 'sentenceBatchLoss', 'train');
   return tidy(() => {
     const embeddings = batch.columns.map((texts) => {
       const encoded = model.tokenizer.encode(texts, { maxLength: options.maxSeqLength, truncation: true, padding: 'longest' });
-      const { lastHiddenState, poolerOutput } = model.encoder.forward({ inputIds: encoded.inputIds, attentionMask: encoded.attentionMask, tokenTypeIds: encoded.tokenTypeIds }); // [B, T, E]
+      const { lastHiddenState, poolerOutput } = encoder.forward({ inputIds: encoded.inputIds, attentionMask: encoded.attentionMask, tokenTypeIds: encoded.tokenTypeIds }); // [B, T, E]
       poolerOutput?.dispose();
       return model.sentenceEmbeddings(lastHiddenState, tensor2d(encoded.attentionMask, undefined, 'int32')) as Tensor2D; // [B, E']
     });

@@ -7,6 +7,7 @@ import { checkFloatModel } from './check-float-model.js';
 import { dataFingerprint } from './data-fingerprint.js';
 import { noDecayOf, runSchedule } from './run-schedule.js';
 import { sentenceBatchLoss } from './sentence-batch-loss.js';
+import { sentenceEncoderOf } from './sentence-encoder-of.js';
 import { resolveTrainingOptions, type TrainSentenceEncoderOptions } from './training-options.js';
 import { checkTrainingPairs, type RankingPair, type ScoredPair } from './training-pairs.js';
 import { runTrainingLoop, type TrainingHistory } from './training-loop.js';
@@ -42,7 +43,7 @@ export async function trainSentenceEncoder(model: SentenceEncoder, data: readonl
   const caller = 'trainSentenceEncoder';
   if (!(model instanceof SentenceEncoder)) throw new InvalidArgumentError({ caller, argument: 'model', expected: 'a SentenceEncoder (loadSentenceEncoder)', received: describeValue(model) });
   if (model.pooling === undefined) throw new InvalidArgumentError({ caller, argument: 'model', expected: 'a SentenceEncoder whose folder has a Pooling module', received: 'one without (token embeddings only)' });
-  checkFloatModel([model.encoder, ...model.dense], caller, 'train');
+  checkFloatModel([sentenceEncoderOf(model, caller, 'train'), ...model.dense], caller, 'train');
   const o = resolveTrainingOptions(options, model.maxSeqLength, caller);
   const pairs = checkTrainingPairs(data, o.loss, caller);
   const ranking = o.loss === 'multiple-negatives-ranking';

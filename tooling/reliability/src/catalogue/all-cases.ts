@@ -5,7 +5,9 @@ import { chatCases } from './chat-cases.js';
 import { cliCases } from './cli-cases.js';
 import { combinationsCases } from './combinations-cases.js';
 import { concurrencyCases } from './concurrency-cases.js';
+import { causalLmLossCases } from './causal-lm-loss-cases.js';
 import { decodersCases } from './decoders-cases.js';
+import { decoderEmbeddingCases } from './decoder-embedding-cases.js';
 import { entryPointCases } from './entry-points-cases.js';
 import { extremesCases } from './extremes-cases.js';
 import { hostObjectsCases } from './host-objects-cases.js';
@@ -26,6 +28,8 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...tensorCases,
   ...bertCases,
   ...decodersCases,
+  ...causalLmLossCases,
+  ...decoderEmbeddingCases,
   ...loadersCases,
   ...relativeRoformerCases,
   ...tokenizerCases,

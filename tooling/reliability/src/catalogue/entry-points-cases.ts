@@ -72,6 +72,7 @@ const ACCEPTED: Readonly<Record<string, string>> = {
   'kernels.erfF32:NaN': 'NaN is a number: erf(NaN) is NaN, as in the wasm kernels',
   'kernels.geluF32:NaN': 'NaN is a number: GELU(NaN) is NaN, as in the wasm kernels',
   'sentence.activationOfTorchPath': 'answers for any value: undefined when it names no activation attnkit has',
+  'sentence.isDecoderModel': 'answers for any value: false unless it is a decoder model',
 };
 const PACKAGES: ReadonlyArray<readonly [string, Record<string, unknown>]> = [['errors', errors], ['backends', backends], ['masks', masks], ['nn', nn], ['scorers', scorers], ['attention', attention], ['hub', hub], ['tokenizers', tokenizers], ['models', models], ['sentence', sentence], ['kernels', kernels], ['train', train]];
 
