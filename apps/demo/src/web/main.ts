@@ -1,7 +1,7 @@
 import { engine, memory, tensor2d, tidy } from '@tensorflow/tfjs-core';
 import { availableBackends, maxDifference, useBackend } from '@attnkit/backends';
 import { cachedFetch, MODEL_CACHE_NAME, type LoadProgress, type ModelSource } from '@attnkit/hub';
-import { l2Normalize, loadSentenceEncoder, similarity, type SentenceEncoder } from '@attnkit/sentence';
+import { l2Normalize, loadSentenceEncoder, similarity, type SentenceEncoder, isDecoderModel } from '@attnkit/sentence';
 import type { DemoState, Truncation } from './demo-state.js';
 import { describeSimilarity } from './describe-similarity.js';
 import { fileProgress } from './file-progress.js';
@@ -115,8 +115,10 @@ function sentences(): string[] {
 /** One forward pass: embeddings, hidden states (for comparison) and attention maps of sentence 1. */
 function encode(texts: string[]) {
   const batch = model!.tokenizer.encode(texts, { maxLength: model!.maxSeqLength });
+  const encoder = model!.encoder;
+  if (isDecoderModel(encoder)) throw new Error('This page shows encoder models; the folder holds a decoder embedding model.');
   return tidy(() => {
-    const out = model!.encoder.forward({ ...batch, outputAttentions: true });
+    const out = encoder.forward({ ...batch, outputAttentions: true });
     const embeddings = l2Normalize(model!.sentenceEmbeddings(out.lastHiddenState, tensor2d(batch.attentionMask, undefined, 'int32'))); // pooled as the folder says
     const length = batch.tokens[0]!.length;
     return {
