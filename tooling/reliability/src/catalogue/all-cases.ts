@@ -1,6 +1,7 @@
 import { backendsCases } from './backends-cases.js';
 import { bertCases } from './bert-cases.js';
-import { shownAs, type CatalogueCase } from './catalogue-case.js';
+import { onEachBackend, shownAs, type CatalogueCase } from './catalogue-case.js';
+import { cpuResidentAttentionCases } from './attention-cases.js';
 import { chatCases } from './chat-cases.js';
 import { cliCases } from './cli-cases.js';
 import { combinationsCases } from './combinations-cases.js';
@@ -26,6 +27,7 @@ import { untrustedCases } from './untrusted-cases.js';
  */
 export const ALL_CASES: readonly CatalogueCase[] = [
   ...tensorCases,
+  ...onEachBackend(['cpu', 'wasm'], cpuResidentAttentionCases),
   ...bertCases,
   ...decodersCases,
   ...causalLmLossCases,

@@ -19,7 +19,6 @@ export const attentionCases: CatalogueCase[] = [
   rejects('attention', 'query of the wrong width', E, "MultiHeadAttention.forward: 'query' must be a last dim of embedDim = 8; received [2, 5, 6].", () => withLayer({ embedDim: 8, numHeads: 2, seed: 1 }, (m) => m.forward(zeros([2, 5, 6])))),
   rejects('attention', 'unknown returnWeights', E, "MultiHeadAttention.forward: 'returnWeights' must be 'none', 'per-head' or 'averaged'; received mean.", () => withLayer({ embedDim: 8, numHeads: 2, seed: 1 }, (m) => m.forward(zeros([2, 5, 8]), undefined, undefined, { returnWeights: 'mean' as never }))),
   rejects('attention', '[B, S] attention mask', E, /whose dimension 0 \(T\) is 2, expected 1 or 5\. A \[B, S\] padding mask must be expanded/, () => withLayer({ embedDim: 8, numHeads: 2, seed: 1 }, (m) => m.forward(zeros([2, 5, 8]), zeros([2, 7, 8]), zeros([2, 7, 8]), { attentionMask: ones([2, 7], 'bool') }))),
-  rejects('attention', 'PyTorch key_padding_mask of 1 (keep) and 0 (pad) as floats', E, /^MultiHeadAttention.forwardTorch: 'keyPaddingMask' must be a bool mask \(true = padding\) or a float mask added to the scores .*received a float32 mask of only 0 and 1 \(both present\)/, () => withLayer({ embedDim: 8, numHeads: 2, seed: 1 }, (m) => m.forwardTorch(zeros([2, 4, 8]), zeros([2, 6, 8]), zeros([2, 6, 8]), { keyPaddingMask: tensor([[1, 1, 1, 1, 0, 0], [1, 1, 1, 1, 1, 1]]) }))),
   rejects('attention', 'PyTorch attn_mask [S, T]', E, "MultiHeadAttention.forwardTorch: 'attnMask' must be [T, S] = [4, 6]; received [6, 4].", () => withLayer({ embedDim: 8, numHeads: 2, seed: 1 }, (m) => m.forwardTorch(zeros([2, 4, 8]), zeros([2, 6, 8]), zeros([2, 6, 8]), { attnMask: ones([6, 4], 'bool') }))),
   rejects('attention', 'checkpoint: a misspelled, a missing and a mis-shaped weight', 'StateDictError',
     'MultiHeadAttention: the state dict does not fit the module. 3 missing: in_proj_bias, out_proj.weight, out_proj.bias. 1 unexpected: out_proj.weigth. 1 mis-shaped: in_proj_weight (expected [24, 8] float32, received [8, 24] float32). For its config, this MultiHeadAttention has in_proj_weight [24, 8], in_proj_bias [24], out_proj.weight [8, 8], out_proj.bias [8].',
@@ -44,4 +43,12 @@ export const attentionCases: CatalogueCase[] = [
     try { await assertFinite(q, 'pipeline', 'query'); } finally { q.dispose(); }
   }),
   safely('attention', 'Infinity in the query (unchecked)', 'NaN in the affected outputs, as PyTorch; never a finite wrong number (assertFinite checks inputs)', () => withLayer({ embedDim: 4, numHeads: 1, seed: 1 }, (m) => Array.from(m.forward(tensor([[[Infinity, 0, 0, 0], [1, 2, 3, 4]]])).output.dataSync())), (v) => (v as number[]).some(Number.isNaN), { nonFinite: true }),
+];
+
+/**
+ * Cases whose check runs on cpu and wasm only (the 0/1 float-mask check reads the mask back, which
+ * attnkit skips on webgl and webgpu): Node runs them on both; Chromium leaves them out.
+ */
+export const cpuResidentAttentionCases: CatalogueCase[] = [
+  rejects('attention', 'PyTorch key_padding_mask of 1 (keep) and 0 (pad) as floats', E, /^MultiHeadAttention.forwardTorch: 'keyPaddingMask' must be a bool mask \(true = padding\) or a float mask added to the scores .*received a float32 mask of only 0 and 1 \(both present\)/, () => withLayer({ embedDim: 8, numHeads: 2, seed: 1 }, (m) => m.forwardTorch(zeros([2, 4, 8]), zeros([2, 6, 8]), zeros([2, 6, 8]), { keyPaddingMask: tensor([[1, 1, 1, 1, 0, 0], [1, 1, 1, 1, 1, 1]]) }))),
 ];
