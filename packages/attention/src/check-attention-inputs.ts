@@ -43,7 +43,7 @@ export function checkAttentionInputs(query: Tensor, key: Tensor, value: Tensor, 
       received: formatShape(value.shape),
     });
   }
-  const rate = options.dropout ?? 0;
+  const rate = options.dropout === undefined ? 0 : options.dropout;
   if (typeof rate !== 'number' || !(rate >= 0 && rate < 1)) {
     throw new InvalidArgumentError({ caller, argument: 'dropout', expected: 'a rate in [0, 1)', received: typeof rate === 'number' ? String(rate) : describeValue(rate) });
   }

@@ -91,7 +91,7 @@ export function multiHeadAttentionForward(
   const { query, key, value } = checkObject(inputs, { caller, argument: 'inputs', expected: 'an object { query, key, value }' });
   checkOptionKeys(options, ATTENTION_CALL_OPTION_KEYS, caller);
   checkInputs(caller, config, query, key, value);
-  const returnWeights = options.returnWeights ?? 'none';
+  const returnWeights = options.returnWeights === undefined ? 'none' : options.returnWeights;
   if (!['none', 'per-head', 'averaged'].includes(returnWeights)) {
     throw new InvalidArgumentError({ caller, argument: 'returnWeights', expected: "'none', 'per-head' or 'averaged'", received: typeof returnWeights === 'string' ? returnWeights : describeValue(returnWeights) });
   }

@@ -58,7 +58,7 @@ export class MultiHeadAttention extends Module {
     const caller = 'MultiHeadAttention.forward';
     this.assertLive(caller);
     checkOptionKeys(options, ATTENTION_CALL_OPTION_KEYS, caller); // before the spread below: { ...null } would read as no options
-    const training = options.training ?? this.training;
+    const training = options.training === undefined ? this.training : options.training;
     return multiHeadAttentionForward(caller, this.stateDict(), this.config, this.scorer, { query, key, value }, { ...options, training });
   }
 

@@ -20,10 +20,10 @@ export function resolveAttentionConfig(config: MultiHeadAttentionConfig, caller 
       hint: `Each head gets embedDim / numHeads dims; try numHeads = ${[1, 2, 3, 4, 6, 8, 12, 16].filter((h) => embedDim % h === 0).join(', ')}.`,
     });
   }
-  const keyDim = checkInteger(config.keyDim ?? embedDim, { caller, argument: 'keyDim', min: 1 });
-  const valueDim = checkInteger(config.valueDim ?? embedDim, { caller, argument: 'valueDim', min: 1 });
+  const keyDim = checkInteger(config.keyDim === undefined ? embedDim : config.keyDim, { caller, argument: 'keyDim', min: 1 });
+  const valueDim = checkInteger(config.valueDim === undefined ? embedDim : config.valueDim, { caller, argument: 'valueDim', min: 1 });
   const sameWidths = keyDim === embedDim && valueDim === embedDim;
-  const projections = config.projections ?? (sameWidths ? 'fused' : 'separate');
+  const projections = config.projections === undefined ? (sameWidths ? 'fused' : 'separate') : config.projections;
   if (projections !== 'fused' && projections !== 'separate') {
     throw new InvalidArgumentError({ caller, argument: 'projections', expected: "'fused' or 'separate'", received: describeValue(projections) });
   }
@@ -35,11 +35,11 @@ export function resolveAttentionConfig(config: MultiHeadAttentionConfig, caller 
       received: `'fused' with embedDim=${embedDim}, keyDim=${keyDim}, valueDim=${valueDim}`,
     });
   }
-  const dropout = config.dropout ?? 0;
+  const dropout = config.dropout === undefined ? 0 : config.dropout;
   if (typeof dropout !== 'number' || !(dropout >= 0 && dropout < 1)) {
     throw new InvalidArgumentError({ caller, argument: 'dropout', expected: 'a rate in [0, 1)', received: describeValue(dropout) });
   }
-  const layout = config.layout ?? 'batch-first';
+  const layout = config.layout === undefined ? 'batch-first' : config.layout;
   if (layout !== 'batch-first' && layout !== 'seq-first') {
     throw new InvalidArgumentError({ caller, argument: 'layout', expected: "'batch-first' or 'seq-first'", received: describeValue(layout) });
   }

@@ -26,7 +26,8 @@ export function causalMask(queryLength: number, keyLength: number, options: Caus
   const caller = 'causalMask';
   checkInteger(queryLength, { caller, argument: 'queryLength', min: 1 });
   checkInteger(keyLength, { caller, argument: 'keyLength', min: 1 });
-  const offset = checkOptionKeys(options, ['offset'], caller).offset ?? keyLength - queryLength;
+  const given = checkOptionKeys(options, ['offset'], caller).offset;
+  const offset = given === undefined ? keyLength - queryLength : given; // null is no offset: refused below, never read as absent
   checkInteger(offset, { caller, argument: 'offset' });
   checkMemoryBudget(caller, 'the values of the mask', [1, 1, queryLength, keyLength]); // before allocating (a [T, S] past 2³² elements is no typed array)
   const keep = new Uint8Array(queryLength * keyLength);

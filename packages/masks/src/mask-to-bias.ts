@@ -16,7 +16,7 @@ export function maskToBias(mask: Tensor, options: { readonly fillValue?: number 
   checkObject(options, { caller: 'maskToBias', argument: 'options', expected: 'an options object { fillValue? } (pass a fill value as maskToBias(mask, { fillValue }))' });
   const { fillValue } = checkOptionKeys(options, ['fillValue'], 'maskToBias');
   const keep = checkBoolMask(mask, 'maskToBias');
-  const fill = fillValue ?? maskedFillValue();
+  const fill = fillValue === undefined ? maskedFillValue() : fillValue; // null is refused below, never read as absent
   if (typeof fill !== 'number' || !Number.isFinite(Math.fround(fill)) || fill >= 0) {
     throw new InvalidArgumentError({
       caller: 'maskToBias',

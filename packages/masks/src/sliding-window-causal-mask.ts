@@ -20,7 +20,8 @@ export function slidingWindowCausalMask(queryLength: number, keyLength: number, 
   checkInteger(queryLength, { caller, argument: 'queryLength', min: 1 });
   checkInteger(keyLength, { caller, argument: 'keyLength', min: 1 });
   checkInteger(slidingWindow, { caller, argument: 'slidingWindow', min: 1 });
-  const offset = checkOptionKeys(options, ['offset'], caller).offset ?? keyLength - queryLength;
+  const given = checkOptionKeys(options, ['offset'], caller).offset;
+  const offset = given === undefined ? keyLength - queryLength : given; // null is refused below, never read as absent
   checkInteger(offset, { caller, argument: 'offset' });
   checkMemoryBudget(caller, 'the values of the mask', [1, 1, queryLength, keyLength]); // before allocating
   const keep = new Uint8Array(queryLength * keyLength);

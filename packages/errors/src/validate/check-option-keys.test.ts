@@ -19,13 +19,6 @@ describe('checkOptionKeys', () => {
     expect(() => checkOptionKeys({ zzz: 1, [Symbol('s')]: 2 }, ['mask'], 'f')).toThrow("f: 'options' must be an object with only the keys mask; received the unknown keys 'zzz', symbol s.");
   });
 
-  it('refuses an option set to null (left out or undefined takes the default; null is never read as absent)', () => {
-    expect(() => checkOptionKeys({ mask: undefined, scale: null }, ['mask', 'scale'], 'f')).toThrow("f: 'scale' must be a value, or the option left out (undefined) for its default; received null.");
-    expect(() => checkOptionKeys({ scale: null }, ['scale'], 'f')).toThrow(InvalidArgumentError);
-    const withNull = { eosTokenId: null };
-    expect(checkOptionKeys(withNull, ['eosTokenId'], 'generate', 'options', ['eosTokenId'])).toBe(withNull); // a documented null
-  });
-
   it('refuses a non-object with a typed error, and a bad key list', () => {
     expect(() => checkOptionKeys(null, ['mask'], 'f')).toThrow("f: 'options' must be an options object; received null.");
     expect(() => checkOptionKeys({}, undefined as never, 'f')).toThrow("checkOptionKeys: 'allowed' must be a list of the accepted option names; received undefined.");

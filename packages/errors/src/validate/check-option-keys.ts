@@ -17,28 +17,20 @@ function closest(key: string, allowed: readonly string[]): string | undefined {
  * Checks that an options object has only accepted keys, so that a misspelled option (a mask
  * passed as `attentionMask` where `mask` is read) is a typed error instead of silently ignored.
  * The message names the unknown key, the accepted keys and, when one is close, the likely one.
- * Keys whose value is `undefined` are checked too. A key whose value is `null` is refused: an option
- * is left out (or `undefined`) to take its default, so `null` is never silently read as "absent" —
- * except the `nullable` keys, whose `null` means something documented (`eosTokenId: null`: no
- * end-of-sequence token).
- * Returns the options object.
+ * Keys whose value is `undefined` are checked too. Returns the options object.
  *
  * @example
  * checkOptionKeys({ attentionMask: m }, ['mask', 'scale'], 'scaledDotProductAttention');
  * // InvalidArgumentError: scaledDotProductAttention: 'options' must be an object with only the keys mask, scale;
  * //   received the unknown key 'attentionMask'. Did you mean 'mask'?
  */
-export function checkOptionKeys<T>(options: T, allowed: readonly string[], caller: string, argument = 'options', nullable: readonly string[] = []): NonNullable<T> {
+export function checkOptionKeys<T>(options: T, allowed: readonly string[], caller: string, argument = 'options'): NonNullable<T> {
   if (!Array.isArray(allowed) || !allowed.every((key) => typeof key === 'string')) {
     throw new InvalidArgumentError({ caller: 'checkOptionKeys', argument: 'allowed', expected: 'a list of the accepted option names', received: describeValue(allowed) });
   }
   checkObject(options, { caller, argument });
   const unknown = Reflect.ownKeys(options as object).filter((key) => typeof key !== 'string' || !allowed.includes(key));
-  if (unknown.length === 0) {
-    const nullKey = Object.keys(options as object).find((key) => (options as Record<string, unknown>)[key] === null && !nullable.includes(key));
-    if (nullKey !== undefined) throw new InvalidArgumentError({ caller, argument: nullKey, expected: `a value, or the option left out (undefined) for its default`, received: 'null' });
-    return options as NonNullable<T>;
-  }
+  if (unknown.length === 0) return options as NonNullable<T>;
   const names = unknown.map((key) => (typeof key === 'string' ? `'${key}'` : describeValue(key)));
   const first = unknown[0];
   const guess = typeof first === 'string' ? closest(first, allowed) : undefined;

@@ -36,7 +36,7 @@ const SAMPLING_ONLY = ['temperature', 'topK', 'topP', 'minP'] as const;
  */
 export function resolveGeneration(options: GenerateOptions, defaults: GenerationConfig, config: DecoderConfig, caller: string): GenerationSettings {
   checkObject(options, { caller, argument: 'options', expected: 'an object of generation options' });
-  checkOptionKeys(options, OPTION_KEYS, caller, 'options', ['eosTokenId']); // eosTokenId: null = no end-of-sequence token
+  checkOptionKeys(options, OPTION_KEYS, caller);
   const refuse = (argument: string, expected: string, received: string, hint?: string): never => {
     throw new InvalidArgumentError({ caller, argument, expected, received, ...(hint === undefined ? {} : { hint }) });
   };

@@ -42,11 +42,11 @@ export class FeedForward extends Module {
     checkOptionKeys(config, ['embedDim', 'feedForwardDim', 'activation', 'dropout', 'seed'], caller, 'config');
     const embedDim = checkInteger(config.embedDim, { caller, argument: 'embedDim', min: 1 });
     const feedForwardDim = checkInteger(config.feedForwardDim, { caller, argument: 'feedForwardDim', min: 1 });
-    this.activation = activationByName(config.activation ?? 'gelu', caller);
+    this.activation = activationByName(config.activation === undefined ? 'gelu' : config.activation, caller);
     const seed = config.seed === undefined ? undefined : checkInteger(config.seed, { caller, argument: 'seed' });
     [this.linear1, this.dropout, this.linear2] = this.guard(() => [
       this.registerModule('linear1', new Linear(embedDim, feedForwardDim, seed === undefined ? {} : { seed })),
-      this.registerModule('dropout', new Dropout(config.dropout ?? 0)),
+      this.registerModule('dropout', new Dropout(config.dropout === undefined ? 0 : config.dropout)),
       this.registerModule('linear2', new Linear(feedForwardDim, embedDim, seed === undefined ? {} : { seed: seed + 2 })),
     ] as const);
   }

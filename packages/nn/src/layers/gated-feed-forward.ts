@@ -45,7 +45,7 @@ export class GatedFeedForward extends Module {
     const embedDim = checkInteger(config.embedDim, { caller, argument: 'embedDim', min: 1 });
     const feedForwardDim = checkInteger(config.feedForwardDim, { caller, argument: 'feedForwardDim', min: 1 });
     const bias = checkBoolean(config.bias, { caller, argument: 'bias', fallback: false });
-    this.activation = activationByName(config.activation ?? 'silu', caller);
+    this.activation = activationByName(config.activation === undefined ? 'silu' : config.activation, caller);
     const seed = config.seed === undefined ? undefined : checkInteger(config.seed, { caller, argument: 'seed' });
     const options = (offset: number) => ({ bias, ...(seed === undefined ? {} : { seed: seed + offset }) });
     [this.gateProj, this.upProj, this.downProj] = this.guard(() => [
