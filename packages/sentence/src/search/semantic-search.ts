@@ -47,12 +47,12 @@ export async function semanticSearch(queryEmbeddings: Tensor | EmbeddingRows, co
   checkObject(options, { caller, argument: 'options' });
   checkOptionKeys(options, OPTION_KEYS, caller);
   if (corpus.dim !== queries.dim) throw new InvalidArgumentError({ caller, argument: 'corpusEmbeddings', expected: `rows of width E = ${queries.dim}, as the queries`, received: `rows of width ${corpus.dim}`, hint: 'Embed the queries with the model that embedded the corpus.' });
-  const topK = checkInteger(options.topK ?? 10, { caller, argument: 'topK', min: 1, max: Number.MAX_SAFE_INTEGER });
-  const scoreFunction = options.scoreFunction ?? 'cosine';
+  const topK = checkInteger(options.topK === undefined ? 10 : options.topK, { caller, argument: 'topK', min: 1, max: Number.MAX_SAFE_INTEGER });
+  const scoreFunction = options.scoreFunction === undefined ? 'cosine' : options.scoreFunction; // null is refused below, never read as absent
   if (!(SIMILARITY_FUNCTIONS as readonly unknown[]).includes(scoreFunction)) throw new InvalidArgumentError({ caller, argument: 'scoreFunction', expected: SIMILARITY_FUNCTIONS.map((f) => `'${f}'`).join(', '), received: describeValue(scoreFunction) });
-  const queryChunk = checkInteger(options.queryChunkSize ?? 100, { caller, argument: 'queryChunkSize', min: 1 });
+  const queryChunk = checkInteger(options.queryChunkSize === undefined ? 100 : options.queryChunkSize, { caller, argument: 'queryChunkSize', min: 1 });
   const tensorCorpus = !('read' in (corpusEmbeddings as object)) || typeof (corpusEmbeddings as EmbeddingRows).read !== 'function';
-  const corpusChunk = checkInteger(options.corpusChunkSize ?? (tensorCorpus ? 500_000 : Math.max(1, Math.floor(ROWS_CHUNK_BYTES / (4 * corpus.dim)))), { caller, argument: 'corpusChunkSize', min: 1 });
+  const corpusChunk = checkInteger(options.corpusChunkSize === undefined ? (tensorCorpus ? 500_000 : Math.max(1, Math.floor(ROWS_CHUNK_BYTES / (4 * corpus.dim)))) : options.corpusChunkSize, { caller, argument: 'corpusChunkSize', min: 1 });
   checkAbortSignal(options.signal, { caller });
 
   const results = Array.from({ length: queries.rows }, () => new TopHits(topK));

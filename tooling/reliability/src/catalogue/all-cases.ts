@@ -16,6 +16,7 @@ import { loadersCases } from './loaders-cases.js';
 import { relativeRoformerCases } from './relative-roformer-cases.js';
 import { modernbertCases } from './modernbert-cases.js';
 import { retrievalCases } from './retrieval-cases.js';
+import { sentencePositionsCases } from './sentence-positions-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
 import { tokenizerCases } from './tokenizer-cases.js';
@@ -28,6 +29,7 @@ import { untrustedCases } from './untrusted-cases.js';
 export const ALL_CASES: readonly CatalogueCase[] = [
   ...tensorCases,
   ...onEachBackend(['cpu', 'wasm'], cpuResidentAttentionCases),
+  ...onEachBackend(['cpu', 'wasm'], sentencePositionsCases),
   ...bertCases,
   ...decodersCases,
   ...causalLmLossCases,

@@ -16,7 +16,7 @@ interface Disposable { dispose(): void }
  * call. Each argument position in turn (and each key of the options object at `options`) is replaced
  * by each hostile value; the rest stay valid, so the check that must fire is the one of that position.
  */
-interface ValidCall {
+export interface ValidCall {
   readonly name: string;
   readonly args: () => unknown[];
   readonly call: (args: unknown[]) => unknown;
@@ -133,17 +133,17 @@ function arity(valid: ValidCall): number {
 }
 
 /** The hostile variants of one valid call: every position, then every option key. */
-function variants(valid: ValidCall): CatalogueCase[] {
+export function variants(valid: ValidCall): CatalogueCase[] {
   const cases: CatalogueCase[] = [];
   const width = arity(valid);
   const make = (label: string, input: string, mutate: (args: unknown[]) => unknown) => {
-    const run = () => {
+    const run = async () => {
       const args = valid.args();
       const made = [...args, ...args.flatMap((a) => (isPlainObject(a) ? Object.values(a) : []))]; // every valid tensor, options' included
       let hostile: unknown;
       try {
         hostile = mutate(args);
-        valid.call(args);
+        await valid.call(args); // an async call (semanticSearch) is awaited before its inputs are disposed
         return 'accepted';
       } finally {
         disposeAll([...made, hostile]);
