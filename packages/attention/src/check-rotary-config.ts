@@ -35,7 +35,7 @@ export function checkRotaryConfig(config: RotaryConfig, caller: string, nameOf: 
   const fail = (key: keyof RotaryConfig, expected: string, hint?: string): never => {
     throw new InvalidArgumentError({ caller, argument: nameOf(key), expected, received: describeValue(config[key]), ...(hint === undefined ? {} : { hint }) });
   };
-  const ropeType = config.ropeType ?? 'default';
+  const ropeType = config.ropeType === undefined ? 'default' : config.ropeType; // null is refused below, never read as absent
   if (!(ROPE_TYPES as readonly unknown[]).includes(ropeType)) {
     const guess = typeof ropeType === 'string' ? closestName(ropeType, ROPE_TYPES) : undefined;
     fail('ropeType', `one of ${ROPE_TYPES.map((t) => `'${t}'`).join(', ')} (the rope_types attnkit implements)`, guess === undefined ? undefined : `Did you mean '${guess}'?`);
@@ -53,7 +53,7 @@ export function checkRotaryConfig(config: RotaryConfig, caller: string, nameOf: 
     });
   }
   const number = (key: keyof RotaryConfig, fallback: number | undefined, test: (v: number) => boolean, expected: string): number => {
-    const value = config[key] ?? fallback;
+    const value = config[key] === undefined ? fallback : config[key];
     if (value === undefined) fail(key, `${expected} (rope_type '${ropeType}' needs it)`);
     if (typeof value !== 'number' || !Number.isFinite(value) || !test(value)) fail(key, expected);
     return value as number;
