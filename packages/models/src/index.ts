@@ -54,6 +54,7 @@ export type { DecoderModel, CreateCacheOptions } from './decoder/decoder-model.j
 export { DecoderLayer, type DecoderLayerCallOptions } from './decoder/decoder-layer.js';
 export { RotaryDecoderModel, type DecoderCheckpoint } from './decoder/rotary-decoder-model.js';
 export { DecoderForCausalLM, type CausalLM, type CausalLMOptions } from './decoder/decoder-for-causal-lm.js';
+export { causalLMStateFromStored, causalLMStoredTensors } from './decoder/causal-lm-stored-tensors.js';
 export { ROTARY_DECODER_CHECKPOINT_KEYS, type DecoderCheckpointKeys } from './decoder/decoder-checkpoint-keys.js';
 export { loadCausalLM, loadDecoder, type LoadCausalLMOptions } from './load/load-causal-lm.js';
 export { decoderStateDict, type DecoderStateDict } from './load/decoder-state-dict.js';

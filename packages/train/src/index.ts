@@ -32,6 +32,8 @@ export { maskTokens, type MaskTokensOptions, type MaskedTokens } from './masked-
 export { maskedLanguageModelLoss, IGNORE_INDEX } from './masked-lm/masked-language-model-loss.js';
 export { saveMaskedLMFolder } from './checkpoint/save-masked-lm-folder.js';
 export { maskedLMFolderFiles } from './checkpoint/masked-lm-folder-files.js';
+export { saveCausalLMFolder } from './checkpoint/save-causal-lm-folder.js';
+export { causalLMFolderFiles } from './checkpoint/causal-lm-folder-files.js';
 export { saveInt8Folder, type SaveInt8FolderOptions } from './checkpoint/save-int8-folder.js';
 export { int8FolderFiles } from './checkpoint/int8-folder-files.js';
 export { evaluateMaskedLM, type EvaluateMaskedLMOptions, type MaskedLMEvaluation } from './masked-lm/evaluate-masked-lm.js';

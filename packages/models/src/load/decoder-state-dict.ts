@@ -4,6 +4,7 @@ import type { TensorData } from '@attnkit/nn';
 import type { DecoderCheckpointKeys } from '../decoder/decoder-checkpoint-keys.js';
 import type { DecoderConfig } from '../decoder/decoder-config.js';
 import type { ModelFolder } from './read-model-folder.js';
+import { transposeMatrix as transpose } from './transpose-matrix.js';
 
 /** A decoder folder's tensors as the model tree takes them. */
 export interface DecoderStateDict {
@@ -15,13 +16,6 @@ export interface DecoderStateDict {
   readonly int8Layers: ReadonlyMap<string, StoredInt8Weight>;
 }
 
-/** `[rows, columns]` values as `[columns, rows]`. */
-function transpose({ shape, values }: TensorData): TensorData {
-  const [rows = 0, columns = 0] = shape;
-  const out = new Float32Array(values.length);
-  for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) out[c * rows + r] = values[r * columns + c] as number;
-  return { shape: [columns, rows], values: out };
-}
 
 /**
  * Step 2 of loading a decoder: stored names become the parameter keys of the model built, as the

@@ -1,7 +1,10 @@
 import { tidy, type Scalar } from '@tensorflow/tfjs-core';
-import { DecoderForCausalLM, type CausalLM } from '@attnkit/models';
+import { causalLMStateFromStored, DecoderForCausalLM, type CausalLM } from '@attnkit/models';
 import { Tokenizer } from '@attnkit/tokenizers';
 import { InvalidArgumentError, checkObject, describeValue } from '@attnkit/errors';
+import { CheckpointError } from '../checkpoint/checkpoint-error.js';
+import { causalLMFolderFiles } from '../checkpoint/causal-lm-folder-files.js';
+import { openTrainingCheckpoint, writeTrainingCheckpoint } from '../checkpoint/training-checkpoint.js';
 import { checkFloatModel } from '../trainer/check-float-model.js';
 import { dataFingerprint } from '../trainer/data-fingerprint.js';
 import { noDecayOf, runSchedule } from '../trainer/run-schedule.js';
@@ -12,8 +15,8 @@ import { causalLanguageModelLoss } from './causal-language-model-loss.js';
 /** The loss name a causal-LM run records in its trainer state. */
 const LOSS = 'causal-language-model';
 
-/** Options of {@link trainCausalLanguageModel}: the sentence trainer's schedule options; no checkpoints yet. */
-export interface TrainCausalLanguageModelOptions extends Omit<TrainSentenceEncoderOptions, 'loss' | 'scale' | 'evaluation' | 'checkpoint' | 'resume'> {
+/** Options of {@link trainCausalLanguageModel}: the sentence trainer's schedule, checkpoint and resume options. */
+export interface TrainCausalLanguageModelOptions extends Omit<TrainSentenceEncoderOptions, 'loss' | 'scale' | 'evaluation'> {
   /** Runs `evaluate(model)` (model in eval mode) after every `every` steps and after the last. */
   readonly evaluation?: { readonly every: number; readonly evaluate: (model: CausalLM) => Promise<Record<string, number>> | Record<string, number> };
 }
@@ -29,8 +32,11 @@ export interface TrainCausalLanguageModelOptions extends Omit<TrainSentenceEncod
  * gradients clipped to norm 1. A tied head (`tie_word_embeddings`) is trained once, as the embedding.
  *
  * The loop is `trainSentenceEncoder`'s and `trainMaskedLanguageModel`'s: length-bucketed batches in a
- * seeded order, seeded dropout, progress, evaluations, `signal`; no tensor is left behind.
- * Checkpoints and `resume` are not offered for causal LMs yet (an `InvalidArgumentError`).
+ * seeded order, seeded dropout (a resumed run takes the steps an uninterrupted one would), progress,
+ * evaluations, checkpoints (`checkpoint-<step>/`: the causal-LM folder `saveCausalLMFolder` writes,
+ * which `loadCausalLM` and transformers load, plus `trainer_state.json` and
+ * `optimizer.safetensors`), `resume`, `signal`; no tensor is left behind. Checkpoints and `resume`:
+ * Node only.
  *
  * @example
  * const model = await loadCausalLM('./SmolLM2-135M');
@@ -47,9 +53,6 @@ export async function trainCausalLanguageModel(model: CausalLM, tokenizer: Token
   const bad = texts.findIndex((text) => typeof text !== 'string' || text.trim() === '');
   if (bad >= 0) throw new InvalidArgumentError({ caller, argument: `texts[${bad}]`, expected: 'a non-empty string', received: describeValue(texts[bad]) });
   checkObject(options, { caller, argument: 'options', expected: 'an options object' });
-  for (const key of ['checkpoint', 'resume'] as const) {
-    if (key in options) throw new InvalidArgumentError({ caller, argument: key, expected: 'absent: checkpoints of causal language models are not written yet', received: describeValue((options as Record<string, unknown>)[key]) });
-  }
   const { evaluation, learningRate, ...shared } = options;
   const maxLength = Math.min(tokenizer.modelMaxLength, model.config.maxPositionEmbeddings);
   // the sentence trainer's options, checked the same way ('cosine-similarity' only unlocks batchSize 1: there is no sentence loss here)
@@ -65,6 +68,7 @@ export async function trainCausalLanguageModel(model: CausalLM, tokenizer: Token
   const padId = model.config.padTokenId ?? model.config.eosTokenIds[0] ?? 0; // never read: the mask leaves padding out
   const lengths = encoded.map((ids) => ids.length);
   const parameters = model.namedParameters().filter(([, p]) => p.trainable);
+  const { checkpoint, resume } = o;
 
   return runTrainingLoop({
     caller,
@@ -79,6 +83,16 @@ export async function trainCausalLanguageModel(model: CausalLM, tokenizer: Token
     },
     setMode: (training) => model.train(training),
     identity: { loss: `${LOSS} (at most ${o.maxSeqLength} tokens)`, examples: texts.length, dataFingerprint: dataFingerprint({ texts: texts.map((text) => [text]), labels: [] }), batchSize: o.batchSize },
+    ...(checkpoint === undefined ? {} : { save: async (state, optimizer) => writeTrainingCheckpoint(checkpoint.folder, await causalLMFolderFiles(model, checkpoint.source, caller), optimizer, state, checkpoint.keep, caller) }),
+    ...(resume === undefined ? {} : {
+      restore: async () => {
+        const opened = await openTrainingCheckpoint(resume, caller);
+        const weights = causalLMStateFromStored(model, await opened.weights('model.safetensors'));
+        const missing = model.namedParameters().map(([name]) => name).filter((name) => !weights.has(name));
+        if (missing.length > 0) throw new CheckpointError(caller, opened.folder, `${opened.folder}/model.safetensors is not this model's checkpoint: ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ` and ${missing.length - 3} more` : ''} missing.`);
+        return { folder: opened.folder, state: opened.state, optimizer: opened.optimizer, loadWeights: () => model.loadStateDict(weights) };
+      },
+    }),
     ...(evaluation === undefined ? {} : { evaluation: { every: evaluation.every, evaluate: () => evaluation.evaluate(model) } }),
   });
 }

@@ -9,7 +9,7 @@ import { sentenceEncoderOf } from '../trainer/sentence-encoder-of.js';
 import { encoderConfigJson } from './encoder-config-json.js';
 
 /** Tokenizer files of the families attnkit reads, copied as they are when the source has them. */
-export const TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'added_tokens.json', 'vocab.txt', 'vocab.json', 'merges.txt', 'sentencepiece.bpe.model', 'spiece.model'] as const;
+export const TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'added_tokens.json', 'vocab.txt', 'vocab.json', 'merges.txt', 'sentencepiece.bpe.model', 'spiece.model', 'chat_template.jinja'] as const;
 
 /** The module class paths sentence-transformers 6 writes in `modules.json`. */
 const MODULE_TYPES = {

@@ -1,7 +1,7 @@
 import { tensor2d, tensor3d, tidy, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { loadCausalLM } from '@attnkit/models';
 import { loadTokenizer } from '@attnkit/tokenizers';
-import { causalLanguageModelLoss, trainCausalLanguageModel } from '@attnkit/train';
+import { causalLanguageModelLoss, saveCausalLMFolder, trainCausalLanguageModel } from '@attnkit/train';
 import { rejects, type CatalogueCase } from './catalogue-case.js';
 import { repoPath } from './fixtures-path.js';
 
@@ -16,6 +16,11 @@ async function train(texts: unknown, options: Record<string, unknown>): Promise<
   try { return (await trainCausalLanguageModel(model, tokenizer, texts as string[], options)).steps; } finally { model.dispose(); }
 }
 
+async function saveOther(): Promise<unknown> {
+  const model = await loadCausalLM(repoPath('tooling/reference/fixtures/decoders/qwen3/'));
+  try { return await saveCausalLMFolder(model, '/tmp/attnkit-never-written', { source: repoPath('tooling/reference/fixtures/decoders/gpt2/') }); } finally { model.dispose(); }
+}
+
 /** The causal-LM loss and trainer of @attnkit/train: labels, masks and what transformers would turn into NaN. */
 export const causalLmLossCases: CatalogueCase[] = [
   rejects('decoders', 'causal-LM labels of another shape', E, `${C}: 'labels' must be [B, T] = [1, 3], the logits' first two dimensions; received 1 rows of 2 values.`, () => tidy(() => causalLanguageModelLoss(logits(), [[0, 1]]))),
@@ -25,6 +30,8 @@ export const causalLmLossCases: CatalogueCase[] = [
   rejects('decoders', 'causal-LM labels all padding by the attention mask', E, NO_LABEL, () => tidy(() => causalLanguageModelLoss(logits(), [[0, 1, 0]], { attentionMask: [[1, 0, 0]] }))),
   rejects('decoders', 'causal-LM logits of rank 2', E, `${C}: 'logits' must be a float32 tensor [B, T, V] (a causal LM's forward(...).logits); received float32 tensor of rank 2 [3, 2].`, () => tidy(() => causalLanguageModelLoss(zeros([3, 2]) as Tensor, [[0, 1, 0]]))),
   rejects('decoders', 'a causal-LM attention mask of 2s', E, `${C}: 'attentionMask[0][1]' must be 0 or 1; received number 2.`, () => tidy(() => causalLanguageModelLoss(logits(), [[0, 1, 0]], { attentionMask: [[1, 2, 1]] }))),
-  rejects('decoders', 'trainCausalLanguageModel with a checkpoint', E, "trainCausalLanguageModel: 'checkpoint' must be absent: checkpoints of causal language models are not written yet; received Object.", () => train(['the cat sat'], { checkpoint: { folder: '/tmp/x', source: '/tmp/y' } })),
+  rejects('decoders', 'trainCausalLanguageModel resuming from a missing folder', 'CheckpointError', 'trainCausalLanguageModel: the resume folder /nonexistent/attnkit-run does not exist.', () => train(['the cat sat'], { resume: '/nonexistent/attnkit-run' })),
+  rejects('decoders', 'trainCausalLanguageModel checkpointing without a source', 'ModelLoadError', "trainCausalLanguageModel: the model source must be a folder path or URL (a non-empty string), a Hugging Face id ('org/name' or { id, revision? }), a URL object, or { files: { 'config.json': ..., ... } }; received undefined.", () => train(['the cat sat'], { checkpoint: { folder: '/tmp/attnkit-never-written' } })),
+  rejects('decoders', 'saveCausalLMFolder of a model from another family\'s folder', 'CheckpointError', /^saveCausalLMFolder: config\.json in \S+decoders\/gpt2\/? is for model_type "gpt2", the model is "qwen3"; pass the folder the model was loaded from\.$/, () => saveOther()),
   rejects('decoders', 'trainCausalLanguageModel with no texts', E, "trainCausalLanguageModel: 'texts' must be a non-empty list of strings; received array [].", () => train([], {})),
 ];
