@@ -21,6 +21,7 @@ export { ROPE_TYPES, type RopeType, type RotaryConfig } from './rotary-config.js
 export { rotaryFrequencies, type RotaryFrequencies, type RotaryFrequencyOptions } from './rotary-frequencies.js';
 export { rotaryConfigFromHuggingFace, type RotaryConfigFromHuggingFaceOptions } from './rotary-config-from-hugging-face.js';
 export { rotaryCosSin, type RotaryCosSin } from './rotary-cos-sin.js';
+export { preciseCosSin } from './precise-cos-sin.js';
 export { RotaryEmbedding } from './rotary-embedding.js';
 export type { ResolvedRotaryConfig } from './check-rotary-config.js';
 export { applyRotary, type RotaryResult } from './apply-rotary.js';

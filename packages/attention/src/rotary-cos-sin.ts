@@ -1,6 +1,10 @@
-import { concat, cos, expandDims, cast, mul, sin, tensor1d, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { concat, cos, expandDims, cast, getBackend, mul, sin, tensor1d, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, checkObject, checkTensor, describeValue } from '@attnkit/errors';
+import { preciseCosSin } from './precise-cos-sin.js';
 import type { RotaryFrequencies } from './rotary-frequencies.js';
+
+/** Backends whose own `cos` and `sin` are float32-accurate; the others (WebGL, WebGPU) take {@link preciseCosSin}. */
+const ACCURATE_COS = new Set(['cpu', 'wasm']);
 
 /** What {@link rotaryCosSin} returns: the position embeddings `applyRotary` takes. */
 export interface RotaryCosSin {
@@ -15,7 +19,9 @@ export interface RotaryCosSin {
  * rotary modules return them (`LlamaRotaryEmbedding.forward`): the angle of pair i at position p is
  * `p · inverseFrequencies[i]` in float32, each angle twice (`cat(freqs, freqs)`, the rotate_half
  * layout), times `attentionScaling`. Position ids are per row, so a left-padded batch (positions
- * counted from each row's first token, `positionIdsFromMask`) gets each row's own angles.
+ * counted from each row's first token, `positionIdsFromMask`) gets each row's own angles. On WebGL
+ * and WebGPU, whose `cos` and `sin` are the GPU's approximations (1.5e-3 off at angles of 2·10^4),
+ * the tables come from `preciseCosSin` (3e-7) instead.
  *
  * `positionIds` int32 `[B, T]` → `cos`, `sin` float32 `[B, T, R]` (the caller disposes both).
  *
@@ -34,8 +40,8 @@ export function rotaryCosSin(positionIds: Tensor, frequencies: RotaryFrequencies
   }
   return tidy(() => {
     const angles = mul(expandDims(cast(positionIds, 'float32'), 2), tensor1d(inverseFrequencies)); // [B, T, 1] x [R/2] -> [B, T, R/2]
-    const table = concat([angles, angles], 2); // [B, T, R/2] -> [B, T, R]
+    const [c, s] = ACCURATE_COS.has(getBackend()) ? [cos(angles), sin(angles)] : preciseCosSin(angles); // [B, T, R/2]
     const scale = (x: Tensor) => (attentionScaling === 1 ? x : mul(x, attentionScaling));
-    return { cos: scale(cos(table)), sin: scale(sin(table)) };
+    return { cos: scale(concat([c, c], 2)), sin: scale(concat([s, s], 2)) }; // each angle twice: [B, T, R]
   });
 }
