@@ -4,6 +4,7 @@ import type { ChatMessage } from './chat/chat-message.js';
 import { chatTemplatesOf, type ChatTemplates } from './chat/chat-templates.js';
 import { templateSpecialTokens } from './chat/template-special-tokens.js';
 import { MissingUnknownToken, type Token } from './models/tokenizer-model.js';
+import { isByteFallbackToken } from './decoders/byte-fallback-decoder.js';
 import { TokenizerPipeline } from './pipeline/tokenizer-pipeline.js';
 import { checkTokenizerJson } from './tokenizer-json/check-tokenizer-json.js';
 
@@ -169,6 +170,16 @@ export class Tokenizer {
   /** The token of an id (`undefined` outside the vocabulary). */
   idToToken(id: number): string | undefined {
     return this.#pipeline.idToToken(id);
+  }
+
+  /**
+   * Whether `id` is a byte piece (`<0xXX>`) that the byte-fallback decoder decodes together with the
+   * byte pieces next to it: its text is known only once the run of them ends (a run that is not valid
+   * UTF-8 decodes to one U+FFFD per byte). Streaming decoders hold such ids back.
+   */
+  isByteToken(id: number): boolean {
+    const token = this.#pipeline.idToToken(id);
+    return token !== undefined && isByteFallbackToken(token);
   }
 
   /** Whether `token` is one of the file's special tokens (`[CLS]`, `</s>`, ...). */

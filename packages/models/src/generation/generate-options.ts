@@ -4,6 +4,8 @@ import type { IdsInput } from '../encoder/check-encoder-inputs.js';
 export interface GenerationTokenizer {
   encode(texts: string[], options: { readonly padding: false; readonly truncation: false }): { readonly inputIds: readonly (readonly number[])[] };
   decode(ids: readonly number[]): string;
+  /** Whether `id` is a byte piece decoded with its neighbours (`Tokenizer.isByteToken`): the text stream holds such ids until their run ends. */
+  isByteToken?(id: number): boolean;
 }
 
 /** A prompt, or a batch of prompts: token ids (`[T]` or ragged `[B][T_b]`; or a left-padded `[B, T]` with its `attentionMask`), or texts with `options.tokenizer`. */

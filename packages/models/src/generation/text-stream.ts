@@ -10,7 +10,10 @@ const CONTEXT = 5;
  * a character decodes to U+FFFD until its last byte comes). It decodes a short window of ids twice —
  * the ids already shown and those plus the new ones — and returns the difference once the window no
  * longer ends in U+FFFD (text-generation-inference's incremental decoding), so the tokenizer's own
- * decoder (byte level, byte fallback, SentencePiece spaces) decides every byte.
+ * decoder (byte level, byte fallback, SentencePiece spaces) decides every byte. Byte-fallback pieces
+ * (`<0xXX>`, `tokenizer.isByteToken`) are held until their run ends (special tokens, which decode
+ * skips, do not end it), since a later byte can turn the whole run into U+FFFD: the pieces joined
+ * are the decoded text.
  *
  * @example
  * const text = new TextStream(tokenizer, promptIds);
@@ -22,6 +25,7 @@ export class TextStream {
   readonly #ids: number[];
   #prefix = 0;
   #read: number;
+  #inByteRun = false;
 
   constructor(tokenizer: GenerationTokenizer, context: readonly number[] = []) {
     if (typeof tokenizer !== 'object' || tokenizer === null || typeof tokenizer.decode !== 'function') throw new InvalidArgumentError({ caller: 'TextStream', argument: 'tokenizer', expected: 'a tokenizer with decode(ids) (loadTokenizer of @attnkit/tokenizers)', received: describeValue(tokenizer) });
@@ -35,7 +39,10 @@ export class TextStream {
   push(id: number): string {
     checkInteger(id, { caller: 'TextStream.push', argument: 'id', min: 0 });
     this.#ids.push(id);
-    return this.#next(false);
+    // a run of byte pieces (special tokens inside it are skipped by decode, so they do not end it) is held whole
+    if (this.#tokenizer.isByteToken?.(id) === true) this.#inByteRun = true;
+    else if (!this.#inByteRun || this.#tokenizer.decode([id]) !== '') this.#inByteRun = false;
+    return this.#inByteRun ? '' : this.#next(false);
   }
 
   /** What is still held back (an incomplete character at the end of generation decodes to U+FFFD). */
