@@ -8,8 +8,8 @@ import { countOutcomes } from './runner/count-outcomes.js';
 import { planRuns } from './runner/plan-runs.js';
 import { runCase, WATCHDOG_MS, type CaseRun } from './runner/run-case.js';
 
-/** The catalogue cases that load in a browser, once per backend they declare (cpu, wasm, webgl). */
-const BACKENDS = ['cpu', 'wasm', 'webgl'] as const;
+/** The catalogue cases that load in a browser, once per backend they declare (cpu, wasm, webgpu, webgl). */
+const BACKENDS = ['cpu', 'wasm', 'webgpu', 'webgl'] as const;
 /** Backend by backend (one switch each), in this order. */
 const PLANNED = planRuns(browserCases, BACKENDS).sort((a, b) => BACKENDS.indexOf(a.backend) - BACKENDS.indexOf(b.backend));
 const runs: CaseRun[] = [];
@@ -19,9 +19,9 @@ const SUMMARY = `../../${CHROMIUM_SUMMARY_PATH}`;
 const UPDATE = (import.meta as unknown as { env: Record<string, string | undefined> }).env['ATTNKIT_UPDATE_DOCS'] === '1';
 beforeAll(() => useBackend('cpu'));
 
-describe('the bad-input catalogue (Chromium: cpu, wasm and webgl)', () => {
-  it('runs every tensor-only case on cpu, wasm and webgl', () => {
-    for (const testCase of tensorCases) expect(PLANNED.filter((p) => p.case === testCase).map((p) => p.backend)).toEqual(['cpu', 'wasm', 'webgl']);
+describe('the bad-input catalogue (Chromium: cpu, wasm, webgpu and webgl)', () => {
+  it('runs every tensor-only case on cpu, wasm, webgpu and webgl', () => {
+    for (const testCase of tensorCases) expect(PLANNED.filter((p) => p.case === testCase).map((p) => p.backend)).toEqual(['cpu', 'wasm', 'webgpu', 'webgl']);
   });
 
   it.each(PLANNED.map((p) => [p.case.area, p.case.shownAs ?? p.backend, p.case.input, p] as const))('%s (%s): %s', async (_, __, ___, planned) => {

@@ -45,7 +45,7 @@ export function renderReliability(runs: readonly CaseRun[], chromium: ChromiumSu
     'real packages and asserts the typed error class and message, or the documented safe result, that no',
     'tensor is left behind, and that it ends within 30 s (the watchdog: a hang fails the run instead of',
     'stalling it). The tensor-only areas (masks, nn, scorers, attention, argument positions) run every',
-    'case once per backend: cpu and wasm in Node, cpu, wasm and webgl in Chromium. "Argument positions"',
+    'case once per backend: cpu and wasm in Node, cpu, wasm, webgpu and webgl in Chromium. "Argument positions"',
     'gives each argument and each option key of the tensor blocks\' public calls (functions, constructors,',
     '`forward` and `score`) each hostile value in turn, the other arguments valid. The concurrency, extremes and sizes rows',
     'compare cpu and wasm inside one run (`cpu+wasm`); in Chromium the extremes rows run again comparing',

@@ -1,4 +1,4 @@
-import { max, type Tensor } from '@tensorflow/tfjs-core';
+import type { Tensor } from '@tensorflow/tfjs-core';
 import { KvCache, positionIdsFromMask } from '@attnkit/attention';
 import { InvalidArgumentError, checkBoolean, checkObject, checkOptionKeys, describeValue, formatShape } from '@attnkit/errors';
 import { decoderMask, paddingMaskFromIds, readMaskIds } from '@attnkit/masks';
@@ -110,9 +110,10 @@ function tokenMaskOf(caller: string, attentionMask: DecoderInputs['attentionMask
 
 /** GPT-2's learned positions: every position id below the table's `n_positions` rows. */
 function checkLearnedPositions(caller: string, positionIds: Tensor, rows: number): void {
-  const largest = max(positionIds);
-  const value = largest.dataSync()[0] as number;
-  largest.dispose();
+  // the ids' own values (made on the CPU from the mask, or given): a max() kernel would put the answer on the GPU, and
+  // reading that back synchronously is a canvas round trip on WebGPU (one that SwiftShader returns as zeros)
+  let value = 0;
+  for (const position of positionIds.dataSync()) value = Math.max(value, position);
   if (value >= rows) {
     throw new InvalidArgumentError({ caller, argument: 'inputIds', expected: `positions below n_positions = ${rows} (the learned position table)`, received: `position ${value}`, hint: 'Shorten the prompt, or generate fewer tokens: GPT-2 has no position past its table.' });
   }

@@ -1,7 +1,7 @@
-import { tidy } from '@tensorflow/tfjs-core';
+import { tidy, type Tensor } from '@tensorflow/tfjs-core';
 
-/** A backend the catalogue runs cases on (webgl only in Chromium). */
-export type CatalogueBackend = 'cpu' | 'wasm' | 'webgl';
+/** A backend the catalogue runs cases on (webgl and webgpu only in Chromium). */
+export type CatalogueBackend = 'cpu' | 'wasm' | 'webgl' | 'webgpu';
 
 /** One bad input of the reliability catalogue. */
 export interface CatalogueCase {
@@ -49,4 +49,14 @@ export function attempt(fn: () => unknown): void {
   tidy(() => {
     fn();
   });
+}
+
+/**
+ * A tensor's values read asynchronously (`array()`), then the tensor disposed: the catalogue never reads
+ * synchronously, since tfjs-webgpu's synchronous read goes through a canvas that SwiftShader returns as zeros
+ * (and the device then fails the next buffer creations), which would be the harness's result, not attnkit's.
+ */
+export async function arrayOf(make: () => Tensor): Promise<unknown> {
+  const made = tidy(make);
+  try { return await made.array(); } finally { made.dispose(); }
 }

@@ -1,6 +1,6 @@
 import { ones, tensor, tensor1d, tidy, zeros } from '@tensorflow/tfjs-core';
 import { causalMask, decoderMask, fromAdditiveMask, maskToBias, maskedSoftmax, mergeMasks, paddingMask, paddingMaskFromIds, slidingWindowCausalMask, validateMask } from '@attnkit/masks';
-import { rejects, safely, type CatalogueCase } from './catalogue-case.js';
+import { arrayOf, rejects, safely, type CatalogueCase } from './catalogue-case.js';
 
 const E = 'InvalidArgumentError';
 const target = { batch: 2, heads: 4, queryLength: 5, keyLength: 7 };
@@ -17,7 +17,7 @@ export const masksCases: CatalogueCase[] = [
   rejects('masks', 'fractional causal offset', E, "causalMask: 'offset' must be an integer; received number 0.5.", () => causalMask(3, 3, { offset: 0.5 })),
   rejects('masks', 'sliding window of 0', E, "slidingWindowCausalMask: 'slidingWindow' must be an integer ≥ 1; received number 0.", () => slidingWindowCausalMask(4, 4, 0)),
   rejects('masks', 'decoder mask given a [B, 1, 1, S] padding of another length', E, /^decoderMask: 'padding' must be a key padding mask \[B, 1, 1, S\] with S = keyLength = 5; received \[2, 1, 1, 4\]\. Build it with paddingMaskFromIds/, () => tidy(() => decoderMask(1, 5, { padding: ones([2, 1, 1, 4], 'bool') }))),
-  safely('masks', 'left-padded decoder mask', 'padded query rows allow no key (attention gives them zeros); token rows see tokens only', () => tidy(() => decoderMask(3, 3, { padding: paddingMaskFromIds([[0, 1, 1]]) }).arraySync() as never), (v) => JSON.stringify(v) === '[[[[0,0,0],[0,1,0],[0,1,1]]]]'),
+  safely('masks', 'left-padded decoder mask', 'padded query rows allow no key (attention gives them zeros); token rows see tokens only', () => arrayOf(() => decoderMask(3, 3, { padding: paddingMaskFromIds([[0, 1, 1]]) })), (v) => JSON.stringify(v) === '[[[[0,0,0],[0,1,0],[0,1,1]]]]'),
   rejects('masks', 'float mask given to mergeMasks', E, /^mergeMasks: 'masks\[1\]' must be a bool tensor; received float32 tensor of rank 2 \[1, 2\]\. attnkit masks are bool/, () => tidy(() => mergeMasks(ones([1, 2], 'bool'), zeros([1, 2])))),
   rejects('masks', 'masks that do not broadcast', E, /^mergeMasks: 'masks' must be shapes that broadcast .* received \[2, 1, 1, 3\] and \[3, 1, 1, 3\], which differ at axis -4 \(2 vs 3\)\.$/, () => tidy(() => mergeMasks(ones([2, 1, 1, 3], 'bool'), ones([3, 1, 1, 3], 'bool')))),
   rejects('masks', '[B, S] mask where [B, 1, 1, S] is needed', E, /received \[2, 7\], whose dimension 0 \(T\) is 2, expected 1 or 5\. A \[B, S\] padding mask must be expanded to \[B, 1, 1, S\]; use paddingMask\(\)/, () => tidy(() => validateMask(ones([2, 7], 'bool'), target))),
@@ -30,6 +30,6 @@ export const masksCases: CatalogueCase[] = [
   rejects('masks', 'fill value below float32 (-1e39 rounds to -Infinity)', E, /^maskToBias: 'fillValue' must be a negative number finite in float32/, () => tidy(() => maskToBias(ones([2], 'bool'), { fillValue: -1e39 }))),
   rejects('masks', 'int32 scores', E, /^maskedSoftmax: 'scores' must be a float32 tensor/, () => tidy(() => maskedSoftmax(zeros([2, 4], 'int32')))),
   rejects('masks', 'mask larger than the scores', E, "maskedSoftmax: 'mask' must be broadcastable to the scores' shape [2, 1, 3, 4] without enlarging it; received [2, 2, 3, 4].", () => tidy(() => maskedSoftmax(zeros([2, 1, 3, 4]), ones([2, 2, 3, 4], 'bool')))),
-  safely('masks', 'fully masked row, extreme scores', 'zeros (never NaN, never a uniform row)', () => tidy(() => maskedSoftmax(tensor([[3e38, -3e38, 0]]), tensor([[false, false, false]], [1, 3], 'bool')).arraySync()), (v) => JSON.stringify(v) === '[[0,0,0]]'),
-  safely('masks', 'sequence of length 0', 'a mask blocking every key of that sequence', () => tidy(() => paddingMask([0, 2], 2).arraySync() as never), (v) => JSON.stringify(v) === '[[[[0,0]]],[[[1,1]]]]'),
+  safely('masks', 'fully masked row, extreme scores', 'zeros (never NaN, never a uniform row)', () => arrayOf(() => maskedSoftmax(tensor([[3e38, -3e38, 0]]), tensor([[false, false, false]], [1, 3], 'bool'))), (v) => JSON.stringify(v) === '[[0,0,0]]'),
+  safely('masks', 'sequence of length 0', 'a mask blocking every key of that sequence', () => arrayOf(() => paddingMask([0, 2], 2)), (v) => JSON.stringify(v) === '[[[[0,0]]],[[[1,1]]]]'),
 ];

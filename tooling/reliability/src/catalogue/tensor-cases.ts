@@ -7,10 +7,11 @@ import { scorersCases } from './scorers-cases.js';
 
 /**
  * The tensor-only areas (no files, no Node APIs): each case runs once per backend, on cpu and wasm
- * in Node and on cpu, wasm and webgl in Chromium (not webgpu: in headless Chromium its SwiftShader
- * device fails buffer creation after the WebGL runs, so its results would be the harness's, not attnkit's). A new pure-tensor area opts in here.
+ * in Node and on cpu, wasm, webgpu and webgl in Chromium (webgpu before webgl; the cases read values
+ * asynchronously only, as tfjs-webgpu's synchronous read goes through a canvas that SwiftShader returns
+ * as zeros). A new pure-tensor area opts in here.
  */
-export const tensorCases: CatalogueCase[] = onEachBackend(['cpu', 'wasm', 'webgl'], [
+export const tensorCases: CatalogueCase[] = onEachBackend(['cpu', 'wasm', 'webgpu', 'webgl'], [
   ...masksCases,
   ...nnCases,
   ...scorersCases,
