@@ -5,7 +5,7 @@ import { leaksOf, thrown } from '@attnkit/test-utils';
 import { useTfjsBackend } from './testing/use-tfjs-backend.js';
 import { fusedAttention } from './fused-attention.js';
 import { fusedAttentionReference } from './fused-attention-reference.js';
-import { fusedQkvAttention } from './fused-qkv-attention.js';
+import { fusedAttentionTokens, fusedQkvAttention } from './fused-qkv-attention.js';
 import { InferenceOnlyError } from './inference-only-error.js';
 
 beforeAll(() => useTfjsBackend('cpu'));
@@ -44,6 +44,26 @@ describe.each(['cpu', 'wasm'] as const)('fusedQkvAttention on %s', (backend) => 
       [want, got].forEach((x) => x.dispose());
     }
     [qkv, mask, bias].forEach((x) => x?.dispose());
+  });
+
+  it('fusedAttentionTokens equals split heads + fusedAttention + merge heads bit for bit, cross-attention with S ≠ T and Dv ≠ D', () => {
+    const [b, t, s, h, d, dv] = [2, 7, 11, 3, 8, 4];
+    const [q, k, v] = [randomNormal([b, t, h * d], 0, 1, 'float32', 1), randomNormal([b, s, h * d], 0, 1, 'float32', 2), randomNormal([b, s, h * dv], 0, 1, 'float32', 3)];
+    const mask = tidy(() => greater(randomNormal([b, 1, 1, s], 0, 1, 'float32', 4), -0.5));
+    for (const kernel of ['simd', 'js'] as const) {
+      const want = tidy(() => {
+        const split = (x: Tensor) => transpose(reshape(x, [b, x.shape[1]!, h, x.shape[2]! / h]), [0, 2, 1, 3]);
+        return reshape(transpose(fusedAttention(split(q), split(k), split(v), { mask, kernel }), [0, 2, 1, 3]), [b, t, h * dv]);
+      });
+      const got = fusedAttentionTokens(q, k, v, h, { mask, kernel });
+      expect(got.shape).toEqual([b, t, h * dv]);
+      expect(Array.from(got.dataSync()), kernel).toEqual(Array.from(want.dataSync()));
+      [want, got].forEach((x) => x.dispose());
+    }
+    expect(thrown(() => fusedAttentionTokens(q, k, v, 5)).message).toBe("fusedAttentionTokens: 'query' must be a last dimension H·D divisible by numHeads = 5; received [2, 7, 24].");
+    expect(thrown(() => fusedAttentionTokens(q, q, v, h)).message).toContain("'value' must be [B, S, H·Dv] with B, S = 2, 7");
+    expect(thrown(() => fusedAttentionTokens(q, v, v, h)).message).toContain("'key' must be [B, S, H·D] with B, H·D = 2, 24");
+    [q, k, v, mask].forEach((x) => x.dispose());
   });
 
   it('the reference with a token-major layout equals the reference on head-major copies', () => {

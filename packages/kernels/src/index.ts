@@ -14,7 +14,7 @@ export { int8MatMulReference } from './int8-mat-mul-reference.js';
 export { dequantizeAccumulators } from './dequantize-accumulators.js';
 export { KernelUnavailableError } from './kernel-unavailable-error.js';
 export { fusedAttention, type FusedAttentionOptions } from './fused-attention.js';
-export { fusedQkvAttention, type FusedQkvAttentionOptions } from './fused-qkv-attention.js';
+export { fusedQkvAttention, fusedAttentionTokens, type FusedQkvAttentionOptions } from './fused-qkv-attention.js';
 export { fusedAttentionReference } from './fused-attention-reference.js';
 export { fusedAttentionKernels, fusedAttentionKernel } from './fused-attention-kernels.js';
 export { FUSED_ATTENTION_KERNEL_NAMES, type FusedAttentionKernelName, type FusedAttentionKernel, type FusedAttentionProblem, type BroadcastRows, type OperandLayout, type FusedAttentionLayout } from './fused-attention-problem.js';

@@ -10,8 +10,8 @@ import { existsSync } from 'node:fs';
 import { env, reshape, tensor, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
 import { useBackend } from '@attnkit/backends';
 import { loadBert, type BertModel } from '@attnkit/models';
-import { fusedAttention, int8Kernels, int8MatMul, kernelThreads, startKernelThreads } from '@attnkit/kernels';
-import { Int8Linear, Linear, linearResidualLayerNorm, linearThenActivation, quantizeLinearLayers } from '@attnkit/nn';
+import { fusedAttention, fusedAttentionTokens, fusedQkvAttention, int8Kernels, int8MatMul, kernelThreads, startKernelThreads } from '@attnkit/kernels';
+import { Int8Linear, Linear, int8QkvFusable, int8QkvProjection, linearResidualLayerNorm, linearThenActivation, quantizeLinearLayers } from '@attnkit/nn';
 import { modelDir } from './peer/paths.js';
 import { median } from './peer/stats.js';
 
@@ -38,33 +38,62 @@ forward(); forward(); // warm: kernels compiled, weights packed and kept
 // 1. The whole forward.
 const whole = median(Array.from({ length: runs }, () => time(forward)));
 
-// 2. The steps of every layer, replayed (the same calls BertLayer.forward makes on wasm outside training).
-type Step = 'q (quantizes x)' | 'k (x reused)' | 'v (x reused)' | 'split heads ×3 (transpose)' | 'fused attention' | 'merge heads (transpose)' | 'attention.output + residual LN' | 'intermediate + GELU' | 'output + residual LN' | 'embeddings' | 'tfjs upload of each output (in the above)';
-const steps = new Map<Step, number[]>();
-const record = (step: Step, ms: number, run: number) => { const list = steps.get(step) ?? []; list[run] = (list[run] ?? 0) + ms; steps.set(step, list); };
+// 2. The steps of every layer, replayed two ways, interleaved run by run (A, B, A, B ...): 'split heads', the calls
+// BertLayer.forward made before the attention read token rows (q, k, v products, splitHeads' transposes, fusedAttention,
+// mergeHeads), and 'token rows', the calls it makes now on wasm (int8: one q/k/v product and fusedQkvAttention; float32:
+// the three products and fusedAttentionTokens). The rest of the layer is the same in both.
+type Path = 'split heads' | 'token rows';
+const steps = new Map<string, number[]>();
+const record = (path: Path, step: string, ms: number, run: number) => { const name = `${path}: ${step}`; const list = steps.get(name) ?? []; list[run] = (list[run] ?? 0) + ms; steps.set(name, list); };
 const split = (x: Tensor) => transpose(reshape(x, [batch, length, heads, headDim]), [0, 2, 1, 3]);
-for (let run = 0; run < runs; run++) {
-  tidy(() => {
-    let hidden!: Tensor;
-    const ids = tensor(inputs.inputIds, [batch, length], 'int32');
-    record('embeddings', time(() => { hidden = model.embeddings.forward(ids, undefined); }), run);
-    for (const layer of model.encoder.get('layer')) {
-      const self = layer.attention.get('self');
-      let q!: Tensor, k!: Tensor, v!: Tensor, qh!: Tensor, kh!: Tensor, vh!: Tensor, out!: Tensor, context!: Tensor, attended!: Tensor, intermediate!: Tensor;
-      record('q (quantizes x)', time(() => { q = self.query.forward(hidden); }), run);
-      record('k (x reused)', time(() => { k = self.key.forward(hidden); }), run);
-      record('v (x reused)', time(() => { v = self.value.forward(hidden); }), run);
-      record('split heads ×3 (transpose)', time(() => { [qh, kh, vh] = [split(q), split(k), split(v)]; }), run);
-      record('fused attention', time(() => { out = fusedAttention(qh, kh, vh); }), run);
-      record('merge heads (transpose)', time(() => { context = reshape(transpose(out, [0, 2, 1, 3]), [batch, length, width]); }), run);
-      const output = layer.attention.get('output');
-      record('attention.output + residual LN', time(() => { attended = linearResidualLayerNorm(output.dense, context, hidden, output.layerNorm, output.dropout); }), run);
-      record('intermediate + GELU', time(() => { intermediate = linearThenActivation(layer.intermediate.get('dense'), attended, layer.activation); }), run);
-      record('output + residual LN', time(() => { hidden = linearResidualLayerNorm(layer.output.dense, intermediate, attended, layer.output.layerNorm, layer.output.dropout); }), run);
+const replay = (path: Path, run: number) => tidy(() => {
+  let hidden!: Tensor;
+  const ids = tensor(inputs.inputIds, [batch, length], 'int32');
+  const step = (name: string, f: () => void) => record(path, name, time(f), run);
+  step('embeddings', () => { hidden = model.embeddings.forward(ids, undefined); });
+  for (const layer of model.encoder.get('layer')) {
+    const self = layer.attention.get('self');
+    const [query, key, value] = [self.query, self.key, self.value];
+    let context!: Tensor, attended!: Tensor, intermediate!: Tensor;
+    if (path === 'split heads') {
+      let q!: Tensor, k!: Tensor, v!: Tensor, qh!: Tensor, kh!: Tensor, vh!: Tensor, out!: Tensor;
+      step(float ? 'q' : 'q (quantizes x)', () => { q = query.forward(hidden); });
+      step(float ? 'k' : 'k (x reused)', () => { k = key.forward(hidden); });
+      step(float ? 'v' : 'v (x reused)', () => { v = value.forward(hidden); });
+      step('split heads ×3 (transposes)', () => { [qh, kh, vh] = [split(q), split(k), split(v)]; });
+      step('fusedAttention', () => { out = fusedAttention(qh, kh, vh); });
+      step('merge heads (transpose)', () => { context = reshape(transpose(out, [0, 2, 1, 3]), [batch, length, width]); });
+    } else if (int8QkvFusable(query, key, value)) {
+      let qkv!: Tensor;
+      step('q, k, v as one int8 product', () => { qkv = int8QkvProjection(query as unknown as Int8Linear, key as unknown as Int8Linear, value as unknown as Int8Linear, hidden); });
+      step('fusedQkvAttention', () => { context = fusedQkvAttention(qkv, heads); });
+    } else {
+      let q!: Tensor, k!: Tensor, v!: Tensor;
+      step('q', () => { q = query.forward(hidden); });
+      step('k', () => { k = key.forward(hidden); });
+      step('v', () => { v = value.forward(hidden); });
+      step('fusedAttentionTokens', () => { context = fusedAttentionTokens(q, k, v, heads); });
     }
-    hidden.dataSync();
-  });
+    const output = layer.attention.get('output');
+    step('attention.output + residual LN', () => { attended = linearResidualLayerNorm(output.dense, context, hidden, output.layerNorm, output.dropout); });
+    step('intermediate + GELU', () => { intermediate = linearThenActivation(layer.intermediate.get('dense'), attended, layer.activation); });
+    step('output + residual LN', () => { hidden = linearResidualLayerNorm(layer.output.dense, intermediate, attended, layer.output.layerNorm, layer.output.dropout); });
+  }
+  return hidden;
+});
+const totals: Record<Path, number[]> = { 'split heads': [], 'token rows': [] };
+const ratios: number[] = [];
+const outputs: Partial<Record<Path, Float32Array>> = {};
+for (let run = 0; run < runs; run++) {
+  for (const path of (run % 2 === 0 ? ['split heads', 'token rows'] : ['token rows', 'split heads']) as Path[]) {
+    let out!: Tensor;
+    totals[path].push(time(() => { out = replay(path, run); out.dataSync(); }));
+    outputs[path] = out.dataSync() as Float32Array;
+    out.dispose();
+  }
+  ratios.push((totals['token rows'][run] as number) / (totals['split heads'][run] as number));
 }
+const identical = outputs['split heads']!.every((x, i) => Object.is(x, outputs['token rows']![i]));
 
 // 3. Inside one int8 product [B·T, E] × [E, E]: the activations' quantization (a fresh x against the same x
 // again), the upload of the float output into tfjs (tensor() of a copy), the copy of x into the kernel's memory.
@@ -84,15 +113,20 @@ for (let run = 0; run < Math.max(runs, 5) * 4; run++) {
   add('tfjs upload of [1024, 1536] float32 (tensor())', time(() => tensor(values, [rows, 4 * width]).dispose()));
   const into = new Float32Array(rows * width);
   add('copy of [1024, 384] float32 (TypedArray.set)', time(() => into.set(x.dataSync() as Float32Array)));
-  add('tfjs transpose [8,128,12,32] -> [8,12,128,32]', time(() => tidy(() => split(x).dataSync())));
+  add('tfjs transpose [8,128,12,32] -> [8,12,128,32]', time(() => tidy(() => { split(x).dataSync(); })));
 }
 x.dispose();
 x2.dispose();
 
-const total = [...steps.values()].reduce((s, list) => s + median(list), 0);
-console.log(`\nwhole forward: ${whole.toFixed(1)} ms; the replayed steps add up to ${total.toFixed(1)} ms\n`);
-console.log('| step (all 6 layers) | ms per forward | share |\n| --- | ---: | ---: |');
-for (const [step, list] of [...steps].sort((a, b) => median(b[1]) - median(a[1]))) console.log(`| ${step} | ${median(list).toFixed(1)} | ${((100 * median(list)) / total).toFixed(1)} % |`);
+console.log(`\nwhole forward (model.forward, this commit): ${whole.toFixed(1)} ms`);
+console.log(`replayed layers, interleaved: split heads ${median(totals['split heads']).toFixed(1)} ms, token rows ${median(totals['token rows']).toFixed(1)} ms; ratio token rows / split heads per run: median ${median(ratios).toFixed(3)} (${ratios.map((r) => r.toFixed(3)).join(' ')}); last hidden state bit-identical: ${identical}\n`);
+for (const path of ['split heads', 'token rows'] as Path[]) {
+  const mine = [...steps].filter(([name]) => name.startsWith(`${path}: `));
+  const total = mine.reduce((sum, [, list]) => sum + median(list), 0);
+  console.log(`| ${path}: step (all ${model.config.numHiddenLayers} layers) | ms per forward | share |\n| --- | ---: | ---: |`);
+  for (const [name, list] of mine.sort((a, b) => median(b[1]) - median(a[1]))) console.log(`| ${name.slice(path.length + 2)} | ${median(list).toFixed(1)} | ${((100 * median(list)) / total).toFixed(1)} % |`);
+  console.log(`| sum | ${total.toFixed(1)} | |\n`);
+}
 console.log('\n| isolated cost | ms (median) |\n| --- | ---: |');
 for (const [name, list] of micro) console.log(`| ${name} | ${median(list).toFixed(2)} |`);
 if (linear instanceof Linear || linear instanceof Int8Linear) {
