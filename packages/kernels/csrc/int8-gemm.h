@@ -84,7 +84,7 @@ __attribute__((export_name("int8_gemm_pack_a"))) void int8_gemm_pack_a(const int
   int32_t m = 0;
   PANELS
   (void)pb, (void)corr, (void)mp;
-  pack_a(pa, a, n, np, k, kp);
+  pack_a(pa, a, n, np, k, kp, 0, np);
 }
 
 /** Packs B [m, k] and its column corrections into scratch, after A's panel for n rows. */
@@ -204,7 +204,14 @@ typedef struct {
   const float *residual, *gamma, *beta;
   float eps;
   uint8_t *packed_b; // 0: B's panel is in scratch (int8_gemm_pack_b); else where int8_gemm_pack_b_to put it
+  // phase 2: quantize x [n, k] (float32) into a (int8 [n, k]) and row_scale, then pack A's panel into scratch
+  const float *x;
+  int8_t *a;
+  int32_t levels;
+  int32_t bad; // set to 1 by a part that met a NaN or ±Infinity (quantize_rows then finds the first, on one thread)
 } gemm_job;
+
+int32_t quantize_rows(const float *x, int32_t n, int32_t k, int32_t levels, int8_t *out, float *scales);
 
 /**
  * Part `part` of `parts` of a packed job: phase 0, a contiguous share of the output column pairs;
@@ -215,6 +222,20 @@ __attribute__((export_name("run_part"))) void run_part(const gemm_job *job, int3
   if (job->phase == 1) {
     int32_t begin = (int32_t)((int64_t)job->n * part / parts), end = (int32_t)((int64_t)job->n * (part + 1) / parts);
     residual_layer_norm_rows(job->out, job->residual, job->gamma, job->beta, begin, end, job->m, job->eps);
+    return;
+  }
+  if (job->phase == 2) { // a share of the blocks of MR rows: quantized, then packed (the same bytes as on one thread)
+    int32_t n = job->n, k = job->k, m = 0, blocks = round_up(n, MR) / MR;
+    uint8_t *scratch = job->scratch;
+    PANELS
+    (void)pb, (void)corr, (void)mp;
+    int32_t begin = MR * (int32_t)((int64_t)blocks * part / parts), end = MR * (int32_t)((int64_t)blocks * (part + 1) / parts);
+    int32_t rows_end = end < n ? end : n;
+    if (rows_end > begin && quantize_rows(job->x + (int64_t)begin * k, rows_end - begin, k, job->levels, job->a + (int64_t)begin * k, (float *)job->row_scale + begin) >= 0) {
+      ((volatile gemm_job *)job)->bad = 1; // every part that writes it writes 1
+      return;
+    }
+    pack_a(pa, job->a, n, np, k, kp, begin, end);
     return;
   }
   int32_t pairs = round_up(job->m, NR) / NR;

@@ -30,7 +30,7 @@ interface GemmInstance {
   run(job: number): void;
 }
 
-const JOB_BYTES = 64; // csrc/int8-gemm.h gemm_job: n, m, k, row_scale, col_scale, bias, activation, out, scratch, phase, residual, gamma, beta, eps, packed_b (15 words, rounded up)
+const JOB_BYTES = 80; // csrc/int8-gemm.h gemm_job: n, m, k, row_scale, col_scale, bias, activation, out, scratch, phase, residual, gamma, beta, eps, packed_b, x, a, levels, bad (19 words, rounded up)
 
 /** Bytes of kept weights (source bytes and packed panels) a module holds at most; past it they are all dropped and packed again on next use. */
 export const KEPT_INT8_WEIGHT_BUDGET = 2 ** 29;
@@ -136,15 +136,19 @@ export class WasmInt8Gemm implements Int8GemmKernel {
       if ('a' in source) {
         new Int8Array(memory.buffer, at.a, source.a.length).set(source.a);
         new Float32Array(memory.buffer, at.rowScale, rows).set(source.rowScales);
+        kernel.int8_gemm_pack_a(at.a, rows, depth, at.scratch);
       } else {
         const x = source.read();
         new Float32Array(memory.buffer, at.x, x.length).set(x);
-        const bad = kernel.quantize_rows(at.x, rows, depth, this.activationLevels, at.a, at.rowScale); // [N, K] float32 -> int8 + [N] scales
-        if (bad >= 0) {
+        // [N, K] float32 -> int8 + [N] scales -> A's panel, the blocks of rows shared among the threads (gemm_job phase 2)
+        const job = new Int32Array(memory.buffer, at.job, JOB_BYTES / 4);
+        job.set([rows, cols, depth, at.rowScale, 0, 0, 0, 0, at.scratch, 2, 0, 0, 0, 0, 0, at.x, at.a, this.activationLevels, 0]);
+        instance.run(at.job);
+        if (job[18] !== 0) { // a part met a NaN or ±Infinity: the first one, on this thread
+          const bad = kernel.quantize_rows(at.x, rows, depth, this.activationLevels, at.a, at.rowScale);
           throw new InvalidArgumentError({ caller, argument: 'x', expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${x[bad]} at flat index ${bad}`, hint: 'Replace or mask the non-finite values first.' });
         }
       }
-      kernel.int8_gemm_pack_a(at.a, rows, depth, at.scratch);
     }
     const buffer = memory.buffer;
     new Int8Array(buffer, at.b, b.length).set(b);
@@ -160,7 +164,7 @@ export class WasmInt8Gemm implements Int8GemmKernel {
       kept.commit();
     }
     const words = new Int32Array(buffer, at.job, JOB_BYTES / 4);
-    words.set([rows, cols, depth, at.rowScale, at.colScale, bias === undefined ? 0 : at.bias, activation === undefined ? 0 : ACTIVATIONS[activation], at.out, at.scratch, 0, at.residual, at.gamma, at.beta, 0, kept === undefined ? 0 : kept.entry.panels]);
+    words.set([rows, cols, depth, at.rowScale, at.colScale, bias === undefined ? 0 : at.bias, activation === undefined ? 0 : ACTIVATIONS[activation], at.out, at.scratch, 0, at.residual, at.gamma, at.beta, 0, kept === undefined ? 0 : kept.entry.panels, 0, 0, 0, 0]);
     if (residualLayerNorm !== undefined) {
       new Float32Array(buffer, at.residual, rows * cols).set(residualLayerNorm.residual);
       new Float32Array(buffer, at.gamma, cols).set(residualLayerNorm.gamma);
