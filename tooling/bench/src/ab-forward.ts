@@ -16,7 +16,7 @@ await startKernelThreads({ threads });
 const model = await loadBert(folder);
 if (!args.includes('--float')) quantizeLinearLayers(model);
 const inputs = { inputIds: Array.from({ length: batch }, (_, b) => Array.from({ length }, (_, i) => 1000 + ((i * 7 + b * 13) % 20000))) };
-const forward = () => { const out = model.forward(inputs); const values = out.lastHiddenState.dataSync(); out.lastHiddenState.dispose(); out.poolerOutput.dispose(); return values; };
+const forward = () => { const out = model.forward(inputs); const values = out.lastHiddenState.dataSync() as Float32Array; out.lastHiddenState.dispose(); out.poolerOutput.dispose(); return values; };
 forward(); forward();
 const times: number[] = [];
 let checksum = 0;
@@ -24,7 +24,8 @@ for (let r = 0; r < runs; r++) {
   const start = performance.now();
   const values = forward();
   times.push(performance.now() - start);
-  checksum = values.reduce((s, v, i) => s + v * ((i % 7) + 1), 0);
+  checksum = 0;
+  for (let i = 0; i < values.length; i++) checksum += (values[i] as number) * ((i % 7) + 1);
 }
 model.dispose();
 console.log(JSON.stringify({ times, checksum }));
