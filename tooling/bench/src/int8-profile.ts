@@ -100,6 +100,7 @@ const identical = outputs['split heads']!.every((x, i) => Object.is(x, outputs['
 const rows = batch * length;
 const x = tensor(Float32Array.from({ length: rows * width }, (_, i) => Math.sin(i * 0.37)), [rows, width]);
 const x2 = x.clone();
+const qkv = tensor(Float32Array.from({ length: rows * 3 * width }, (_, i) => Math.sin(i * 0.23)), [batch, length, 3 * width]);
 const linear = model.encoder.get('layer').at(0).attention.get('self').key;
 const weight = (linear as unknown) instanceof Int8Linear ? (linear as unknown as Int8Linear).weight : undefined;
 const micro = new Map<string, number[]>();
@@ -114,7 +115,14 @@ for (let run = 0; run < Math.max(runs, 5) * 4; run++) {
   const into = new Float32Array(rows * width);
   add('copy of [1024, 384] float32 (TypedArray.set)', time(() => into.set(x.dataSync() as Float32Array)));
   add('tfjs transpose [8,128,12,32] -> [8,12,128,32]', time(() => tidy(() => { split(x).dataSync(); })));
+  const parts = run % 3; // the three attentions of one layer's q, k, v, in rotating order
+  for (const which of [0, 1, 2].map((i) => (i + parts) % 3)) {
+    if (which === 0) add('attention: split heads ×3 + fusedAttention + merge heads', time(() => tidy(() => { reshape(transpose(fusedAttention(split(x), split(x2), split(x)), [0, 2, 1, 3]), [batch, length, width]).dataSync(); })));
+    if (which === 1) add('attention: fusedAttentionTokens (three [B, T, E])', time(() => tidy(() => { fusedAttentionTokens(reshape(x, [batch, length, width]), reshape(x2, [batch, length, width]), reshape(x, [batch, length, width]), heads).dataSync(); })));
+    if (which === 2) add('attention: fusedQkvAttention (one [B, T, 3E])', time(() => tidy(() => { fusedQkvAttention(qkv, heads).dataSync(); })));
+  }
 }
+qkv.dispose();
 x.dispose();
 x2.dispose();
 
