@@ -110,8 +110,14 @@ static float softmax_row(float *x, int32_t s, const uint8_t *mask, const float *
 
 // Heads [head_begin, head_end) of the flattened B·H of one attention (see fused_attention), with
 // this caller's own scratch: the unit of work one thread runs.
+// Element strides of one operand: batch, head and row (query or key position); the last axis is contiguous.
+typedef struct {
+  int32_t b, h, t;
+} strides3;
+
 static void attend_heads(
     const float *q, const float *k, const float *v, float *out,
+    strides3 qs3, strides3 ks3, strides3 vs3, strides3 os3,
     int32_t nh, int32_t t, int32_t s, int32_t d, int32_t dv, float scale,
     const uint8_t *mask, int32_t mask_b, int32_t mask_h, int32_t mask_t,
     const float *bias, int32_t bias_b, int32_t bias_h, int32_t bias_t,
@@ -123,13 +129,13 @@ static void attend_heads(
   for (int32_t head = head_begin; head < head_end; head++) {
     {
       int32_t b = head / nh, h = head % nh;
-      const float *qh = q + (int64_t)head * t * d, *kh = k + (int64_t)head * s * d, *vh = v + (int64_t)head * s * dv;
-      float *oh = out + (int64_t)head * t * dv;
+      const float *qh = q + (int64_t)b * qs3.b + (int64_t)h * qs3.h, *kh = k + (int64_t)b * ks3.b + (int64_t)h * ks3.h, *vh = v + (int64_t)b * vs3.b + (int64_t)h * vs3.h;
+      float *oh = out + (int64_t)b * os3.b + (int64_t)h * os3.h;
       // kᵀ: [S, D] -> [D, Sp], the padding keys zero
       for (int32_t c = 0; c < d; c++) {
         float *row = kt + c * sp;
         int32_t j = 0;
-        for (; j < s; j++) row[j] = kh[j * d + c];
+        for (; j < s; j++) row[j] = kh[j * ks3.t + c];
         for (; j < sp; j++) row[j] = 0.0f;
       }
       const uint8_t *mh = mask ? mask + (int64_t)b * mask_b + (int64_t)h * mask_h : 0;
@@ -138,7 +144,7 @@ static void attend_heads(
         int32_t rows = t - i0 < MR ? t - i0 : MR;
         // the block's query rows, scaled (rows past T: zeros)
         for (int32_t r = 0; r < MR; r++)
-          for (int32_t c = 0; c < d; c++) qs[r * d + c] = r < rows ? qh[(i0 + r) * d + c] * scale : 0.0f;
+          for (int32_t c = 0; c < d; c++) qs[r * d + c] = r < rows ? qh[(i0 + r) * qs3.t + c] * scale : 0.0f;
         // scores p [MR, Sp] = qs [MR, D] · kᵀ [D, Sp], 4 x 8 tiles, summed over D in order
         for (int32_t j = 0; j < sp; j += NR_S) {
           v128_t a00 = wasm_f32x4_splat(0.0f), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, a30 = a00, a31 = a00;
@@ -165,7 +171,7 @@ static void attend_heads(
         for (; c + 8 <= dv; c += 8) {
           v128_t a00 = wasm_f32x4_splat(0.0f), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, a30 = a00, a31 = a00;
           for (int32_t j = 0; j < s; j++) {
-            v128_t v0 = wasm_v128_load(vh + j * dv + c), v1 = wasm_v128_load(vh + j * dv + c + 4), x;
+            v128_t v0 = wasm_v128_load(vh + j * vs3.t + c), v1 = wasm_v128_load(vh + j * vs3.t + c + 4), x;
             x = wasm_f32x4_splat(p[j]);          a00 = wasm_f32x4_add(a00, wasm_f32x4_mul(x, v0)); a01 = wasm_f32x4_add(a01, wasm_f32x4_mul(x, v1));
             x = wasm_f32x4_splat(p[sp + j]);     a10 = wasm_f32x4_add(a10, wasm_f32x4_mul(x, v0)); a11 = wasm_f32x4_add(a11, wasm_f32x4_mul(x, v1));
             x = wasm_f32x4_splat(p[2 * sp + j]); a20 = wasm_f32x4_add(a20, wasm_f32x4_mul(x, v0)); a21 = wasm_f32x4_add(a21, wasm_f32x4_mul(x, v1));
@@ -174,27 +180,27 @@ static void attend_heads(
           v128_t acc[MR][2] = {{a00, a01}, {a10, a11}, {a20, a21}, {a30, a31}};
           for (int32_t r = 0; r < rows; r++) {
             v128_t w = wasm_f32x4_splat(inv[r]);
-            wasm_v128_store(oh + (i0 + r) * dv + c, wasm_f32x4_mul(acc[r][0], w));
-            wasm_v128_store(oh + (i0 + r) * dv + c + 4, wasm_f32x4_mul(acc[r][1], w));
+            wasm_v128_store(oh + (i0 + r) * os3.t + c, wasm_f32x4_mul(acc[r][0], w));
+            wasm_v128_store(oh + (i0 + r) * os3.t + c + 4, wasm_f32x4_mul(acc[r][1], w));
           }
         }
         for (; c + 4 <= dv; c += 4) {
           v128_t a0 = wasm_f32x4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
           for (int32_t j = 0; j < s; j++) {
-            v128_t v0 = wasm_v128_load(vh + j * dv + c);
+            v128_t v0 = wasm_v128_load(vh + j * vs3.t + c);
             a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(wasm_f32x4_splat(p[j]), v0));
             a1 = wasm_f32x4_add(a1, wasm_f32x4_mul(wasm_f32x4_splat(p[sp + j]), v0));
             a2 = wasm_f32x4_add(a2, wasm_f32x4_mul(wasm_f32x4_splat(p[2 * sp + j]), v0));
             a3 = wasm_f32x4_add(a3, wasm_f32x4_mul(wasm_f32x4_splat(p[3 * sp + j]), v0));
           }
           v128_t acc[MR] = {a0, a1, a2, a3};
-          for (int32_t r = 0; r < rows; r++) wasm_v128_store(oh + (i0 + r) * dv + c, wasm_f32x4_mul(acc[r], wasm_f32x4_splat(inv[r])));
+          for (int32_t r = 0; r < rows; r++) wasm_v128_store(oh + (i0 + r) * os3.t + c, wasm_f32x4_mul(acc[r], wasm_f32x4_splat(inv[r])));
         }
         for (; c < dv; c++) {
           for (int32_t r = 0; r < rows; r++) {
             float a = 0.0f;
-            for (int32_t j = 0; j < s; j++) a += p[r * sp + j] * vh[j * dv + c];
-            oh[(i0 + r) * dv + c] = a * inv[r];
+            for (int32_t j = 0; j < s; j++) a += p[r * sp + j] * vh[j * vs3.t + c];
+            oh[(i0 + r) * os3.t + c] = a * inv[r];
           }
         }
       }
@@ -213,7 +219,8 @@ __attribute__((export_name("fused_attention"))) void fused_attention(
     const float *bias, int32_t bias_b, int32_t bias_h, int32_t bias_t,
     uint8_t *scratch) {
   if (nb <= 0 || nh <= 0 || t <= 0) return;
-  attend_heads(q, k, v, out, nh, t, s, d, dv, scale, mask, mask_b, mask_h, mask_t, bias, bias_b, bias_h, bias_t, 0, nb * nh, scratch);
+  strides3 qs3 = {nh * t * d, t * d, d}, ks3 = {nh * s * d, s * d, d}, vs3 = {nh * s * dv, s * dv, dv}, os3 = {nh * t * dv, t * dv, dv}; // [B, H, T|S, D|Dv], contiguous
+  attend_heads(q, k, v, out, qs3, ks3, vs3, os3, nh, t, s, d, dv, scale, mask, mask_b, mask_h, mask_t, bias, bias_b, bias_h, bias_t, 0, nb * nh, scratch);
 }
 
 // One attention as a job for several threads (the words src/wasm-fused-attention.ts writes).
@@ -228,6 +235,7 @@ typedef struct {
   int32_t bias_b, bias_h, bias_t;
   uint8_t *scratch;       // parts blocks of scratch_stride bytes, one per part
   int32_t scratch_stride;
+  strides3 q_strides, k_strides, v_strides, out_strides; // element strides of B, H and T|S: [B, H, T, D] contiguous, or rows of tokens ([B, T, H, D], a fused [B, T, 3, H, D])
 } attention_job;
 
 /** Part `part` of `parts` of a job: a contiguous share of the B·H heads, each part its own scratch. */
@@ -235,7 +243,7 @@ __attribute__((export_name("run_part"))) void run_part(const attention_job *job,
   if (job->nb <= 0 || job->nh <= 0 || job->t <= 0 || parts <= 0) return;
   int32_t heads = job->nb * job->nh;
   int32_t begin = (int32_t)((int64_t)heads * part / parts), end = (int32_t)((int64_t)heads * (part + 1) / parts);
-  attend_heads(job->q, job->k, job->v, job->out, job->nh, job->t, job->s, job->d, job->dv, job->scale,
+  attend_heads(job->q, job->k, job->v, job->out, job->q_strides, job->k_strides, job->v_strides, job->out_strides, job->nh, job->t, job->s, job->d, job->dv, job->scale,
                job->mask, job->mask_b, job->mask_h, job->mask_t, job->bias, job->bias_b, job->bias_h, job->bias_t,
                begin, end, job->scratch + (int64_t)job->scratch_stride * part);
 }

@@ -17,17 +17,20 @@
 typedef signed char elem_t;
 #include <stdint.h>
 #include <wasm_simd128.h>
+#ifndef DOT // int8-gemm-relaxed-dot-add.c defines its own (the fused instruction) and includes this file
 #define RELAXED_DOT_I16(w, x) ((v128_t)__builtin_wasm_q15mulr_sat_s_i16x8((__i16x8)(w), (__i16x8)(x)))
 #define DOT(acc, x, w) acc = wasm_i32x4_add(acc, wasm_i32x4_extadd_pairwise_i16x8(RELAXED_DOT_I16(w, x)))
+#endif
 
-static void pack_a(int8_t *dst, const int8_t *src, int32_t n, int32_t np, int32_t k, int32_t kp);
+static void pack_a(int8_t *dst, const int8_t *src, int32_t n, int32_t np, int32_t k, int32_t kp, int32_t r_begin, int32_t r_end);
 static void pack_b(int8_t *dst, int32_t *corr, const int8_t *src, int32_t m, int32_t mp, int32_t k, int32_t kp);
 #include "int8-gemm.h"
 
 // [n, k] int8 in [-64, 63] (clamped) -> [np, kp] bytes in [0, 127], the padding 0, interleaved by blocks of MR rows
-static void pack_a(int8_t *dst, const int8_t *src, int32_t n, int32_t np, int32_t k, int32_t kp) {
+static void pack_a(int8_t *dst, const int8_t *src, int32_t n, int32_t np, int32_t k, int32_t kp, int32_t r_begin, int32_t r_end) {
   const v128_t lo = wasm_i8x16_splat(-64), hi = wasm_i8x16_splat(63), offset = wasm_i8x16_splat(64);
-  for (int32_t r = 0; r < np; r++) {
+  (void)np;
+  for (int32_t r = r_begin; r < r_end; r++) {
     const int8_t *s = src + r * k;
     for (int32_t p = 0; p < kp; p += KSTEP) {
       int8_t *d = dst + panel_index(r, p, kp, MR);

@@ -7,13 +7,13 @@ typedef short elem_t;
 #include <wasm_simd128.h>
 #define DOT(acc, x, w) acc = wasm_i32x4_add(acc, wasm_i32x4_dot_i16x8(x, w))
 
-static void pack_a(int16_t *dst, const int8_t *src, int32_t n, int32_t np, int32_t k, int32_t kp);
+static void pack_a(int16_t *dst, const int8_t *src, int32_t n, int32_t np, int32_t k, int32_t kp, int32_t r_begin, int32_t r_end);
 static void pack_b(int16_t *dst, int32_t *corr, const int8_t *src, int32_t m, int32_t mp, int32_t k, int32_t kp);
 #include "int8-gemm.h"
 
 // [rows, k] int8 -> zero-padded [rows_padded, kp] int16, interleaved by blocks of `block` rows
-static void widen(int16_t *dst, const int8_t *src, int32_t rows, int32_t rows_padded, int32_t k, int32_t kp, int32_t block) {
-  for (int32_t r = 0; r < rows_padded; r++) {
+static void widen(int16_t *dst, const int8_t *src, int32_t rows, int32_t r_begin, int32_t r_end, int32_t k, int32_t kp, int32_t block) {
+  for (int32_t r = r_begin; r < r_end; r++) {
     const int8_t *s = src + r * k;
     for (int32_t p = 0; p < kp; p += KSTEP) {
       int16_t *d = dst + panel_index(r, p, kp, block);
@@ -25,8 +25,8 @@ static void widen(int16_t *dst, const int8_t *src, int32_t rows, int32_t rows_pa
     }
   }
 }
-static void pack_a(int16_t *dst, const int8_t *src, int32_t n, int32_t np, int32_t k, int32_t kp) { widen(dst, src, n, np, k, kp, MR); }
+static void pack_a(int16_t *dst, const int8_t *src, int32_t n, int32_t np, int32_t k, int32_t kp, int32_t r_begin, int32_t r_end) { (void)np; widen(dst, src, n, r_begin, r_end, k, kp, MR); }
 static void pack_b(int16_t *dst, int32_t *corr, const int8_t *src, int32_t m, int32_t mp, int32_t k, int32_t kp) {
-  widen(dst, src, m, mp, k, kp, NR);
+  widen(dst, src, m, 0, mp, k, kp, NR);
   for (int32_t j = 0; j < mp; j++) corr[j] = 0;
 }

@@ -84,7 +84,7 @@ __attribute__((export_name("int8_gemm_pack_a"))) void int8_gemm_pack_a(const int
   int32_t m = 0;
   PANELS
   (void)pb, (void)corr, (void)mp;
-  pack_a(pa, a, n, np, k, kp);
+  pack_a(pa, a, n, np, k, kp, 0, np);
 }
 
 /** Packs B [m, k] and its column corrections into scratch, after A's panel for n rows. */
@@ -204,7 +204,14 @@ typedef struct {
   const float *residual, *gamma, *beta;
   float eps;
   uint8_t *packed_b; // 0: B's panel is in scratch (int8_gemm_pack_b); else where int8_gemm_pack_b_to put it
+  // phase 2: quantize x [n, k] (float32) into a (int8 [n, k]) and row_scale, then pack A's panel into scratch
+  const float *x;
+  int8_t *a;
+  int32_t levels;
+  int32_t bad; // set to 1 by a part that met a NaN or ±Infinity (quantize_rows then finds the first, on one thread)
 } gemm_job;
+
+int32_t quantize_rows(const float *x, int32_t n, int32_t k, int32_t levels, int8_t *out, float *scales);
 
 /**
  * Part `part` of `parts` of a packed job: phase 0, a contiguous share of the output column pairs;
@@ -215,6 +222,20 @@ __attribute__((export_name("run_part"))) void run_part(const gemm_job *job, int3
   if (job->phase == 1) {
     int32_t begin = (int32_t)((int64_t)job->n * part / parts), end = (int32_t)((int64_t)job->n * (part + 1) / parts);
     residual_layer_norm_rows(job->out, job->residual, job->gamma, job->beta, begin, end, job->m, job->eps);
+    return;
+  }
+  if (job->phase == 2) { // a share of the blocks of MR rows: quantized, then packed (the same bytes as on one thread)
+    int32_t n = job->n, k = job->k, m = 0, blocks = round_up(n, MR) / MR;
+    uint8_t *scratch = job->scratch;
+    PANELS
+    (void)pb, (void)corr, (void)mp;
+    int32_t begin = MR * (int32_t)((int64_t)blocks * part / parts), end = MR * (int32_t)((int64_t)blocks * (part + 1) / parts);
+    int32_t rows_end = end < n ? end : n;
+    if (rows_end > begin && quantize_rows(job->x + (int64_t)begin * k, rows_end - begin, k, job->levels, job->a + (int64_t)begin * k, (float *)job->row_scale + begin) >= 0) {
+      ((volatile gemm_job *)job)->bad = 1; // every part that writes it writes 1
+      return;
+    }
+    pack_a(pa, job->a, n, np, k, kp, begin, end);
     return;
   }
   int32_t pairs = round_up(job->m, NR) / NR;
@@ -236,7 +257,8 @@ __attribute__((export_name("quantize_rows"))) int32_t quantize_rows(const float 
     int32_t c = 0;
     for (; c + 4 <= k; c += 4) {
       v128_t a = wasm_f32x4_abs(wasm_v128_load(row + c));
-      bad = wasm_v128_or(bad, wasm_v128_not(wasm_f32x4_lt(a, inf))); // NaN and ±Infinity
+      bad = wasm_i32x4_add(bad, wasm_f32x4_ge(a, inf)); // counts ±Infinity (−1 a lane), NaN below: lanes, not masks, so no v128.bitselect in these modules (see int8-gemm-relaxed-dot-add.c)
+      bad = wasm_i32x4_add(bad, wasm_f32x4_ne(a, a));
       vmax = wasm_f32x4_pmax(vmax, a);
     }
     float max = 0.0f;
@@ -245,18 +267,18 @@ __attribute__((export_name("quantize_rows"))) int32_t quantize_rows(const float 
       float v = ((float *)&vmax)[l];
       if (v > max) max = v;
     }
-    for (; c < k; c++) {
+    _Pragma("clang loop vectorize(disable)") for (; c < k; c++) {
       float a = __builtin_fabsf(row[c]);
       if (!(a < __builtin_inff())) any_bad = 1;
       if (a > max) max = a;
     }
     if (any_bad) {
-      for (int32_t p = 0; p < k; p++) if (!(__builtin_fabsf(row[p]) < __builtin_inff())) return i * k + p;
+      _Pragma("clang loop vectorize(disable)") for (int32_t p = 0; p < k; p++) if (!(__builtin_fabsf(row[p]) < __builtin_inff())) return i * k + p;
     }
     float scale = max / (float)levels;
     scales[i] = scale;
     if (scale == 0.0f) {
-      for (int32_t p = 0; p < k; p++) q[p] = 0;
+      _Pragma("clang loop vectorize(disable)") for (int32_t p = 0; p < k; p++) q[p] = 0;
       continue;
     }
     const v128_t vs = wasm_f32x4_splat(scale);
@@ -265,7 +287,7 @@ __attribute__((export_name("quantize_rows"))) int32_t quantize_rows(const float 
     v128_t r = wasm_f32x4_div(v, vs), t = wasm_f32x4_trunc(r);                                           \
     v128_t up = wasm_f32x4_ge(wasm_f32x4_abs(wasm_f32x4_sub(r, t)), half);                               \
     v128_t step = wasm_v128_or(wasm_v128_and(r, sign_bit), one); /* ±1 with r's sign */                   \
-    t = wasm_f32x4_add(t, wasm_v128_and(up, step));                                                      \
+    t = wasm_f32x4_sub(t, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(up), step)); /* up: −1 or 0 as a number, so ±1 or ±0 (no bitselect) */ \
     wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_min(wasm_f32x4_max(t, lo), hi));                               \
   })
     c = 0;
@@ -274,7 +296,7 @@ __attribute__((export_name("quantize_rows"))) int32_t quantize_rows(const float 
       v128_t q2 = QUANTIZE4(wasm_v128_load(row + c + 8)), q3 = QUANTIZE4(wasm_v128_load(row + c + 12));
       wasm_v128_store(q + c, wasm_i8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(q0, q1), wasm_i16x8_narrow_i32x4(q2, q3)));
     }
-    for (; c < k; c++) {
+    _Pragma("clang loop vectorize(disable)") for (; c < k; c++) {
       float r = row[c] / scale, t = __builtin_truncf(r);
       if (__builtin_fabsf(r - t) >= 0.5f) t += r < 0 ? -1.0f : 1.0f;
       q[c] = (int8_t)(t > (float)levels ? levels : t < -(float)levels ? -levels : (int32_t)t);

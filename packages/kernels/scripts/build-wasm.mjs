@@ -30,17 +30,20 @@ const THREADS_FLAGS = ['-matomics', '-mmutable-globals', '-Wl,--import-memory', 
 // wabt 1.0.32's name for i16x8.relaxed_dot_i8x16_i7x16_s (0xfd 0x112)
 const RELAXED_DOT = { placeholder: 'i16x8.q15mulr_sat_s', instruction: 'i16x8.dot_i8x16_i7x16_s', twin: 'int8-gemm-simd' };
 const RELAXED_MADD = { placeholder: 'v128.bitselect', instruction: 'f32x4.relaxed_madd', twin: 'f32-gemm-simd' };
+// wabt 1.0.32's name for i32x4.relaxed_dot_i8x16_i7x16_add_s (0xfd 0x113)
+const RELAXED_DOT_ADD = { placeholder: 'v128.bitselect', instruction: 'i32x4.dot_i8x16_i7x16_add_s', twin: 'int8-gemm-simd' };
 
 const modules = [
   { name: 'int8-gemm-simd', constant: 'INT8_GEMM_SIMD', sources: ['int8-gemm-simd.c', 'int8-gemm.h', 'gelu.h', 'residual-layer-norm.h', 'layer-norm.h'] },
   { name: 'int8-gemm-relaxed-simd', constant: 'INT8_GEMM_RELAXED_SIMD', sources: ['int8-gemm-relaxed-simd.c', 'int8-gemm.h', 'gelu.h', 'residual-layer-norm.h', 'layer-norm.h'], relaxed: RELAXED_DOT },
+  { name: 'int8-gemm-relaxed-dot-add', constant: 'INT8_GEMM_RELAXED_DOT_ADD', sources: ['int8-gemm-relaxed-dot-add.c', 'int8-gemm-relaxed-simd.c', 'int8-gemm.h', 'gelu.h', 'residual-layer-norm.h', 'layer-norm.h'], relaxed: RELAXED_DOT_ADD },
   { name: 'f32-gemm-simd', constant: 'F32_GEMM_SIMD', sources: ['f32-gemm-simd.c', 'f32-gemm.h', 'gelu.h', 'residual-layer-norm.h', 'layer-norm.h'] },
   { name: 'f32-gemm-relaxed-simd', constant: 'F32_GEMM_RELAXED_SIMD', sources: ['f32-gemm-relaxed-simd.c', 'f32-gemm.h', 'gelu.h', 'residual-layer-norm.h', 'layer-norm.h'], relaxed: RELAXED_MADD },
   { name: 'fused-attention', constant: 'FUSED_ATTENTION', sources: ['fused-attention.c'] },
   // on tfjs-wasm's memory, whose threaded binary's maximum may be 4 GiB
   { name: 'tfjs-fills', constant: 'TFJS_FILLS', sources: ['tfjs-fills.c', 'gelu.h', 'layer-norm.h', 'masked-softmax.h'], importsMemory: true, flags: { '': ['-Wl,--import-memory'], '-threads': ['-matomics', '-mmutable-globals', '-Wl,--import-memory', '-Wl,--shared-memory', '-Wl,--max-memory=4294967296'] } },
 ];
-const PLACEHOLDERS = [RELAXED_DOT, RELAXED_MADD];
+const PLACEHOLDERS = [RELAXED_DOT, RELAXED_MADD, RELAXED_DOT_ADD];
 
 const run = (command, args) => execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 const clangVersion = run('clang', ['--version']).split('\n')[0].trim();

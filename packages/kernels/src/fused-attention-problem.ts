@@ -8,6 +8,34 @@ export interface BroadcastRows<V> {
 }
 
 /**
+ * Where an operand of a fused attention lies in its flat array: the element `offset` of its first
+ * value and the element strides of its batch, head and row axes (T for the query and the output, S
+ * for the key and the value); its last axis (D or Dv) is contiguous. `[B, H, T, D]` contiguous is
+ * `{ offset: 0, batch: H·T·D, heads: T·D, rows: D }`; the rows of tokens `[B, T, H, D]` are
+ * `{ offset: 0, batch: T·H·D, heads: D, rows: H·D }`.
+ */
+export interface OperandLayout {
+  readonly offset: number;
+  readonly batch: number;
+  readonly heads: number;
+  readonly rows: number;
+}
+
+/** The layouts of a fused attention's operands (see {@link OperandLayout}). */
+export interface FusedAttentionLayout {
+  readonly query: OperandLayout;
+  readonly key: OperandLayout;
+  readonly value: OperandLayout;
+  /** The output's; it covers `B·H·T·Dv` values from offset 0. */
+  readonly out: OperandLayout;
+}
+
+/** `[B, H, N, W]` contiguous: what a problem without a layout holds. */
+export function headMajorLayout(heads: number, rows: number, width: number): OperandLayout {
+  return { offset: 0, batch: heads * rows * width, heads: rows * width, rows: width };
+}
+
+/**
  * One fused attention call on flat float32 data, what every kernel ({@link FusedAttentionKernel})
  * computes: `out [B, H, T, Dv] = softmax(query · keyᵀ · scale + bias, mask) · value`.
  *
@@ -28,6 +56,11 @@ export interface FusedAttentionProblem {
   readonly value: Float32Array;
   readonly mask?: BroadcastRows<Uint8Array> | undefined;
   readonly bias?: BroadcastRows<Float32Array> | undefined;
+  /**
+   * Where query, key, value and output lie in their arrays (default: `[B, H, ·, ·]` contiguous, as
+   * above). With it, `query`, `key` and `value` may be one array (a fused projection `[B, T, 3, H, D]`).
+   */
+  readonly layout?: FusedAttentionLayout | undefined;
 }
 
 /** A fused attention implementation: the wasm SIMD module or the plain JavaScript reference. */

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, checkInteger, checkObject, describeValue } from '@attnkit/errors';
 import { checkFlatArray } from './check-flat-array.js';
-import type { FusedAttentionProblem } from './fused-attention-problem.js';
+import { headMajorLayout, type FusedAttentionProblem } from './fused-attention-problem.js';
 
 const LOWEST_FLOAT32 = -3.4028234663852886e38;
 const f32 = Math.fround;
@@ -23,24 +23,27 @@ export function fusedAttentionReference(problem: FusedAttentionProblem): Float32
   for (const key of ['batch', 'heads', 'queryLength', 'keyLength', 'headDim', 'valueDim'] as const) checkInteger(problem[key], { caller, argument: `problem.${key}`, min: 0 });
   if (typeof problem.scale !== 'number') throw new InvalidArgumentError({ caller, argument: 'problem.scale', expected: 'a number', received: describeValue(problem.scale) });
   const { batch, heads, queryLength: t, keyLength: s, headDim: d, valueDim: dv, query, key, value, mask, bias } = problem;
-  checkFlatArray(query, 'Float32Array', batch * heads * t * d, caller, 'problem.query');
-  checkFlatArray(key, 'Float32Array', batch * heads * s * d, caller, 'problem.key');
-  checkFlatArray(value, 'Float32Array', batch * heads * s * dv, caller, 'problem.value');
+  const layout = problem.layout ?? { query: headMajorLayout(heads, t, d), key: headMajorLayout(heads, s, d), value: headMajorLayout(heads, s, dv), out: headMajorLayout(heads, t, dv) };
+  const extent = (l: { offset: number; batch: number; heads: number; rows: number }, rows: number, width: number) => batch * heads * rows * width === 0 ? 0 : l.offset + (batch - 1) * l.batch + (heads - 1) * l.heads + (rows - 1) * l.rows + width;
+  checkFlatArray(query, 'Float32Array', extent(layout.query, t, d), caller, 'problem.query');
+  checkFlatArray(key, 'Float32Array', extent(layout.key, s, d), caller, 'problem.key');
+  checkFlatArray(value, 'Float32Array', extent(layout.value, s, dv), caller, 'problem.value');
+  const { query: lq, key: lk, value: lv, out: lo } = layout;
   const scale = f32(problem.scale);
   const out = new Float32Array(batch * heads * t * dv);
   const scores = new Float64Array(s);
   for (let b = 0; b < batch; b++) {
     for (let h = 0; h < heads; h++) {
-      const head = b * heads + h;
+      const [qHead, kHead, vHead, oHead] = [lq, lk, lv, lo].map((l) => l.offset + b * l.batch + h * l.heads) as [number, number, number, number];
       for (let i = 0; i < t; i++) {
-        const q = head * t * d + i * d;
+        const q = qHead + i * lq.rows;
         const maskRow = mask === undefined ? -1 : b * mask.strides[0] + h * mask.strides[1] + i * mask.strides[2];
         const biasRow = bias === undefined ? -1 : b * bias.strides[0] + h * bias.strides[1] + i * bias.strides[2];
         const allowed = (j: number) => mask === undefined || mask.values[maskRow + j] !== 0;
         let max = LOWEST_FLOAT32;
         for (let j = 0; j < s; j++) {
           let score = 0;
-          for (let c = 0; c < d; c++) score = f32(score + f32(f32((query[q + c] as number) * scale) * (key[head * s * d + j * d + c] as number)));
+          for (let c = 0; c < d; c++) score = f32(score + f32(f32((query[q + c] as number) * scale) * (key[kHead + j * lk.rows + c] as number)));
           if (bias !== undefined) score = f32(score + (bias.values[biasRow + j] as number));
           scores[j] = score;
           if (allowed(j) && max < score) max = score;
@@ -55,8 +58,8 @@ export function fusedAttentionReference(problem: FusedAttentionProblem): Float32
         const inverse = total === 0 ? 0 : f32(1 / f32(total));
         for (let c = 0; c < dv; c++) {
           let sum = 0;
-          for (let j = 0; j < s; j++) sum = f32(sum + f32((scores[j] as number) * (value[head * s * dv + j * dv + c] as number)));
-          out[head * t * dv + i * dv + c] = f32(sum * inverse);
+          for (let j = 0; j < s; j++) sum = f32(sum + f32((scores[j] as number) * (value[vHead + j * lv.rows + c] as number)));
+          out[oHead + i * lo.rows + c] = f32(sum * inverse);
         }
       }
     }

@@ -21,8 +21,8 @@ export interface FusedAttentionOptions {
 
 const OPTION_KEYS = ['mask', 'bias', 'scale', 'kernel'] as const;
 
-/** A mask or bias as flat rows over S with strides for B, H, T (a last axis of 1 is repeated S times). */
-function broadcastRows<V extends Uint8Array | Float32Array>(given: Tensor, values: V, target: readonly number[], make: (n: number) => V): BroadcastRows<V> {
+/** A mask or bias as flat rows over S with strides for B, H, T (a last axis of 1 is repeated S times). Internal (fusedQkvAttention shares it). */
+export function broadcastRows<V extends Uint8Array | Float32Array>(given: Tensor, values: V, target: readonly number[], make: (n: number) => V): BroadcastRows<V> {
   const [b, h, t, s] = given.shape as [number, number, number, number];
   const keys = target[3] as number;
   let rows = values;
@@ -33,7 +33,7 @@ function broadcastRows<V extends Uint8Array | Float32Array>(given: Tensor, value
   return { values: rows, strides: [b === 1 ? 0 : h * t * keys, h === 1 ? 0 : t * keys, t === 1 ? 0 : keys] };
 }
 
-function checkBroadcast(given: Tensor | undefined, target: readonly number[], caller: string, argument: 'mask' | 'bias'): Tensor | undefined {
+export function checkBroadcast(given: Tensor | undefined, target: readonly number[], caller: string, argument: 'mask' | 'bias'): Tensor | undefined {
   if (given === undefined) return undefined;
   const dtype = argument === 'mask' ? 'bool' : 'float32';
   checkTensor(given, { caller, argument, dtype, rank: 4, shape: '[B|1, H|1, T|1, S|1]' });

@@ -6,12 +6,13 @@ import { KernelUnavailableError } from './kernel-unavailable-error.js';
 import { WasmInt8Gemm } from './wasm-int8-gemm.js';
 import { INT8_GEMM_RELAXED_SIMD_WASM } from './wasm/int8-gemm-relaxed-simd.wasm.js';
 import { INT8_GEMM_SIMD_WASM } from './wasm/int8-gemm-simd.wasm.js';
+import { INT8_GEMM_RELAXED_DOT_ADD_WASM } from './wasm/int8-gemm-relaxed-dot-add.wasm.js';
 
 let kernels: Record<Int8KernelName, Int8GemmKernel & { readonly supported: boolean }> | undefined;
 
 function all() {
   kernels ??= {
-    'relaxed-simd': new WasmInt8Gemm('relaxed-simd', INT8_GEMM_RELAXED_SIMD_WASM, 63, 'int8-gemm-relaxed-simd'),
+    'relaxed-simd': new WasmInt8Gemm('relaxed-simd', INT8_GEMM_RELAXED_SIMD_WASM, 63, 'int8-gemm-relaxed-simd', { base64: INT8_GEMM_RELAXED_DOT_ADD_WASM, threaded: 'int8-gemm-relaxed-dot-add' }), // the fused dot where the engine computes it right
     simd: new WasmInt8Gemm('simd', INT8_GEMM_SIMD_WASM, 127, 'int8-gemm-simd'),
     js: { ...jsInt8Gemm, supported: true },
   };

@@ -18,6 +18,10 @@ describe('int8 kernels in Chromium', () => {
     expect(int8Kernels()).toEqual({ supported: ['relaxed-simd', 'simd', 'js'], preferred: 'relaxed-simd' });
   });
 
+  it('runs the relaxed kernel on the fused relaxed dot (i32x4.relaxed_dot_i8x16_i7x16_add_s): Chromium computes it right', () => {
+    expect((int8Kernel('relaxed-simd', 'test') as unknown as { fastVariant: boolean }).fastVariant).toBe(true);
+  });
+
   it.each(['relaxed-simd', 'simd', 'js'] as const)('%s equals int8MatMulReference bit for bit on every shape, and quantizes as quantizeRows does', (name) => {
     const kernel = int8Kernel(name, 'test');
     expect(expectExactOnAllShapes(kernel)).toBe(2 * INT8_SHAPES.length);

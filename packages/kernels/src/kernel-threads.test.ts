@@ -2,6 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { kernelThreads, kernelThreadsReady, startKernelThreads, stopKernelThreads } from './kernel-threads.js';
 import { expectSameNumbersOnThreads } from './testing/thread-cases.js';
+import { int8Kernel } from './int8-kernels.js';
+import { thrown } from '@attnkit/test-utils';
 
 describe('kernel threads in Node', () => {
   afterAll(() => startKernelThreads());
@@ -14,6 +16,20 @@ describe('kernel threads in Node', () => {
 
   it('give every kernel the same numbers, bit for bit, on 1, 2 and 3 threads (uneven splits included)', async () => {
     expect(await expectSameNumbersOnThreads([2, 3])).toBeGreaterThan(20);
+  });
+
+  it('quantize activations on every thread and name the first non-finite value whichever thread met it', async () => {
+    const [rows, cols, depth] = [13, 6, 9];
+    const x = Float32Array.from({ length: rows * depth }, (_, i) => Math.sin(i));
+    x[11 * depth + 4] = Number.NaN; // in the last thread's rows
+    x[12 * depth + 1] = Number.POSITIVE_INFINITY;
+    const b = Int8Array.from({ length: cols * depth }, (_, i) => (i % 5) - 2);
+    for (const threads of [1, 2, 3]) {
+      await startKernelThreads({ threads });
+      const error = thrown(() => int8Kernel('simd', 'test').quantizedMultiply(x, b, { rows, cols, depth }, new Float32Array(cols).fill(1), undefined, 'int8MatMul'));
+      expect(error, `${threads} threads`).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toBe("int8MatMul: 'x' must be finite values only (int8 quantization scales each row by its largest magnitude); received NaN at flat index 103. Replace or mask the non-finite values first.");
+    }
   });
 
   it('stop, leaving every call on the calling thread (kernelThreadsReady keeps that choice), and start again', async () => {

@@ -3,6 +3,7 @@ import { decodeBase64 } from './decode-base64.js';
 import { CONTROL, KERNEL_WORKER_SOURCE, type KernelWorkerData } from './kernel-worker-source.js';
 import { FUSED_ATTENTION_THREADS_WASM } from './wasm/fused-attention.wasm.js';
 import { INT8_GEMM_RELAXED_SIMD_THREADS_WASM } from './wasm/int8-gemm-relaxed-simd.wasm.js';
+import { INT8_GEMM_RELAXED_DOT_ADD_THREADS_WASM } from './wasm/int8-gemm-relaxed-dot-add.wasm.js';
 import { INT8_GEMM_SIMD_THREADS_WASM } from './wasm/int8-gemm-simd.wasm.js';
 import { F32_GEMM_RELAXED_SIMD_THREADS_WASM } from './wasm/f32-gemm-relaxed-simd.wasm.js';
 import { F32_GEMM_SIMD_THREADS_WASM } from './wasm/f32-gemm-simd.wasm.js';
@@ -16,10 +17,11 @@ const START_TIMEOUT_MS = 10_000;
 const WAIT_TIMEOUT_MS = 120_000; // a part that never reports done: a worker died
 
 /** The kernel modules that run on threads, by name. */
-export type ThreadedModuleName = 'int8-gemm-simd' | 'int8-gemm-relaxed-simd' | 'f32-gemm-simd' | 'f32-gemm-relaxed-simd' | 'fused-attention';
+export type ThreadedModuleName = 'int8-gemm-simd' | 'int8-gemm-relaxed-simd' | 'int8-gemm-relaxed-dot-add' | 'f32-gemm-simd' | 'f32-gemm-relaxed-simd' | 'fused-attention';
 const THREADED_SOURCES: Record<ThreadedModuleName, string> = {
   'int8-gemm-simd': INT8_GEMM_SIMD_THREADS_WASM,
   'int8-gemm-relaxed-simd': INT8_GEMM_RELAXED_SIMD_THREADS_WASM,
+  'int8-gemm-relaxed-dot-add': INT8_GEMM_RELAXED_DOT_ADD_THREADS_WASM,
   'f32-gemm-simd': F32_GEMM_SIMD_THREADS_WASM,
   'f32-gemm-relaxed-simd': F32_GEMM_RELAXED_SIMD_THREADS_WASM,
   'fused-attention': FUSED_ATTENTION_THREADS_WASM,

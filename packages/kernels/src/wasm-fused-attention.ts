@@ -1,7 +1,7 @@
 import { ResourceLimitError } from '@attnkit/errors';
 import { decodeBase64 } from './decode-base64.js';
 import { MAX_KERNEL_THREADS, sharedKernelInstance } from './kernel-threads.js';
-import type { FusedAttentionKernel, FusedAttentionProblem } from './fused-attention-problem.js';
+import { headMajorLayout, type FusedAttentionKernel, type FusedAttentionProblem } from './fused-attention-problem.js';
 
 /** What csrc/fused-attention.c exports. Pointers are byte offsets in `memory`; 0 = absent. */
 interface FusedAttentionExports {
@@ -27,7 +27,7 @@ interface AttentionInstance {
   run(job: number): void;
 }
 
-const JOB_BYTES = 96; // csrc/fused-attention.c attention_job: 21 words, rounded up
+const JOB_BYTES = 144; // csrc/fused-attention.c attention_job: 33 words, rounded up
 const PAGE = 65536;
 const MAX_BYTES = 2 ** 31; // the C kernel indexes with int32 offsets within a head, and wasm32 addresses 4 GiB at most
 
@@ -72,9 +72,10 @@ export class WasmFusedAttention implements FusedAttentionKernel {
     const { memory } = instance;
     const align = (offset: number) => Math.ceil(offset / 16) * 16;
     const at = { job: instance.base, q: instance.base + JOB_BYTES, k: 0, v: 0, out: 0, mask: 0, bias: 0, scratch: 0 };
-    at.k = align(at.q + 4 * query.length);
-    at.v = align(at.k + 4 * key.length);
-    at.out = align(at.v + 4 * value.length);
+    const shared = key === query && value === query; // one fused projection [B, T, 3, H, D]: copied once
+    at.k = shared ? at.q : align(at.q + 4 * query.length);
+    at.v = shared ? at.q : align(at.k + 4 * key.length);
+    at.out = align(at.v + 4 * value.length); // shared: at.q + the one array
     at.mask = align(at.out + 4 * outLength);
     at.bias = align(at.mask + (mask?.values.length ?? 0));
     at.scratch = align(at.bias + 4 * (bias?.values.length ?? 0));
@@ -94,14 +95,19 @@ export class WasmFusedAttention implements FusedAttentionKernel {
     }
     const buffer = memory.buffer;
     new Float32Array(buffer, at.q, query.length).set(query);
-    new Float32Array(buffer, at.k, key.length).set(key);
-    new Float32Array(buffer, at.v, value.length).set(value);
+    if (!shared) {
+      new Float32Array(buffer, at.k, key.length).set(key);
+      new Float32Array(buffer, at.v, value.length).set(value);
+    }
     if (mask !== undefined) new Uint8Array(buffer, at.mask, mask.values.length).set(mask.values);
     if (bias !== undefined) new Float32Array(buffer, at.bias, bias.values.length).set(bias.values);
     const [mb, mh, mt] = mask?.strides ?? [0, 0, 0];
     const [bb, bh, bt] = bias?.strides ?? [0, 0, 0];
-    const words = new Int32Array(buffer, at.job, 21);
-    words.set([at.q, at.k, at.v, at.out, batch, heads, queryLength, keyLength, headDim, valueDim, 0, mask === undefined ? 0 : at.mask, mb, mh, mt, bias === undefined ? 0 : at.bias, bb, bh, bt, at.scratch, stride]);
+    const layout = problem.layout ?? { query: headMajorLayout(heads, queryLength, headDim), key: headMajorLayout(heads, keyLength, headDim), value: headMajorLayout(heads, keyLength, valueDim), out: headMajorLayout(heads, queryLength, valueDim) };
+    const { query: lq, key: lk, value: lv, out: lo } = layout;
+    const words = new Int32Array(buffer, at.job, 33);
+    words.set([at.q + 4 * lq.offset, at.k + 4 * lk.offset, at.v + 4 * lv.offset, at.out + 4 * lo.offset, batch, heads, queryLength, keyLength, headDim, valueDim, 0, mask === undefined ? 0 : at.mask, mb, mh, mt, bias === undefined ? 0 : at.bias, bb, bh, bt, at.scratch, stride,
+      lq.batch, lq.heads, lq.rows, lk.batch, lk.heads, lk.rows, lv.batch, lv.heads, lv.rows, lo.batch, lo.heads, lo.rows]);
     new Float32Array(buffer, at.job + 40, 1)[0] = problem.scale; // attention_job.scale
     instance.run(at.job); // the heads, shared among the threads
     return new Float32Array(memory.buffer, at.out, outLength);

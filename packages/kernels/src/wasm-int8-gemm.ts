@@ -30,7 +30,7 @@ interface GemmInstance {
   run(job: number): void;
 }
 
-const JOB_BYTES = 64; // csrc/int8-gemm.h gemm_job: n, m, k, row_scale, col_scale, bias, activation, out, scratch, phase, residual, gamma, beta, eps, packed_b (15 words, rounded up)
+const JOB_BYTES = 80; // csrc/int8-gemm.h gemm_job: n, m, k, row_scale, col_scale, bias, activation, out, scratch, phase, residual, gamma, beta, eps, packed_b, x, a, levels, bad (19 words, rounded up)
 
 /** Bytes of kept weights (source bytes and packed panels) a module holds at most; past it they are all dropped and packed again on next use. */
 export const KEPT_INT8_WEIGHT_BUDGET = 2 ** 29;
@@ -69,12 +69,58 @@ export class WasmInt8Gemm implements Int8GemmKernel {
   /** Weights kept between products, by key (see {@link quantizedMultiplyReusing}). */
   readonly #kept = new KeptRegion<KeptInt8Weight>(KEPT_INT8_WEIGHT_BUDGET);
 
-  /** `threaded`: the name of the module's threads variant (kernel-threads.ts), used where memory can be shared. */
-  constructor(name: Int8KernelName, base64: string, activationLevels: 127 | 63, threaded?: ThreadedModuleName) {
+  /** A faster build of the same kernels, used instead where it validates and computes a known product exactly (see {@link fastVariant}). */
+  readonly #fast: { readonly bytes: Uint8Array<ArrayBuffer>; readonly threaded: ThreadedModuleName | undefined } | undefined;
+  #fastWorks: boolean | undefined;
+
+  /**
+   * `threaded`: the name of the module's threads variant (kernel-threads.ts), used where memory can
+   * be shared. `fast`: another build of the same kernels (the same exports and exact results; the
+   * relaxed module on the fused i32x4.relaxed_dot_i8x16_i7x16_add_s), used where the engine runs it right.
+   */
+  constructor(name: Int8KernelName, base64: string, activationLevels: 127 | 63, threaded?: ThreadedModuleName, fast?: { readonly base64: string; readonly threaded?: ThreadedModuleName }) {
     this.name = name;
     this.activationLevels = activationLevels;
     this.#bytes = decodeBase64(base64);
     this.#threaded = threaded;
+    this.#fast = fast === undefined ? undefined : { bytes: decodeBase64(fast.base64), threaded: fast.threaded };
+  }
+
+  /**
+   * Whether the faster build runs here: it validates, and its int32 accumulators of a fixed product
+   * (K = 80: five steps accumulated, every operand sign) equal the exact ones. V8 11.3 (Node 20)
+   * validates the fused relaxed dot but drops its accumulator: there the plain build is kept.
+   */
+  get fastVariant(): boolean {
+    if (this.#fastWorks !== undefined) return this.#fastWorks;
+    this.#fastWorks = false;
+    const fast = this.#fast;
+    if (fast === undefined || typeof WebAssembly !== 'object' || !WebAssembly.validate(fast.bytes)) return false;
+    try {
+      const exports = new WebAssembly.Instance(new WebAssembly.Module(fast.bytes)).exports as unknown as GemmExports & { readonly memory: WebAssembly.Memory };
+      const [n, m, k] = [5, 3, 80];
+      const a = Int8Array.from({ length: n * k }, (_, i) => ((i * 37) % 128) - 64); // [-64, 63]: exact on the 7-bit kernel
+      const b = Int8Array.from({ length: m * k }, (_, i) => ((i * 53) % 255) - 127);
+      const base = Math.ceil(exports.heap_base() / 16) * 16;
+      const at = { a: base, b: base + 512, out: base + 1024, scratch: base + 1152 };
+      growKernelMemory(exports.memory, at.scratch + exports.scratch_bytes(n, m, k), { caller: 'int8Kernels', what: 'a check of the fused relaxed dot', kernel: this.name });
+      new Int8Array(exports.memory.buffer, at.a, a.length).set(a);
+      new Int8Array(exports.memory.buffer, at.b, b.length).set(b);
+      exports.int8_gemm_i32(at.a, at.b, n, m, k, at.out, at.scratch);
+      const got = new Int32Array(exports.memory.buffer, at.out, n * m);
+      let exact = true;
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < m; j++) {
+          let sum = 0;
+          for (let p = 0; p < k; p++) sum += (a[i * k + p] as number) * (b[j * k + p] as number);
+          if (got[i * m + j] !== sum) exact = false;
+        }
+      }
+      this.#fastWorks = exact;
+    } catch {
+      this.#fastWorks = false;
+    }
+    return this.#fastWorks;
   }
 
   /** Whether this engine validates the module (its SIMD instructions). */
@@ -136,15 +182,19 @@ export class WasmInt8Gemm implements Int8GemmKernel {
       if ('a' in source) {
         new Int8Array(memory.buffer, at.a, source.a.length).set(source.a);
         new Float32Array(memory.buffer, at.rowScale, rows).set(source.rowScales);
+        kernel.int8_gemm_pack_a(at.a, rows, depth, at.scratch);
       } else {
         const x = source.read();
         new Float32Array(memory.buffer, at.x, x.length).set(x);
-        const bad = kernel.quantize_rows(at.x, rows, depth, this.activationLevels, at.a, at.rowScale); // [N, K] float32 -> int8 + [N] scales
-        if (bad >= 0) {
+        // [N, K] float32 -> int8 + [N] scales -> A's panel, the blocks of rows shared among the threads (gemm_job phase 2)
+        const job = new Int32Array(memory.buffer, at.job, JOB_BYTES / 4);
+        job.set([rows, cols, depth, at.rowScale, 0, 0, 0, 0, at.scratch, 2, 0, 0, 0, 0, 0, at.x, at.a, this.activationLevels, 0]);
+        instance.run(at.job);
+        if (job[18] !== 0) { // a part met a NaN or ±Infinity: the first one, on this thread
+          const bad = kernel.quantize_rows(at.x, rows, depth, this.activationLevels, at.a, at.rowScale);
           throw new InvalidArgumentError({ caller, argument: 'x', expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${x[bad]} at flat index ${bad}`, hint: 'Replace or mask the non-finite values first.' });
         }
       }
-      kernel.int8_gemm_pack_a(at.a, rows, depth, at.scratch);
     }
     const buffer = memory.buffer;
     new Int8Array(buffer, at.b, b.length).set(b);
@@ -160,7 +210,7 @@ export class WasmInt8Gemm implements Int8GemmKernel {
       kept.commit();
     }
     const words = new Int32Array(buffer, at.job, JOB_BYTES / 4);
-    words.set([rows, cols, depth, at.rowScale, at.colScale, bias === undefined ? 0 : at.bias, activation === undefined ? 0 : ACTIVATIONS[activation], at.out, at.scratch, 0, at.residual, at.gamma, at.beta, 0, kept === undefined ? 0 : kept.entry.panels]);
+    words.set([rows, cols, depth, at.rowScale, at.colScale, bias === undefined ? 0 : at.bias, activation === undefined ? 0 : ACTIVATIONS[activation], at.out, at.scratch, 0, at.residual, at.gamma, at.beta, 0, kept === undefined ? 0 : kept.entry.panels, 0, 0, 0, 0]);
     if (residualLayerNorm !== undefined) {
       new Float32Array(buffer, at.residual, rows * cols).set(residualLayerNorm.residual);
       new Float32Array(buffer, at.gamma, cols).set(residualLayerNorm.gamma);
@@ -230,11 +280,13 @@ export class WasmInt8Gemm implements Int8GemmKernel {
   /** The shared-memory instance where threads are possible, else the module's own. */
   #load(): GemmInstance {
     if (this.#instance !== undefined) return this.#instance;
-    const shared = this.#threaded === undefined ? undefined : sharedKernelInstance<GemmExports>(this.#threaded);
+    const fast = this.fastVariant ? this.#fast : undefined;
+    const threaded = fast === undefined ? this.#threaded : fast.threaded;
+    const shared = threaded === undefined ? undefined : sharedKernelInstance<GemmExports>(threaded);
     if (shared !== undefined) {
       this.#instance = { exports: shared.exports, memory: shared.memory, base: shared.base, run: (job) => shared.run(job) };
     } else {
-      const exports = new WebAssembly.Instance(new WebAssembly.Module(this.#bytes)).exports as unknown as GemmExports & { readonly memory: WebAssembly.Memory };
+      const exports = new WebAssembly.Instance(new WebAssembly.Module(fast === undefined ? this.#bytes : fast.bytes)).exports as unknown as GemmExports & { readonly memory: WebAssembly.Memory };
       this.#instance = { exports, memory: exports.memory, base: Math.ceil(exports.heap_base() / 16) * 16, run: (job) => exports.run_part(job, 0, 1) };
     }
     this.#kept.restart(this.#instance.base + JOB_BYTES); // nothing kept yet, right after the job words

@@ -6,6 +6,7 @@ export type { StateDictSource, TensorData, LoadStateDictOptions, LoadStateDictRe
 export { Linear, type LinearOptions } from './layers/linear.js';
 export type { LinearFusion } from './layers/linear-fusion.js';
 export { Int8Linear } from './layers/int8-linear.js';
+export { int8QkvProjection, int8QkvFusable } from './layers/int8-qkv-projection.js';
 export { quantizeLinearLayers, type QuantizeLinearLayersOptions } from './layers/quantize-linear-layers.js';
 export { loadInt8LinearLayers, type LoadInt8LinearLayersOptions } from './layers/load-int8-linear-layers.js';
 export { Embedding, type EmbeddingOptions } from './layers/embedding.js';

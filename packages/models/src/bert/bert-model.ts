@@ -1,7 +1,8 @@
 import { add, div, slice, squeeze, tanh, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { checkObject, InvalidArgumentError } from '@attnkit/errors';
 import { mergeHeads, splitHeads } from '@attnkit/attention';
-import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, linearResidualLayerNorm, linearThenActivation, skipInitialization, type ActivationFunction, type StateDictSource, ModuleDict } from '@attnkit/nn';
+import { Dropout, Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, int8QkvFusable, int8QkvProjection, linearResidualLayerNorm, linearThenActivation, skipInitialization, type ActivationFunction, type StateDictSource, ModuleDict, type Int8Linear } from '@attnkit/nn';
+import { fusedAttentionTokens, fusedQkvAttention, kernelRoute } from '@attnkit/kernels';
 import type { Encoder, EncoderInputs, EncoderOutputs } from '../encoder/encoder.js';
 import type { EncoderConfig, ModelType } from '../encoder/encoder-config.js';
 import { attendHeads, encoderForward, type LayerCallOptions } from '../encoder/encoder-forward.js';
@@ -104,6 +105,16 @@ export class BertSelfAttention extends Module {
   forward(hidden: Tensor, mask: Tensor | undefined, bias?: Tensor, options: LayerCallOptions = {}): { context: Tensor; weights: Tensor | undefined } {
     this.assertLive('BertSelfAttention.forward');
     return tidy(() => {
+      if (this.#tokenMajor(hidden, mask, bias, options)) {
+        // wasm, inference, no weights asked for: the attention reads the projections' [B, T, H, D] rows as they lie
+        // (no split or merge transposes); int8 q, k, v as one product [B, T, 3E] (bit for bit the three)
+        const attention = { ...(mask === undefined ? {} : { mask }), ...(bias === undefined ? {} : { bias }) };
+        const [q, k, v] = [this.query, this.key, this.value] as const;
+        const context = int8QkvFusable(q, k, v)
+          ? fusedQkvAttention(int8QkvProjection(q as unknown as Int8Linear, k as unknown as Int8Linear, v as unknown as Int8Linear, hidden), this.numHeads, attention)
+          : fusedAttentionTokens(q.forward(hidden), k.forward(hidden), v.forward(hidden), this.numHeads, attention); // [B, T, E]
+        return { context, weights: undefined };
+      }
       const heads = (projection: Linear) => splitHeads(projection.forward(hidden), this.numHeads); // [B, T, E] -> [B, H, T, D]
       const [query, key] = [heads(this.query), heads(this.key)];
       const scores = this.#relativeScores(query, key, bias); // [B, H, T, T] or the given bias
@@ -115,6 +126,20 @@ export class BertSelfAttention extends Module {
       }, options); // [B, H, T, D]
       return { context: mergeHeads(output), weights }; // [B, H, T, D] -> [B, T, E]
     });
+  }
+
+  /**
+   * Whether this call runs the attention on the rows of tokens (`fusedAttentionTokens` or, int8,
+   * `fusedQkvAttention`): absolute positions, no attention weights asked for, eval mode, the
+   * fused attention kernel routed here (wasm, no gradient recorded), a rank-4 bool mask and
+   * rank-4 float32 bias as the encoder passes them. The numbers are those of the split-heads path.
+   */
+  #tokenMajor(hidden: Tensor, mask: Tensor | undefined, bias: Tensor | undefined, options: LayerCallOptions): boolean {
+    return this.#relative === undefined && options.outputAttentions !== true && !this.training
+      && hidden.rank === 3 && (hidden.shape[2] as number) % this.numHeads === 0
+      && (mask === undefined || (mask.dtype === 'bool' && mask.rank === 4))
+      && (bias === undefined || (bias.dtype === 'float32' && bias.rank === 4))
+      && kernelRoute('fusedAttention', [hidden, bias]).useKernel;
   }
 
   /** The relative position term over √D (plus `bias`), `[B, H, T, T]`; `bias` alone for absolute positions. */

@@ -20,6 +20,7 @@ import { sentencePositionsCases } from './sentence-positions-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
 import { tokenizerCases } from './tokenizer-cases.js';
+import { tokenRowsCases } from './token-rows-cases.js';
 import { untrustedCases } from './untrusted-cases.js';
 
 /**
@@ -30,6 +31,7 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...tensorCases,
   ...onEachBackend(['cpu', 'wasm'], cpuResidentAttentionCases),
   ...onEachBackend(['cpu', 'wasm'], sentencePositionsCases),
+  ...onEachBackend(['cpu', 'wasm'], tokenRowsCases),
   ...bertCases,
   ...decodersCases,
   ...causalLmLossCases,

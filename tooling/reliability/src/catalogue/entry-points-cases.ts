@@ -27,6 +27,7 @@ const HOSTILE: ReadonlyArray<readonly [string, () => unknown]> = [
 const ACCEPTED: Readonly<Record<string, string>> = {
   'errors.describeValue': 'describes any value (it exists for messages)',
   'errors.isTensorLike': 'answers for any value',
+  'nn.int8QkvFusable': 'answers for any value: false unless given three fusable Int8Linear layers',
   'errors.formatShape': 'formats any value for a message (a non-shape is described)',
   'backends.callBackend': 'the first argument only names the caller in messages',
   'backends.assertBackendReady': 'the first argument only names the caller in messages',
