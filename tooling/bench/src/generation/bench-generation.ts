@@ -2,7 +2,7 @@
 // tokens/s) on a SmolLM-135M-shaped Llama and a GPT-2-small-shaped GPT-2, fp32 and int8 / q8, batch 1 and 4, in
 // Chromium and Node, with the memory bandwidth measured in the same run; interleaved rounds, every engine on every
 // model a fresh process or browser. Writes models/generation-results.json (every number) and prints the report
-// (generationReport). Options: --rounds N (2), --runs N (1 timed call per batch size), --only chromium|node,
+// (generationReport). Options: --rounds N (1), --runs N (1 timed call per batch size), --only chromium|node,
 // --models smollm-shaped,gpt2-shaped, --from-results (the report again from the last results file).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -53,7 +53,7 @@ const brief = (r: EngineModelResult) =>
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2).filter((a) => a !== '--'), // pnpm passes its '--' separator through
-    options: { rounds: { type: 'string', default: '2' }, runs: { type: 'string', default: '1' }, only: { type: 'string' }, models: { type: 'string' }, 'from-results': { type: 'boolean', default: false } },
+    options: { rounds: { type: 'string', default: '1' }, runs: { type: 'string', default: '1' }, only: { type: 'string' }, models: { type: 'string' }, 'from-results': { type: 'boolean', default: false } },
   });
   if (values['from-results'] === true) {
     console.log(generationReport(JSON.parse(readFileSync(RESULTS, 'utf8')) as GenerationRun));
@@ -66,6 +66,12 @@ async function main(): Promise<void> {
   if (unknown.length > 0 || !(rounds >= 1) || !(runs >= 1)) throw new Error(`bench:generation: --rounds and --runs ≥ 1, --models from ${GENERATION_MODELS.join(', ')}; received rounds ${values.rounds}, runs ${values.runs}, models ${models.join(', ')}`);
   const batches = [1, 4];
   ensureModels(models);
+  const modelInfo = Object.fromEntries(models.map((m) => {
+    const reference = readGenerationReference(m);
+    const bytes = stepBytes(readModelConfig(m));
+    if (bytes.parameters !== reference.parameters) throw new Error(`bench:generation: ${m}: the byte count's parameters (${bytes.parameters}) differ from PyTorch's (${reference.parameters})`);
+    return [m, { parameters: reference.parameters, bytes, torchGreedy: reference.torchGreedy, onnxChecks: reference.onnxChecks }];
+  }));
   const threads = availableParallelism();
   const engines: Record<Where, GenerationEngine[]> = { Chromium: values.only === 'node' ? [] : browserGenerationEngines(threads), Node: values.only === 'chromium' ? [] : nodeGenerationEngines(threads) };
   const results: GenerationRun['results'][number][] = [];
@@ -117,10 +123,7 @@ async function main(): Promise<void> {
     wallSeconds: (performance.now() - started) / 1000,
     versions: { transformers: facts?.transformersVersion ?? '4.3.1', onnxruntimeWeb: facts?.onnxruntimeWebVersion ?? '–', node: process.versions.node },
     engines,
-    models: Object.fromEntries(models.map((m) => {
-      const reference = readGenerationReference(m);
-      return [m, { parameters: reference.parameters, bytes: stepBytes(readModelConfig(m)), torchGreedy: reference.torchGreedy, onnxChecks: reference.onnxChecks }];
-    })),
+    models: modelInfo,
     bandwidth,
     results,
     skipped: [],

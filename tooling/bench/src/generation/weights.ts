@@ -10,6 +10,8 @@ export interface StepBytes {
   readonly attnkitInt8: number;
   /** Parameters in matrices (head included), in vectors (norms, biases), and in one embedding row per table. */
   readonly counts: { readonly matrices: number; readonly vectors: number; readonly rows: number; readonly head: number };
+  /** Every parameter of the model (tables whole), to check this count against PyTorch's. */
+  readonly parameters: number;
 }
 
 /** Llama (SmolLM-shaped) or GPT-2 config.json → the bytes of one decode step (batch 1; B rows add B − 1 embedding rows, ignored). */
@@ -19,12 +21,14 @@ export function stepBytes(config: Record<string, unknown>): StepBytes {
   let vectors: number;
   let rows: number;
   let width: number;
+  let tables = 0; // tables besides the token embedding (which is the head), whole
   if (config['model_type'] === 'gpt2') {
     const [e, layers] = [n('n_embd'), n('n_layer')];
     const inner = Number(config['n_inner'] ?? 4 * e);
     matrices = Array.from({ length: layers }, () => [[3 * e, e], [e, e], [inner, e], [e, inner]] as [number, number][]).flat();
     vectors = layers * (3 * e + e + inner + e + 4 * e) + 2 * e; // biases, two LayerNorms (weight + bias) a layer; ln_f
     rows = 2 * e; // wte and wpe, one row each
+    tables = n('n_positions') * e;
     width = e;
   } else {
     const [e, layers, inner, heads] = [n('hidden_size'), n('num_hidden_layers'), n('intermediate_size'), n('num_attention_heads')];
@@ -43,5 +47,6 @@ export function stepBytes(config: Record<string, unknown>): StepBytes {
     int8: matrix + head + 4 * (scales + vocab) + 4 * (vectors + rows),
     attnkitInt8: matrix + 4 * scales + 4 * (head + vectors + rows),
     counts: { matrices: matrix + head, vectors, rows, head },
+    parameters: matrix + head + vectors + tables,
   };
 }
