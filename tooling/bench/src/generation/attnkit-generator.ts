@@ -7,12 +7,12 @@ import type { Generator } from './measure.js';
 
 /**
  * attnkit: `loadCausalLM(folder)` (int8: `{ quantize: 'int8' }`, every Linear and the tied lm_head on the
- * int8 kernels) on tfjs-wasm with `threads` threads and attnkit's kernel threads, then
+ * int8 kernels) on tfjs-wasm with `threads` threads (`tfjsThreads` where set) and `threads` kernel threads, then
  * `generate(rows, { maxNewTokens, eosTokenId: null, doSample: false })`: greedy, a KV cache, the prompt as
  * one forward (logits of the last position only).
  */
 export async function createAttnkitGenerator(spec: GenerationEngine, source: ModelSource, wasmPaths?: string): Promise<Generator> {
-  await useBackend('wasm', { numThreads: spec.threads, ...(wasmPaths ? { wasmPaths } : {}) });
+  await useBackend('wasm', { numThreads: spec.tfjsThreads ?? spec.threads, ...(wasmPaths ? { wasmPaths } : {}) });
   await startKernelThreads({ threads: spec.threads });
   const model = await loadCausalLM(source, spec.precision === 'int8' ? { quantize: 'int8' } : {});
   return {

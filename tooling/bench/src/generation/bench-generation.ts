@@ -3,7 +3,8 @@
 // Chromium and Node, with the memory bandwidth measured in the same run; interleaved rounds, every engine on every
 // model a fresh process or browser. Writes models/generation-results.json (every number) and prints the report
 // (generationReport). Options: --rounds N (1), --runs N (1 timed call per batch size), --only chromium|node,
-// --models smollm-shaped,gpt2-shaped, --from-results (the report again from the last results file).
+// --models smollm-shaped,gpt2-shaped, --attnkit-tfjs-threads 1 (adds attnkit engines whose tfjs-wasm runs on 1
+// thread, its kernel threads on all), --from-results (the report again from the last results file).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
@@ -53,7 +54,7 @@ const brief = (r: EngineModelResult) =>
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2).filter((a) => a !== '--'), // pnpm passes its '--' separator through
-    options: { rounds: { type: 'string', default: '1' }, runs: { type: 'string', default: '1' }, only: { type: 'string' }, models: { type: 'string' }, 'from-results': { type: 'boolean', default: false } },
+    options: { rounds: { type: 'string', default: '1' }, runs: { type: 'string', default: '1' }, only: { type: 'string' }, 'attnkit-tfjs-threads': { type: 'string' }, models: { type: 'string' }, 'from-results': { type: 'boolean', default: false } },
   });
   if (values['from-results'] === true) {
     console.log(generationReport(JSON.parse(readFileSync(RESULTS, 'utf8')) as GenerationRun));
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
   const unknown = models.filter((m) => !(GENERATION_MODELS as readonly string[]).includes(m));
   if (unknown.length > 0 || !(rounds >= 1) || !(runs >= 1)) throw new Error(`bench:generation: --rounds and --runs ≥ 1, --models from ${GENERATION_MODELS.join(', ')}; received rounds ${values.rounds}, runs ${values.runs}, models ${models.join(', ')}`);
   const batches = [1, 4];
+  const tfjsVariants = values['attnkit-tfjs-threads'] === undefined ? [] : values['attnkit-tfjs-threads'].split(',').map(Number);
   ensureModels(models);
   const modelInfo = Object.fromEntries(models.map((m) => {
     const reference = readGenerationReference(m);
@@ -73,7 +75,7 @@ async function main(): Promise<void> {
     return [m, { parameters: reference.parameters, bytes, torchGreedy: reference.torchGreedy, onnxChecks: reference.onnxChecks }];
   }));
   const threads = availableParallelism();
-  const engines: Record<Where, GenerationEngine[]> = { Chromium: values.only === 'node' ? [] : browserGenerationEngines(threads), Node: values.only === 'chromium' ? [] : nodeGenerationEngines(threads) };
+  const engines: Record<Where, GenerationEngine[]> = { Chromium: values.only === 'node' ? [] : browserGenerationEngines(threads, tfjsVariants), Node: values.only === 'chromium' ? [] : nodeGenerationEngines(threads, tfjsVariants) };
   const results: GenerationRun['results'][number][] = [];
   const bandwidth: GenerationRun['bandwidth'][number][] = [];
   const prompts = Object.fromEntries(models.map((m) => [m, readGenerationReference(m).prompts]));

@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { env } from '@tensorflow/tfjs-core';
 import { modelsDir, transformersDir } from '../peer/paths.js';
 import { measureBandwidth, WORKER_SOURCE, type ProbeWorker } from './bandwidth.js';
-import { nodeGenerationEngines, type GenerationEngine } from './engines.js';
+import { allTfjsVariants, nodeGenerationEngines, type GenerationEngine } from './engines.js';
 import { measureGeneration, type EngineModelResult, type Generator } from './measure.js';
 import { generationModelDir, readGenerationReference, readModelConfig } from './paths.js';
 import type { TransformersGeneration } from './transformers-generator.js';
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     return;
   }
   const [model, runs, batches] = [a!, Number(b ?? 1), (c ?? '1,4').split(',').map(Number)];
-  const engines = nodeGenerationEngines(availableParallelism());
+  const engines = nodeGenerationEngines(availableParallelism(), allTfjsVariants(availableParallelism()));
   const spec = engines.find((s) => s.id === id);
   if (spec === undefined) throw new Error(`node-engine: no engine '${id}'; engines: ${engines.map((s) => s.id).join(', ')}`);
   const { prompts } = readGenerationReference(model);

@@ -3,7 +3,7 @@
 import * as transformersModule from '@huggingface/transformers';
 import { createAttnkitGenerator } from '../attnkit-generator.js';
 import { measureBandwidth, WORKER_SOURCE, type BandwidthResult, type ProbeWorker } from '../bandwidth.js';
-import { browserGenerationEngines } from '../engines.js';
+import { allTfjsVariants, browserGenerationEngines } from '../engines.js';
 import { measureGeneration, type EngineModelResult } from '../measure.js';
 import { createTransformersGenerator, type TransformersGeneration } from '../transformers-generator.js';
 
@@ -42,7 +42,7 @@ const page: PageGeneration = {
   transformersVersion: transformers.env.version,
   onnxruntimeWebVersion: transformers.env.backends.onnx.versions?.['web'] ?? '?',
   async run(id, model, prompts, runs, batches) {
-    const spec = browserGenerationEngines(navigator.hardwareConcurrency).find((s) => s.id === id);
+    const spec = browserGenerationEngines(navigator.hardwareConcurrency, allTfjsVariants(navigator.hardwareConcurrency)).find((s) => s.id === id);
     if (spec === undefined) throw new Error(`generation page: no engine '${id}'`);
     try {
       const create = () => (spec.library === 'attnkit' ? createAttnkitGenerator(spec, new URL(`/models/${model}/`, location.href).href) : createTransformersGenerator(transformers, spec, model));
