@@ -2,7 +2,8 @@
 // tokens/s) on a SmolLM-135M-shaped Llama and a GPT-2-small-shaped GPT-2, fp32 and int8 / q8, batch 1 and 4, in
 // Chromium and Node, with the memory bandwidth measured in the same run; interleaved rounds, every engine on every
 // model a fresh process or browser. Writes models/generation-results.json (every number) and prints the report
-// (generationReport). Options: --rounds N (1), --runs N (1 timed call per batch size), --only chromium|node,
+// (generationReport). Options: --rounds N (1), --runs N (1 timed call per batch size), --threads N (2: every engine's
+// threads, the bandwidth probe's too), --only chromium|node,
 // --models smollm-shaped,gpt2-shaped, --attnkit-tfjs-threads 1 (adds attnkit engines whose tfjs-wasm runs on 1
 // thread, its kernel threads on all), --from-results (the report again from the last results file).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -54,7 +55,7 @@ const brief = (r: EngineModelResult) =>
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2).filter((a) => a !== '--'), // pnpm passes its '--' separator through
-    options: { rounds: { type: 'string', default: '1' }, runs: { type: 'string', default: '1' }, only: { type: 'string' }, 'attnkit-tfjs-threads': { type: 'string' }, models: { type: 'string' }, 'from-results': { type: 'boolean', default: false } },
+    options: { rounds: { type: 'string', default: '1' }, threads: { type: 'string', default: '2' }, runs: { type: 'string', default: '1' }, only: { type: 'string' }, 'attnkit-tfjs-threads': { type: 'string' }, models: { type: 'string' }, 'from-results': { type: 'boolean', default: false } },
   });
   if (values['from-results'] === true) {
     console.log(generationReport(JSON.parse(readFileSync(RESULTS, 'utf8')) as GenerationRun));
@@ -74,7 +75,8 @@ async function main(): Promise<void> {
     if (bytes.parameters !== reference.parameters) throw new Error(`bench:generation: ${m}: the byte count's parameters (${bytes.parameters}) differ from PyTorch's (${reference.parameters})`);
     return [m, { parameters: reference.parameters, bytes, torchGreedy: reference.torchGreedy, onnxChecks: reference.onnxChecks }];
   }));
-  const threads = availableParallelism();
+  const threads = Number(values.threads);
+  if (!(threads >= 1)) throw new Error(`bench:generation: --threads ≥ 1; received ${values.threads}`);
   const engines: Record<Where, GenerationEngine[]> = { Chromium: values.only === 'node' ? [] : browserGenerationEngines(threads, tfjsVariants), Node: values.only === 'chromium' ? [] : nodeGenerationEngines(threads, tfjsVariants) };
   const results: GenerationRun['results'][number][] = [];
   const bandwidth: GenerationRun['bandwidth'][number][] = [];
@@ -97,11 +99,11 @@ async function main(): Promise<void> {
           for (const spec of rotate(engines[where], round)) {
             let r: EngineModelResult;
             if (where === 'Chromium') {
-              const { facts: f, ...rest } = await runGenerationInChromium(page!, spec.id, model, prompts[model]!, runs, batches);
+              const { facts: f, ...rest } = await runGenerationInChromium(page!, spec.id, model, prompts[model]!, runs, batches, threads);
               facts = f;
               r = rest;
             } else {
-              const out = runNode<EngineModelResult>([spec.id, model, String(runs), batches.join(',')]);
+              const out = runNode<EngineModelResult>([spec.id, model, String(runs), batches.join(','), String(threads)]);
               r = 'engine' in out ? out : { engine: spec.id, model, loadMs: NaN, batches: [], threads: '', error: out.error };
             }
             results.push({ ...r, where, round });
@@ -116,7 +118,7 @@ async function main(): Promise<void> {
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const run: GenerationRun = {
     date: new Date().toISOString().slice(0, 10),
-    machine: `${threads} vCPUs (${cpu}), Node ${process.versions.node}${facts ? `, Chromium ${facts.chromium} (cross-origin isolated: ${facts.crossOriginIsolated})` : ''}${process.env['ATTNKIT_BENCH_NOTE'] ? `; ${process.env['ATTNKIT_BENCH_NOTE']}` : ''}`,
+    machine: `${availableParallelism()} vCPUs (${cpu}), Node ${process.versions.node}${facts ? `, Chromium ${facts.chromium} (cross-origin isolated: ${facts.crossOriginIsolated})` : ''}${process.env['ATTNKIT_BENCH_NOTE'] ? `; ${process.env['ATTNKIT_BENCH_NOTE']}` : ''}`,
     command: `${COMMAND}${process.argv.slice(2).filter((a) => a !== '--').length > 0 ? ` -- ${process.argv.slice(2).filter((a) => a !== '--').join(' ')}` : ''}`,
     rounds,
     runs,

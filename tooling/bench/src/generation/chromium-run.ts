@@ -63,8 +63,8 @@ async function inFreshChromium<T>(page: GenerationPage, job: (generation: PageGe
 }
 
 /** One engine on one model in a fresh Chromium. */
-export async function runGenerationInChromium(page: GenerationPage, id: string, model: string, prompts: number[][], runs: number, batches: number[]): Promise<EngineModelResult & { facts: PageFacts }> {
-  const args = JSON.stringify([id, model, prompts, runs, batches]);
+export async function runGenerationInChromium(page: GenerationPage, id: string, model: string, prompts: number[][], runs: number, batches: number[], threads: number): Promise<EngineModelResult & { facts: PageFacts }> {
+  const args = JSON.stringify([id, model, prompts, runs, batches, threads]);
   return inFreshChromium(page, new Function('g', `return g.run(...${args});`) as (g: PageGeneration) => Promise<EngineModelResult>, (error) => ({ engine: id, model, loadMs: NaN, batches: [], threads: '', error }));
 }
 

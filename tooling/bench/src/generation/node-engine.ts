@@ -1,7 +1,6 @@
 // One Node engine of the generation bench on one model, in a fresh process:
-//   tsx --conditions=@attnkit/source src/generation/node-engine.ts '<engine id>' <model> <runs> <batches, e.g. 1,4>
+//   tsx --conditions=@attnkit/source src/generation/node-engine.ts '<engine id>' <model> <runs> <batches, e.g. 1,4> <threads>
 // prints its EngineModelResult as JSON; `node-engine.ts bandwidth <threads>` prints the memory bandwidth instead.
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -49,14 +48,14 @@ function nodeWorker(): ProbeWorker {
 }
 
 async function main(): Promise<void> {
-  const [id, a, b, c] = process.argv.slice(2);
+  const [id, a, b, c, d] = process.argv.slice(2);
   if (id === 'bandwidth') {
     const result = await measureBandwidth(Number(a), nodeWorker, `Node ${process.versions.node}`);
     process.stdout.write(`\n@@generation-result ${JSON.stringify(result)}\n`);
     return;
   }
-  const [model, runs, batches] = [a!, Number(b ?? 1), (c ?? '1,4').split(',').map(Number)];
-  const engines = nodeGenerationEngines(availableParallelism(), allTfjsVariants(availableParallelism()));
+  const [model, runs, batches, threads] = [a!, Number(b ?? 1), (c ?? '1,4').split(',').map(Number), Number(d ?? 2)];
+  const engines = nodeGenerationEngines(threads, allTfjsVariants(threads));
   const spec = engines.find((s) => s.id === id);
   if (spec === undefined) throw new Error(`node-engine: no engine '${id}'; engines: ${engines.map((s) => s.id).join(', ')}`);
   const { prompts } = readGenerationReference(model);

@@ -32,7 +32,7 @@ export interface PageGeneration {
   readonly hardwareConcurrency: number;
   readonly transformersVersion: string;
   readonly onnxruntimeWebVersion: string;
-  run(id: string, model: string, prompts: number[][], runs: number, batches: number[]): Promise<EngineModelResult>;
+  run(id: string, model: string, prompts: number[][], runs: number, batches: number[], threads: number): Promise<EngineModelResult>;
   bandwidth(threads: number): Promise<BandwidthResult>;
 }
 
@@ -41,8 +41,8 @@ const page: PageGeneration = {
   hardwareConcurrency: navigator.hardwareConcurrency,
   transformersVersion: transformers.env.version,
   onnxruntimeWebVersion: transformers.env.backends.onnx.versions?.['web'] ?? '?',
-  async run(id, model, prompts, runs, batches) {
-    const spec = browserGenerationEngines(navigator.hardwareConcurrency, allTfjsVariants(navigator.hardwareConcurrency)).find((s) => s.id === id);
+  async run(id, model, prompts, runs, batches, threads) {
+    const spec = browserGenerationEngines(threads, allTfjsVariants(threads)).find((s) => s.id === id);
     if (spec === undefined) throw new Error(`generation page: no engine '${id}'`);
     try {
       const create = () => (spec.library === 'attnkit' ? createAttnkitGenerator(spec, new URL(`/models/${model}/`, location.href).href) : createTransformersGenerator(transformers, spec, model));
