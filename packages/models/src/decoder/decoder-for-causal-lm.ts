@@ -1,7 +1,8 @@
 import { slice, tidy } from '@tensorflow/tfjs-core';
 import type { KvCache } from '@attnkit/attention';
 import { InvalidArgumentError, checkInteger, checkObject, describeValue } from '@attnkit/errors';
-import { Linear, Module, linear, skipInitialization } from '@attnkit/nn';
+import { quantizeWeightPerChannel } from '@attnkit/kernels';
+import { Int8Linear, Linear, Module, linear, skipInitialization } from '@attnkit/nn';
 import { initialiseLikeHuggingFace } from '../encoder/initialise-like-hugging-face.js';
 import { generate, stream } from '../generation/generate.js';
 import { parseGenerationConfig, type GenerationConfig } from '../generation/generation-config.js';
@@ -57,6 +58,7 @@ export abstract class DecoderForCausalLM<M extends DecoderModel> extends Module 
   readonly lmHead: Linear | undefined;
   readonly initialisedKeys: readonly string[] = [];
   readonly #base: M;
+  #int8TiedHead: Int8Linear | undefined;
 
   /**
    * `basePath`: the base model's name in the checkpoint; `createBase(checkpoint)` builds it (`null`:
@@ -97,12 +99,33 @@ export abstract class DecoderForCausalLM<M extends DecoderModel> extends Module 
       const logits = tidy(() => {
         const length = lastHiddenState.shape[1] as number;
         const kept = keep === undefined || keep >= length ? lastHiddenState : slice(lastHiddenState, [0, length - keep, 0], [-1, keep, -1]); // [B, T, E] -> [B, N, E]
-        return this.lmHead === undefined ? linear(kept, this.#base.inputEmbeddings.weight) : this.lmHead.forward(kept); // [B, N, V]
+        if (this.lmHead !== undefined) return this.lmHead.forward(kept); // [B, N, V]
+        return this.#int8TiedHead === undefined ? linear(kept, this.#base.inputEmbeddings.weight) : this.#int8TiedHead.forward(kept);
       });
       return { logits, pastKeyValues };
     } finally {
       lastHiddenState.dispose();
     }
+  }
+
+  /**
+   * With a tied head (`tie_word_embeddings`), gives the head an int8 copy of the token embedding
+   * (`[V, E]`, quantized per row as every `Int8Linear`), registered as `lm_head`; the embedding lookup
+   * keeps the float table. `loadCausalLM(source, { quantize: 'int8' })` calls it, so an int8 model
+   * reads one byte per weight of its head too (the head is the largest matrix of a small model:
+   * 28 M of SmolLM-135M's 135 M parameters), as ONNX Runtime's dynamically quantized models do. Does
+   * nothing for an untied head (quantized as every `Linear`) or when called twice. Inference only.
+   *
+   * @example
+   * model.quantizeTiedHead(); // logits from int8 arithmetic, the embeddings unchanged
+   */
+  quantizeTiedHead(): void {
+    this.assertLive(`${this.className}.quantizeTiedHead`);
+    if (this.lmHead !== undefined || this.#int8TiedHead !== undefined) return;
+    const { vocabSize, hiddenSize } = this.config;
+    const weight = quantizeWeightPerChannel({ values: this.#base.inputEmbeddings.weight.dataSync() as Float32Array, inFeatures: hiddenSize, outFeatures: vocabSize });
+    this.#int8TiedHead = this.registerModule('lm_head', new Int8Linear(weight));
+    this.#int8TiedHead.eval();
   }
 
   /** An empty `KvCache` for this model, bounded by `maxLength` positions (default `maxPositionEmbeddings`). */

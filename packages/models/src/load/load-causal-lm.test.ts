@@ -127,4 +127,26 @@ describe('loadCausalLM and loadDecoder', () => {
     expect(tokens[0]).toHaveLength(4);
     [float, int8].forEach((m) => m.dispose());
   });
+
+  it.each(['gpt2', 'qwen2-tied'])('quantize: \'int8\' gives a tied head (%s) an int8 copy of the token embedding, the lookup staying float', async (name) => {
+    const float = await loadCausalLM(path(name));
+    const before = memory().numTensors;
+    const int8 = await loadCausalLM(path(name), { quantize: 'int8' });
+    expect(int8.config.tieWordEmbeddings).toBe(true);
+    const head = new Map(int8.namedModules()).get('lm_head');
+    expect(head).toBeInstanceOf(Int8Linear);
+    expect([(head as Int8Linear).outFeatures, (head as Int8Linear).inFeatures]).toEqual([int8.config.vocabSize, int8.config.hiddenSize]);
+    expect(int8.namedParameters().some(([key]) => key.startsWith('lm_head.'))).toBe(false); // no float head, no bias
+    const embedding = (m: typeof float) => m.namedParameters().find(([key]) => /(wte|embed_tokens)\.weight$/.test(key))![1].dataSync();
+    expect(Array.from(embedding(int8))).toEqual(Array.from(embedding(float)));
+    const [a, b] = [logitsOf(float), logitsOf(int8)];
+    const norm = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+    expect(norm(a.map((x, i) => x - b[i]!)) / norm(a)).toBeLessThan(0.05);
+    expect(b).not.toEqual(a); // the head's arithmetic is int8 now
+    int8.quantizeTiedHead(); // a second call changes nothing
+    expect(logitsOf(int8)).toEqual(b);
+    int8.dispose();
+    expect(memory().numTensors).toBe(before);
+    float.dispose();
+  });
 });
