@@ -40,6 +40,8 @@ export interface CausalLM extends Module {
   createCache(options?: CreateCacheOptions): KvCache;
   generate(input: GenerateInput, options?: GenerateOptions): Promise<GenerationResult>;
   stream(input: GenerateInput, options: GenerateOptions): AsyncGenerator<GeneratedText, GenerationResult>;
+  /** With a tied head, an int8 copy of the token embedding as `lm_head` (what `quantize: 'int8'` does); nothing otherwise. */
+  quantizeTiedHead(): void;
 }
 
 /**

@@ -2,7 +2,7 @@ import { kernelThreadsReady } from '@attnkit/kernels';
 import { ModelLoadError, type ModelFiles, type ModelSource } from '@attnkit/hub';
 import type { DecoderConfig } from '../decoder/decoder-config.js';
 import { DECODER_FAMILIES } from '../decoder/decoder-families.js';
-import type { CausalLM, DecoderForCausalLM } from '../decoder/decoder-for-causal-lm.js';
+import type { CausalLM } from '../decoder/decoder-for-causal-lm.js';
 import type { DecoderModel } from '../decoder/decoder-model.js';
 import { parseDecoderConfig } from '../decoder/parse-decoder-config.js';
 import { parseGenerationConfig, type GenerationConfig } from '../generation/generation-config.js';
@@ -43,7 +43,7 @@ async function loadDecoderFolder(source: ModelSource | ModelFiles, options: Load
   }
   const model = await buildOnBackend(files, backend, options.signal, () => (headless ? family.model(folder.config, state.checkpoint) : family.causalLM(folder.config, state.checkpoint, generationConfig === undefined ? {} : { generationConfig })));
   applyInt8(model, { files, backend, int8Layers: state.int8Layers, quantize: options.quantize, encoderPath: '', onNotice: options.onNotice });
-  if (!headless && (options.quantize === 'int8' || state.int8Layers.size > 0)) backend.run(() => (model as DecoderForCausalLM<DecoderModel>).quantizeTiedHead()); // a tied head reads int8 too
+  if (!headless && (options.quantize === 'int8' || state.int8Layers.size > 0)) backend.run(() => (model as CausalLM).quantizeTiedHead()); // a tied head reads int8 too
   if (backend.name === 'wasm' || state.int8Layers.size > 0 || options.quantize === 'int8') await kernelThreadsReady();
   return model;
 }
