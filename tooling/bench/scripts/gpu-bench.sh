@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # bench:peer's GPU rows in headless Chromium, for a machine with a GPU: attnkit webgl and webgpu (fp32) against
-# transformers.js `device: 'webgpu'` (fp32 and q8), beside the wasm rows of the same Chromium, one round.
+# transformers.js `device: 'webgpu'` (fp32 and q8), one round.
 # No network and nothing installed: it checks that the workspace install, the bench's ONNX Runtime and
 # transformers.js (tooling/bench/onnx), the models (tooling/bench/models) and a Chromium are here, then runs
-#   bench:peer --only chromium --gpu --workload embed --rounds 1 --runs 3 --webgl-runs 3
+#   bench:peer --only chromium --gpu --workload embed --engines 'webgl|webgpu' --rounds 1 --webgl-runs 3
+# (GPU_BENCH_RUNS=N changes the 3 warm runs per engine; GPU_BENCH_ENGINES=REGEX the engines, e.g. '.' for all of
+# Chromium's, wasm rows included)
 # under `timeout 480` (the same entry as `pnpm --filter @attnkit/bench bench:peer`, without its ONNX install step).
 # Writes to the folder given as $1 (else $OUT, else tooling/bench/models/gpu): gpu-results.json (raw numbers),
 # gpu-report.md (the report; docs/ is left alone) and gpu-bench.log. Rows whose WebGPU adapter or WebGL renderer
@@ -41,7 +43,7 @@ fi
 cd "$bench"
 started=$(date +%s)
 timeout 480 node_modules/.bin/tsx --conditions=@attnkit/source src/peer/bench-peer.ts \
-  --only chromium --gpu --workload embed --rounds 1 --runs 3 --webgl-runs 3 \
+  --only chromium --gpu --workload embed --engines "${GPU_BENCH_ENGINES:-webgl|webgpu}" --rounds 1 --runs "${GPU_BENCH_RUNS:-3}" --webgl-runs "${GPU_BENCH_RUNS:-3}" \
   --out-json "$out/gpu-results.json" --out-md "$out/gpu-report.md" >>"$log" 2>&1
 rc=$?
 say "bench:peer exit $rc after $(($(date +%s) - started)) s$([ $rc = 124 ] && echo ' (timeout 480 s: no results written)')"

@@ -4,7 +4,7 @@
 // --workload embed|corpus|all (all: the 8 × 128 batch and the 2 000-text corpus), --corpus-runs N (1 timed pass per
 // corpus engine and round), --corpus-warmup N (256: texts of the warm-up after the model load; 2000 = a full pass), --gpu (Chromium with GPU flags, plus the webgpu engines; rows
 // not on a GPU are reported as such), --out-json PATH and --out-md PATH (instead of models/peer-results.json and
-// docs/benchmarks-peer.md).
+// docs/benchmarks-peer.md), --engines REGEX (only the 8 × 128 engines whose id matches, e.g. 'webgl|webgpu').
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
@@ -47,7 +47,7 @@ function rotate<T>(list: readonly T[], by: number): T[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { rounds: { type: 'string', default: '3' }, runs: { type: 'string', default: '7' }, 'webgl-runs': { type: 'string', default: '2' }, only: { type: 'string' }, workload: { type: 'string', default: 'all' }, 'corpus-runs': { type: 'string', default: '1' }, 'corpus-warmup': { type: 'string', default: '256' }, gpu: { type: 'boolean', default: false }, 'out-json': { type: 'string' }, 'out-md': { type: 'string' }, 'from-results': { type: 'boolean', default: false } } }); // pnpm passes its '--' separator through
+  const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { rounds: { type: 'string', default: '3' }, runs: { type: 'string', default: '7' }, 'webgl-runs': { type: 'string', default: '2' }, only: { type: 'string' }, workload: { type: 'string', default: 'all' }, 'corpus-runs': { type: 'string', default: '1' }, 'corpus-warmup': { type: 'string', default: '256' }, gpu: { type: 'boolean', default: false }, engines: { type: 'string' }, 'out-json': { type: 'string' }, 'out-md': { type: 'string' }, 'from-results': { type: 'boolean', default: false } } }); // pnpm passes its '--' separator through
   const outJson = values['out-json'] ?? join(modelsDir, 'peer-results.json');
   const outMd = values['out-md'] ?? join(rootDir, 'docs', 'benchmarks-peer.md');
   if (values['from-results'] === true) { // the report again from the last run's numbers (models/peer-results.json or --out-json), nothing re-measured
@@ -70,7 +70,8 @@ async function main(): Promise<void> {
   const all = availableParallelism();
   const skipped: string[] = [];
   const gpu = values.gpu === true;
-  const specs = { Chromium: values.only === 'node' || !embed ? [] : browserEngines(all, gpu), Node: values.only === 'chromium' || !embed ? [] : nodeEngines(all) };
+  const pick = (list: EngineSpec[]) => (values.engines === undefined ? list : list.filter((s) => new RegExp(values.engines!).test(s.id)));
+  const specs = { Chromium: values.only === 'node' || !embed ? [] : pick(browserEngines(all, gpu)), Node: values.only === 'chromium' || !embed ? [] : pick(nodeEngines(all)) };
   const corpusGroups = { Chromium: values.only === 'node' || !corpus ? [] : browserCorpusGroups(all), Node: values.only === 'chromium' || !corpus ? [] : nodeCorpusGroups(all) };
   const results: RoundResult[] = [];
   const corpusResults: CorpusRoundResult[] = [];
@@ -103,7 +104,9 @@ async function main(): Promise<void> {
         for (const r of scored) console.error(`round ${round + 1}/${rounds} corpus ${where} ${r.id}: ${r.error ?? `${r.firstPassMs === undefined ? '' : `load + warm-up ${(r.firstPassMs / 1000).toFixed(1)} s, `}passes ${r.passMs.map((t) => (t / 1000).toFixed(1)).join(' ')} s, tokens ${r.tokens}, cosine min ${r.minCosine.toFixed(6)}, threads ${r.threads}`}`);
       };
       for (const group of rotate(corpusGroups.Chromium, round)) {
-        const scored = scoreCorpusResults(await runCorpusInChromium(page!, group.key, corpusReference!.texts, corpusRuns, corpusWarmup), corpusReference!, 'Chromium', round);
+        const { results: raw, facts } = await runCorpusInChromium(page!, group.key, corpusReference!.texts, corpusRuns, corpusWarmup);
+        Object.assign(browser, { crossOriginIsolated: facts.crossOriginIsolated, hardwareConcurrency: facts.hardwareConcurrency, transformers: facts.transformersVersion, onnxruntimeWeb: facts.onnxruntimeWebVersion });
+        const scored = scoreCorpusResults(raw, corpusReference!, 'Chromium', round);
         corpusResults.push(...scored);
         logCorpus('Chromium', scored);
       }

@@ -69,8 +69,11 @@ export async function runInChromium(page: PeerPage, id: string, texts: string[],
   }
 }
 
+/** What the page says about the browser: cross-origin isolation, threads, the library versions. */
+export type PageFacts = Pick<BrowserResult, 'crossOriginIsolated' | 'hardwareConcurrency' | 'transformersVersion' | 'onnxruntimeWebVersion'>;
+
 /** One corpus group (corpus/corpus-engine.ts) in a fresh Chromium, as {@link runInChromium} runs an engine. */
-export async function runCorpusInChromium(page: PeerPage, key: string, texts: string[], runs: number, warmup: number): Promise<CorpusResult[]> {
+export async function runCorpusInChromium(page: PeerPage, key: string, texts: string[], runs: number, warmup: number): Promise<{ results: CorpusResult[]; facts: PageFacts }> {
   const browser = await chromium.launch({ executablePath: page.executable, args: launchArgs(page) });
   try {
     const tab = await browser.newPage();
@@ -78,8 +81,12 @@ export async function runCorpusInChromium(page: PeerPage, key: string, texts: st
     tab.on('pageerror', (error) => errors.push(error.message));
     await tab.goto(page.url);
     await tab.waitForFunction(() => '__peer' in globalThis, undefined, { timeout: 60_000 });
+    const facts = await tab.evaluate(() => {
+      const peer = (globalThis as unknown as { __peer: PagePeer }).__peer;
+      return { crossOriginIsolated: peer.crossOriginIsolated, hardwareConcurrency: peer.hardwareConcurrency, transformersVersion: peer.transformersVersion, onnxruntimeWebVersion: peer.onnxruntimeWebVersion };
+    });
     const results = await tab.evaluate(([group, list, count, first]) => (globalThis as unknown as { __peer: PagePeer }).__peer.runCorpus(group, list, count, first), [key, texts, runs, warmup] as const);
-    return results.map((r) => (r.error === undefined && errors.length > 0 ? { ...r, error: errors.join('; ') } : r));
+    return { results: results.map((r) => (r.error === undefined && errors.length > 0 ? { ...r, error: errors.join('; ') } : r)), facts };
   } finally {
     await browser.close();
   }

@@ -112,7 +112,8 @@ function embedSection(run: PeerRun): string[] {
   for (const row of rows) {
     const threads = row.spec.backend === 'webgl' || row.spec.backend === 'webgpu' ? '–' : `${row.spec.threads} / ${row.results[0]?.threads ?? '–'}${row.results[0]?.workers !== undefined ? `, ${row.results[0].workers} workers` : ''}`;
     if (row.error !== undefined) {
-      lines.push(`| ${row.where} | ${label(row.spec, gpu)} | ${row.spec.threads || '–'} | – | – | – | – | – | – | – |`);
+      const timing = notOnGpu(row.spec, row.where, gpu) ? 'not measured on a GPU' : '–';
+      lines.push(`| ${row.where} | ${label(row.spec, gpu)} | ${row.spec.threads || '–'} | ${timing} | ${timing} | – | – | – | – | – |`);
       continue;
     }
     const c = cosines(row, run.reference);
