@@ -86,41 +86,9 @@ async function main(): Promise<void> {
       console.error(`bench:peer --gpu: WebGPU adapter: ${browser.gpu.webgpu} (${browser.gpu.webgpuOnGpu ? 'a GPU' : 'not a GPU'}); WebGL renderer: ${browser.gpu.webgl} (${browser.gpu.webglOnGpu ? 'a GPU' : 'not a GPU'})`);
     }
   }
-  try {
-    for (let round = 0; round < rounds; round++) {
-      for (const spec of rotate(specs.Chromium, round)) {
-        const count = spec.backend === 'webgl' || spec.backend === 'webgpu' ? webglRuns : runs;
-        const r: BrowserResult = await runInChromium(page!, spec.id, reference.texts, count);
-        Object.assign(browser, { crossOriginIsolated: r.crossOriginIsolated, hardwareConcurrency: r.hardwareConcurrency, transformers: r.transformersVersion, onnxruntimeWeb: r.onnxruntimeWebVersion });
-        results.push({ ...r, where: 'Chromium', round });
-        console.error(`round ${round + 1}/${rounds} Chromium ${spec.id}: ${r.error ?? `cold ${r.coldMs.toFixed(0)} ms, warm ${r.warmMs.map((t) => t.toFixed(0)).join(' ')} ms, threads ${r.threads}, workers ${r.workers}`}`);
-      }
-      for (const spec of rotate(specs.Node, round)) {
-        const r = runInNode(spec.id, runs);
-        results.push({ ...r, where: 'Node', round });
-        console.error(`round ${round + 1}/${rounds} Node ${spec.id}: ${r.error ?? `cold ${r.coldMs.toFixed(0)} ms, warm ${r.warmMs.map((t) => t.toFixed(0)).join(' ')} ms, threads ${r.threads}`}`);
-      }
-      const logCorpus = (where: string, scored: CorpusRoundResult[]) => {
-        for (const r of scored) console.error(`round ${round + 1}/${rounds} corpus ${where} ${r.id}: ${r.error ?? `${r.firstPassMs === undefined ? '' : `load + warm-up ${(r.firstPassMs / 1000).toFixed(1)} s, `}passes ${r.passMs.map((t) => (t / 1000).toFixed(1)).join(' ')} s, tokens ${r.tokens}, cosine min ${r.minCosine.toFixed(6)}, threads ${r.threads}`}`);
-      };
-      for (const group of rotate(corpusGroups.Chromium, round)) {
-        const { results: raw, facts } = await runCorpusInChromium(page!, group.key, corpusReference!.texts, corpusRuns, corpusWarmup);
-        Object.assign(browser, { crossOriginIsolated: facts.crossOriginIsolated, hardwareConcurrency: facts.hardwareConcurrency, transformers: facts.transformersVersion, onnxruntimeWeb: facts.onnxruntimeWebVersion });
-        const scored = scoreCorpusResults(raw, corpusReference!, 'Chromium', round);
-        corpusResults.push(...scored);
-        logCorpus('Chromium', scored);
-      }
-      for (const group of rotate(corpusGroups.Node, round)) {
-        const scored = scoreCorpusResults(runCorpusInNode(group.key, corpusRuns, corpusWarmup), corpusReference!, 'Node', round);
-        corpusResults.push(...scored);
-        logCorpus('Node', scored);
-      }
-    }
-  } finally {
-    await page?.close();
-  }
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
-  const run: PeerRun = {
+  /** The run so far: written after every engine, so a run cut short (gpu-bench.sh's timeout) leaves its numbers. */
+  const snapshot = (): PeerRun => ({
     date: new Date().toISOString().slice(0, 10),
     machine: `${all} vCPUs (${cpu}), Node ${process.versions.node}${process.env['ATTNKIT_BENCH_NOTE'] ? `; ${process.env['ATTNKIT_BENCH_NOTE']}` : ''}`,
     rounds,
@@ -144,7 +112,56 @@ async function main(): Promise<void> {
           } satisfies CorpusRun,
         }
       : {}),
-  };
+  });
+  const save = () => writeFileSync(outJson, JSON.stringify(snapshot()));
+  // --gpu on software graphics: the webgl and webgpu rows are not GPU numbers, so they are not run (SwiftShader's
+  // WebGL over Vulkan takes minutes a run) unless ATTNKIT_GPU_ROWS_ON_SOFTWARE=1 asks to check that they run.
+  const software = (spec: EngineSpec) => browser.gpu !== undefined && process.env['ATTNKIT_GPU_ROWS_ON_SOFTWARE'] !== '1' &&
+    ((spec.backend === 'webgpu' && !browser.gpu.webgpuOnGpu) || (spec.backend === 'webgl' && !browser.gpu.webglOnGpu));
+  try {
+    for (let round = 0; round < rounds; round++) {
+      for (const spec of rotate(specs.Chromium, round)) {
+        if (software(spec)) {
+          const what = spec.backend === 'webgpu' ? `WebGPU adapter ${browser.gpu!.webgpu}` : `WebGL renderer ${browser.gpu!.webgl}`;
+          results.push({ id: spec.id, coldMs: NaN, warmMs: [], embeddings: [], ids: [], threads: '', error: `not run: no GPU (${what}; ATTNKIT_GPU_ROWS_ON_SOFTWARE=1 runs it anyway)`, where: 'Chromium', round });
+          console.error(`round ${round + 1}/${rounds} Chromium ${spec.id}: not run, no GPU (${what})`);
+          continue;
+        }
+        const count = spec.backend === 'webgl' || spec.backend === 'webgpu' ? webglRuns : runs;
+        const r: BrowserResult = await runInChromium(page!, spec.id, reference.texts, count);
+        Object.assign(browser, { crossOriginIsolated: r.crossOriginIsolated, hardwareConcurrency: r.hardwareConcurrency, transformers: r.transformersVersion, onnxruntimeWeb: r.onnxruntimeWebVersion });
+        results.push({ ...r, where: 'Chromium', round });
+        console.error(`round ${round + 1}/${rounds} Chromium ${spec.id}: ${r.error ?? `cold ${r.coldMs.toFixed(0)} ms, warm ${r.warmMs.map((t) => t.toFixed(0)).join(' ')} ms, threads ${r.threads}, workers ${r.workers}`}`);
+        save();
+      }
+      for (const spec of rotate(specs.Node, round)) {
+        const r = runInNode(spec.id, runs);
+        results.push({ ...r, where: 'Node', round });
+        console.error(`round ${round + 1}/${rounds} Node ${spec.id}: ${r.error ?? `cold ${r.coldMs.toFixed(0)} ms, warm ${r.warmMs.map((t) => t.toFixed(0)).join(' ')} ms, threads ${r.threads}`}`);
+        save();
+      }
+      const logCorpus = (where: string, scored: CorpusRoundResult[]) => {
+        for (const r of scored) console.error(`round ${round + 1}/${rounds} corpus ${where} ${r.id}: ${r.error ?? `${r.firstPassMs === undefined ? '' : `load + warm-up ${(r.firstPassMs / 1000).toFixed(1)} s, `}passes ${r.passMs.map((t) => (t / 1000).toFixed(1)).join(' ')} s, tokens ${r.tokens}, cosine min ${r.minCosine.toFixed(6)}, threads ${r.threads}`}`);
+      };
+      for (const group of rotate(corpusGroups.Chromium, round)) {
+        const { results: raw, facts } = await runCorpusInChromium(page!, group.key, corpusReference!.texts, corpusRuns, corpusWarmup);
+        Object.assign(browser, { crossOriginIsolated: facts.crossOriginIsolated, hardwareConcurrency: facts.hardwareConcurrency, transformers: facts.transformersVersion, onnxruntimeWeb: facts.onnxruntimeWebVersion });
+        const scored = scoreCorpusResults(raw, corpusReference!, 'Chromium', round);
+        corpusResults.push(...scored);
+        logCorpus('Chromium', scored);
+        save();
+      }
+      for (const group of rotate(corpusGroups.Node, round)) {
+        const scored = scoreCorpusResults(runCorpusInNode(group.key, corpusRuns, corpusWarmup), corpusReference!, 'Node', round);
+        corpusResults.push(...scored);
+        logCorpus('Node', scored);
+        save();
+      }
+    }
+  } finally {
+    await page?.close();
+  }
+  const run = snapshot();
   writeFileSync(outJson, JSON.stringify(run));
   const text = peerReport(run, COMMAND);
   writeFileSync(outMd, text);

@@ -99,7 +99,7 @@ function embedSection(run: PeerRun): string[] {
   const rows = rowsOf(run);
   const gpu = run.browser.gpu;
   const f6 = (x: number) => (Number.isFinite(x) ? x.toFixed(6) : '–');
-  const gpuNote = gpu === undefined ? '' : ` Run with --gpu (Chromium with ${'`--enable-unsafe-webgpu --enable-features=Vulkan --use-angle=vulkan --ignore-gpu-blocklist`'}): WebGPU adapter ${gpu.webgpu} (${gpu.webgpuOnGpu ? 'a GPU' : 'not a GPU'}), WebGL renderer ${gpu.webgl} (${gpu.webglOnGpu ? 'a GPU' : 'not a GPU'}); rows on a software adapter or renderer give their cosines but no timings ("not measured on a GPU").`;
+  const gpuNote = gpu === undefined ? '' : ` Run with --gpu (Chromium with ${'`--enable-unsafe-webgpu --enable-features=Vulkan --use-angle=vulkan --ignore-gpu-blocklist`'}): WebGPU adapter ${gpu.webgpu} (${gpu.webgpuOnGpu ? 'a GPU' : 'not a GPU'}), WebGL renderer ${gpu.webgl} (${gpu.webglOnGpu ? 'a GPU' : 'not a GPU'}); rows on a software adapter or renderer are not timed ("not measured on a GPU"; with ATTNKIT_GPU_ROWS_ON_SOFTWARE=1 they run for their cosines).`;
   const lines = [
     '',
     `Method: ${run.rounds} interleaved round${run.rounds === 1 ? '' : 's'}; each round runs every engine once, Chromium engines then Node engines, the order rotated each round. Every engine run is a fresh Chromium process (empty HTTP, Cache Storage, compiled-wasm and GPU caches; the page loaded before timing) or a fresh Node process. ` +
@@ -132,8 +132,9 @@ function embedSection(run: PeerRun): string[] {
   const all = run.browser.hardwareConcurrency;
   const accept: string[] = ['', '## Targets (ratios from this run)', '', '| target | measured | met |', '| --- | --- | --- |'];
   const line = (text: string, row: Row | undefined, peer: string, pick: 'warm' | 'cold', target?: number) => {
+    const software = rows.some((r) => (r === row || (r.where === 'Chromium' && r.spec.id === peer)) && notOnGpu(r.spec, r.where, gpu));
+    if (software) return accept.push(`| ${text} | not measured on a GPU | – |`);
     if (row === undefined) return accept.push(`| ${text} | not measured | – |`);
-    if (notOnGpu(row.spec, row.where, gpu)) return accept.push(`| ${text} | not measured on a GPU | – |`);
     const r = ratio(rows, row, peer, pick);
     accept.push(`| ${text} | ${f2(r)} × | ${target === undefined ? 'no target stated' : r <= target ? 'yes' : 'no'} |`);
   };
