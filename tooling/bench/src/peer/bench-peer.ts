@@ -4,7 +4,7 @@
 // --workload embed|corpus|all (all: the 8 × 128 batch and the 2 000-text corpus), --corpus-runs N (1 timed pass per
 // corpus engine and round), --corpus-warmup N (256: texts of the warm-up after the model load; 2000 = a full pass), --gpu (Chromium with GPU flags, plus the webgpu engines; rows
 // not on a GPU are reported as such), --out-json PATH and --out-md PATH (instead of models/peer-results.json and
-// docs/benchmarks-peer.md), --engines REGEX (only the 8 × 128 engines whose id matches, e.g. 'webgl|webgpu').
+// docs/benchmarks-peer.md), --engines REGEX (only the engines whose id matches, e.g. 'webgl|webgpu'; corpus ids end in their calling).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright';
 import { probeGpuInChromium, runCorpusInChromium, runInChromium, servePeerPage, type BrowserResult } from './chromium.js';
-import { browserCorpusGroups, nodeCorpusGroups } from './corpus/corpus-engine.js';
+import { browserCorpusGroups, nodeCorpusGroups, type CorpusGroup } from './corpus/corpus-engine.js';
 import { ensureCorpusReference, readCorpusReference } from './corpus/corpus-reference.js';
 import { runCorpusInNode, scoreCorpusResults, type CorpusRoundResult, type CorpusRun } from './corpus/corpus-run.js';
 import { browserEngines, nodeEngines, type EngineResult, type EngineSpec } from './engine.js';
@@ -72,7 +72,8 @@ async function main(): Promise<void> {
   const gpu = values.gpu === true;
   const pick = (list: EngineSpec[]) => (values.engines === undefined ? list : list.filter((s) => new RegExp(values.engines!).test(s.id)));
   const specs = { Chromium: values.only === 'node' || !embed ? [] : pick(browserEngines(all, gpu)), Node: values.only === 'chromium' || !embed ? [] : pick(nodeEngines(all)) };
-  const corpusGroups = { Chromium: values.only === 'node' || !corpus ? [] : browserCorpusGroups(all), Node: values.only === 'chromium' || !corpus ? [] : nodeCorpusGroups(all) };
+  const pickGroups = (list: CorpusGroup[]) => (values.engines === undefined ? list : list.map((g) => ({ ...g, specs: g.specs.filter((s) => new RegExp(values.engines!).test(s.id)) })).filter((g) => g.specs.length > 0));
+  const corpusGroups = { Chromium: values.only === 'node' || !corpus ? [] : pickGroups(browserCorpusGroups(all)), Node: values.only === 'chromium' || !corpus ? [] : pickGroups(nodeCorpusGroups(all)) };
   const results: RoundResult[] = [];
   const corpusResults: CorpusRoundResult[] = [];
   const browser: PeerRun['browser'] = { crossOriginIsolated: false, hardwareConcurrency: all, chromium: '–', transformers: '4.3.1', onnxruntimeWeb: '–' };
@@ -144,7 +145,7 @@ async function main(): Promise<void> {
         for (const r of scored) console.error(`round ${round + 1}/${rounds} corpus ${where} ${r.id}: ${r.error ?? `${r.firstPassMs === undefined ? '' : `load + warm-up ${(r.firstPassMs / 1000).toFixed(1)} s, `}passes ${r.passMs.map((t) => (t / 1000).toFixed(1)).join(' ')} s, tokens ${r.tokens}, cosine min ${r.minCosine.toFixed(6)}, threads ${r.threads}`}`);
       };
       for (const group of rotate(corpusGroups.Chromium, round)) {
-        const { results: raw, facts } = await runCorpusInChromium(page!, group.key, corpusReference!.texts, corpusRuns, corpusWarmup);
+        const { results: raw, facts } = await runCorpusInChromium(page!, group, corpusReference!.texts, corpusRuns, corpusWarmup);
         Object.assign(browser, { crossOriginIsolated: facts.crossOriginIsolated, hardwareConcurrency: facts.hardwareConcurrency, transformers: facts.transformersVersion, onnxruntimeWeb: facts.onnxruntimeWebVersion });
         const scored = scoreCorpusResults(raw, corpusReference!, 'Chromium', round);
         corpusResults.push(...scored);
@@ -152,7 +153,7 @@ async function main(): Promise<void> {
         save();
       }
       for (const group of rotate(corpusGroups.Node, round)) {
-        const scored = scoreCorpusResults(runCorpusInNode(group.key, corpusRuns, corpusWarmup), corpusReference!, 'Node', round);
+        const scored = scoreCorpusResults(runCorpusInNode(group, corpusRuns, corpusWarmup), corpusReference!, 'Node', round);
         corpusResults.push(...scored);
         logCorpus('Node', scored);
         save();

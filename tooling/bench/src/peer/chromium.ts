@@ -3,7 +3,7 @@ import { chromium } from 'playwright';
 import { join } from 'node:path';
 // Relative source import: @attnkit/test-utils is not a dependency of the bench (its manifest is shared).
 import { findChromium } from '../../../test-utils/src/find-chromium.js';
-import type { CorpusResult } from './corpus/corpus-engine.js';
+import type { CorpusGroup, CorpusResult } from './corpus/corpus-engine.js';
 import type { EngineResult } from './engine.js';
 import { benchDir } from './paths.js';
 import type { GpuInfo } from './gpu-info.js';
@@ -73,7 +73,7 @@ export async function runInChromium(page: PeerPage, id: string, texts: string[],
 export type PageFacts = Pick<BrowserResult, 'crossOriginIsolated' | 'hardwareConcurrency' | 'transformersVersion' | 'onnxruntimeWebVersion'>;
 
 /** One corpus group (corpus/corpus-engine.ts) in a fresh Chromium, as {@link runInChromium} runs an engine. */
-export async function runCorpusInChromium(page: PeerPage, key: string, texts: string[], runs: number, warmup: number): Promise<{ results: CorpusResult[]; facts: PageFacts }> {
+export async function runCorpusInChromium(page: PeerPage, group: CorpusGroup, texts: string[], runs: number, warmup: number): Promise<{ results: CorpusResult[]; facts: PageFacts }> {
   const browser = await chromium.launch({ executablePath: page.executable, args: launchArgs(page) });
   try {
     const tab = await browser.newPage();
@@ -85,7 +85,7 @@ export async function runCorpusInChromium(page: PeerPage, key: string, texts: st
       const peer = (globalThis as unknown as { __peer: PagePeer }).__peer;
       return { crossOriginIsolated: peer.crossOriginIsolated, hardwareConcurrency: peer.hardwareConcurrency, transformersVersion: peer.transformersVersion, onnxruntimeWebVersion: peer.onnxruntimeWebVersion };
     });
-    const results = await tab.evaluate(([group, list, count, first]) => (globalThis as unknown as { __peer: PagePeer }).__peer.runCorpus(group, list, count, first), [key, texts, runs, warmup] as const);
+    const results = await tab.evaluate(([key, list, count, first, callings]) => (globalThis as unknown as { __peer: PagePeer }).__peer.runCorpus(key, list, count, first, callings), [group.key, texts, runs, warmup, group.specs.map((s) => s.calling)] as const);
     return { results: results.map((r) => (r.error === undefined && errors.length > 0 ? { ...r, error: errors.join('; ') } : r)), facts };
   } finally {
     await browser.close();

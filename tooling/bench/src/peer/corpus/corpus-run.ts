@@ -32,8 +32,10 @@ export interface CorpusRun {
 }
 
 /** One corpus group in a fresh Node process (src/peer/corpus/node-corpus.ts). */
-export function runCorpusInNode(key: string, runs: number, warmup: number): CorpusResult[] {
-  const child = spawnSync(join(benchDir, 'node_modules', '.bin', 'tsx'), ['--conditions=@attnkit/source', join(benchDir, 'src', 'peer', 'corpus', 'node-corpus.ts'), key, String(runs), String(warmup)], { cwd: benchDir, encoding: 'utf8', maxBuffer: 256 << 20 });
+export function runCorpusInNode(group: CorpusGroup, runs: number, warmup: number): CorpusResult[] {
+  const key = group.key;
+  const callings = group.specs.map((s) => s.calling).join(',');
+  const child = spawnSync(join(benchDir, 'node_modules', '.bin', 'tsx'), ['--conditions=@attnkit/source', join(benchDir, 'src', 'peer', 'corpus', 'node-corpus.ts'), key, String(runs), String(warmup), callings], { cwd: benchDir, encoding: 'utf8', maxBuffer: 256 << 20 });
   const line = child.stdout.split('\n').find((l) => l.startsWith('@@corpus-result '));
   if (line === undefined) return [{ id: key, passMs: [], tokens: NaN, threads: '', error: `exit ${child.status}: ${child.stderr.trim().split('\n').slice(-3).join(' ')}` }];
   return JSON.parse(line.slice('@@corpus-result '.length)) as CorpusResult[];

@@ -1,5 +1,5 @@
 // One corpus group of the peer bench in a fresh Node process:
-// `tsx --conditions=@attnkit/source src/peer/corpus/node-corpus.ts '<group key>' <runs> <warm-up texts>` prints its CorpusResult[] as JSON.
+// `tsx --conditions=@attnkit/source src/peer/corpus/node-corpus.ts '<group key>' <runs> <warm-up texts> [callings,comma-separated]` prints its CorpusResult[] as JSON.
 import { availableParallelism } from 'node:os';
 import { env } from '@tensorflow/tfjs-core';
 import { nodeTransformers } from '../node-transformers.js';
@@ -14,8 +14,10 @@ env().set('PROD', true);
 async function main(): Promise<void> {
   const [key, runs, warmup] = [process.argv[2], Number(process.argv[3] ?? 1), Number(process.argv[4] ?? 256)];
   const groups = nodeCorpusGroups(availableParallelism());
-  const group = groups.find((g) => g.key === key);
-  if (group === undefined) throw new Error(`node-corpus: no group '${key}'; groups: ${groups.map((g) => g.key).join(', ')}`);
+  const callings = process.argv[5]?.split(',');
+  const found = groups.find((g) => g.key === key);
+  const group = found && callings ? { ...found, specs: found.specs.filter((s) => callings.includes(s.calling)) } : found;
+  if (group === undefined || group.specs.length === 0) throw new Error(`node-corpus: no group '${key}'; groups: ${groups.map((g) => g.key).join(', ')}`);
   const spec = group.specs[0]!;
   const { texts } = readCorpusReference();
   const create = async (): Promise<CorpusEmbedder> => (spec.library === 'attnkit' ? createAttnkitCorpus(spec, modelDir) : createTransformersCorpus(await nodeTransformers(), spec, 'minilm-shaped'));

@@ -4,7 +4,7 @@ import { createAttnkit } from '../attnkit-engine.js';
 import { browserEngines, runEngine, type Embedder, type EngineResult, type EngineSpec } from '../engine.js';
 import { createTransformers } from '../transformers-engine.js';
 import { createAttnkitCorpus } from '../corpus/attnkit-corpus.js';
-import { browserCorpusGroups, runCorpusGroup, type CorpusEmbedder, type CorpusResult } from '../corpus/corpus-engine.js';
+import { browserCorpusGroups, runCorpusGroup, type CorpusCalling, type CorpusEmbedder, type CorpusResult } from '../corpus/corpus-engine.js';
 import { createTransformersCorpus } from '../corpus/transformers-corpus.js';
 import type { Transformers } from '../transformers-types.js';
 import { probeGpu, type GpuInfo } from '../gpu-info.js';
@@ -41,7 +41,7 @@ export interface PagePeer {
   /** The WebGPU adapter and WebGL renderer this browser gives (gpu-info.ts). */
   gpu(): Promise<GpuInfo>;
   /** One corpus group (corpus/corpus-engine.ts): its model loaded once, a warm-up on `warmup` texts, `runs` timed passes per engine. */
-  runCorpus(key: string, texts: string[], runs: number, warmup: number): Promise<CorpusResult[]>;
+  runCorpus(key: string, texts: string[], runs: number, warmup: number, callings: CorpusCalling[]): Promise<CorpusResult[]>;
 }
 
 const peer: PagePeer = {
@@ -59,9 +59,10 @@ const peer: PagePeer = {
     }
   },
   gpu: probeGpu,
-  async runCorpus(key, texts, runs, warmup) {
-    const group = browserCorpusGroups(navigator.hardwareConcurrency).find((g) => g.key === key);
-    if (group === undefined) throw new Error(`peer page: no corpus group '${key}'`);
+  async runCorpus(key, texts, runs, warmup, callings) {
+    const found = browserCorpusGroups(navigator.hardwareConcurrency).find((g) => g.key === key);
+    const group = found && { ...found, specs: found.specs.filter((s) => callings.includes(s.calling)) };
+    if (group === undefined || group.specs.length === 0) throw new Error(`peer page: no corpus group '${key}'`);
     const spec = group.specs[0]!;
     const create = (): Promise<CorpusEmbedder> => (spec.library === 'attnkit' ? createAttnkitCorpus(spec, new URL('/models/minilm-shaped/', location.href).href) : createTransformersCorpus(transformers, spec, 'minilm-shaped'));
     try {
