@@ -1,8 +1,16 @@
 import { describeBackend, useBackend } from '@attnkit/backends';
 import { kernelThreads, startKernelThreads } from '@attnkit/kernels';
 import type { ModelSource } from '@attnkit/hub';
-import { loadSentenceEncoder } from '@attnkit/sentence';
+import { loadSentenceEncoder, type SentenceEncoder } from '@attnkit/sentence';
 import type { Embedder, EngineSpec } from './engine.js';
+
+/** The backend started (wasm at `spec.threads` with attnkit's kernel threads, webgl or webgpu) and the model loaded (int8: `quantize: 'int8'`). */
+export async function loadAttnkit(spec: Pick<EngineSpec, 'backend' | 'threads' | 'precision'>, source: ModelSource, wasmPaths?: string): Promise<SentenceEncoder> {
+  const backend = spec.backend === 'webgl' || spec.backend === 'webgpu' ? spec.backend : 'wasm';
+  await useBackend(backend, backend === 'wasm' ? { numThreads: spec.threads, ...(wasmPaths ? { wasmPaths } : {}) } : {});
+  if (backend === 'wasm') await startKernelThreads({ threads: spec.threads }); // attnkit's own kernels (int8, fused attention) on as many threads as tfjs-wasm
+  return loadSentenceEncoder(source, spec.precision === 'int8' ? { quantize: 'int8' } : {});
+}
 
 /**
  * attnkit as transformers.js' pipeline('feature-extraction')(texts, { pooling: 'mean', normalize: true }):
@@ -12,10 +20,8 @@ import type { Embedder, EngineSpec } from './engine.js';
  * kernels: relaxed SIMD in Chromium, SIMD in Node 20), so its cold start includes quantizing the weights.
  */
 export async function createAttnkit(spec: EngineSpec, source: ModelSource, wasmPaths?: string): Promise<Embedder> {
-  const backend = spec.backend === 'webgl' ? 'webgl' : 'wasm';
-  await useBackend(backend, backend === 'wasm' ? { numThreads: spec.threads, ...(wasmPaths ? { wasmPaths } : {}) } : {});
-  if (backend === 'wasm') await startKernelThreads({ threads: spec.threads }); // attnkit's own kernels (int8, fused attention) on as many threads as tfjs-wasm
-  const model = await loadSentenceEncoder(source, spec.precision === 'int8' ? { quantize: 'int8' } : {});
+  const model = await loadAttnkit(spec, source, wasmPaths);
+  const backend = spec.backend === 'webgl' || spec.backend === 'webgpu' ? spec.backend : 'wasm';
   return {
     async embed(texts) {
       const embeddings = await model.encode(texts, { normalize: true, batchSize: texts.length });

@@ -1,13 +1,20 @@
 // pnpm --filter @attnkit/bench bench:peer: attnkit against transformers.js (Chromium and Node) on one model,
 // interleaved rounds; writes docs/benchmarks-peer.md and models/peer-results.json (every round's numbers).
-// Options: --rounds N (3), --runs N (7 warm runs per engine and round), --webgl-runs N (2), --only chromium|node.
+// Options: --rounds N (3), --runs N (7 warm runs per engine and round), --webgl-runs N (2), --only chromium|node,
+// --workload embed|corpus|all (all: the 8 × 128 batch and the 2 000-text corpus), --corpus-runs N (1 timed pass per
+// corpus engine and round), --corpus-warmup N (256: texts of the warm-up after the model load; 2000 = a full pass), --gpu (Chromium with GPU flags, plus the webgpu engines; rows
+// not on a GPU are reported as such), --out-json PATH and --out-md PATH (instead of models/peer-results.json and
+// docs/benchmarks-peer.md), --engines REGEX (only the engines whose id matches, e.g. 'webgl|webgpu'; corpus ids end in their calling).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright';
-import { runInChromium, servePeerPage, type BrowserResult } from './chromium.js';
+import { probeGpuInChromium, runCorpusInChromium, runInChromium, servePeerPage, type BrowserResult } from './chromium.js';
+import { browserCorpusGroups, nodeCorpusGroups, type CorpusGroup } from './corpus/corpus-engine.js';
+import { ensureCorpusReference, readCorpusReference } from './corpus/corpus-reference.js';
+import { runCorpusInNode, scoreCorpusResults, type CorpusRoundResult, type CorpusRun } from './corpus/corpus-run.js';
 import { browserEngines, nodeEngines, type EngineResult, type EngineSpec } from './engine.js';
 import { peerReport, type PeerRun, type RoundResult } from './report.js';
 import { benchDir, modelDir, modelsDir, referenceFile, rootDir } from './paths.js';
@@ -40,60 +47,125 @@ function rotate<T>(list: readonly T[], by: number): T[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { rounds: { type: 'string', default: '3' }, runs: { type: 'string', default: '7' }, 'webgl-runs': { type: 'string', default: '2' }, only: { type: 'string' }, 'from-results': { type: 'boolean', default: false } } }); // pnpm passes its '--' separator through
-  if (values['from-results'] === true) { // the report again from the last run's numbers (models/peer-results.json), nothing re-measured
-    const text = peerReport(JSON.parse(readFileSync(join(modelsDir, 'peer-results.json'), 'utf8')) as PeerRun, COMMAND);
-    writeFileSync(join(rootDir, 'docs', 'benchmarks-peer.md'), text);
+  const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { rounds: { type: 'string', default: '3' }, runs: { type: 'string', default: '7' }, 'webgl-runs': { type: 'string', default: '2' }, only: { type: 'string' }, workload: { type: 'string', default: 'all' }, 'corpus-runs': { type: 'string', default: '1' }, 'corpus-warmup': { type: 'string', default: '256' }, gpu: { type: 'boolean', default: false }, engines: { type: 'string' }, 'out-json': { type: 'string' }, 'out-md': { type: 'string' }, 'from-results': { type: 'boolean', default: false } } }); // pnpm passes its '--' separator through
+  const outJson = values['out-json'] ?? join(modelsDir, 'peer-results.json');
+  const outMd = values['out-md'] ?? join(rootDir, 'docs', 'benchmarks-peer.md');
+  if (values['from-results'] === true) { // the report again from the last run's numbers (models/peer-results.json or --out-json), nothing re-measured
+    const text = peerReport(JSON.parse(readFileSync(outJson, 'utf8')) as PeerRun, COMMAND);
+    writeFileSync(outMd, text);
     console.log(text);
     return;
   }
-  const [rounds, runs, webglRuns] = [Number(values.rounds), Number(values.runs), Number(values['webgl-runs'])];
+  const [rounds, runs, webglRuns, corpusRuns] = [Number(values.rounds), Number(values.runs), Number(values['webgl-runs']), Number(values['corpus-runs'])];
+  const workload = values.workload;
+  if (workload !== 'embed' && workload !== 'corpus' && workload !== 'all') throw new Error(`bench:peer: --workload must be embed, corpus or all; received '${workload}'`);
+  if (!(Number.isInteger(corpusRuns) && corpusRuns >= 1)) throw new Error(`bench:peer: --corpus-runs must be an integer ≥ 1; received '${values['corpus-runs']}'`);
+  const corpusWarmup = Number(values['corpus-warmup']);
+  if (!(Number.isInteger(corpusWarmup) && corpusWarmup >= 1)) throw new Error(`bench:peer: --corpus-warmup must be an integer ≥ 1 (texts); received '${values['corpus-warmup']}'`);
+  const [embed, corpus] = [workload !== 'corpus', workload !== 'embed'];
   ensureModels();
+  if (corpus) await ensureCorpusReference();
   const reference = readReference();
+  const corpusReference = corpus ? readCorpusReference() : undefined;
   const all = availableParallelism();
   const skipped: string[] = [];
-  const specs = { Chromium: values.only === 'node' ? [] : browserEngines(all), Node: values.only === 'chromium' ? [] : nodeEngines(all) };
+  const gpu = values.gpu === true;
+  const pick = (list: EngineSpec[]) => (values.engines === undefined ? list : list.filter((s) => new RegExp(values.engines!).test(s.id)));
+  const specs = { Chromium: values.only === 'node' || !embed ? [] : pick(browserEngines(all, gpu)), Node: values.only === 'chromium' || !embed ? [] : pick(nodeEngines(all)) };
+  const pickGroups = (list: CorpusGroup[]) => (values.engines === undefined ? list : list.map((g) => ({ ...g, specs: g.specs.filter((s) => new RegExp(values.engines!).test(s.id)) })).filter((g) => g.specs.length > 0));
+  const corpusGroups = { Chromium: values.only === 'node' || !corpus ? [] : pickGroups(browserCorpusGroups(all)), Node: values.only === 'chromium' || !corpus ? [] : pickGroups(nodeCorpusGroups(all)) };
   const results: RoundResult[] = [];
-  const browser = { crossOriginIsolated: false, hardwareConcurrency: all, chromium: '–', transformers: '4.3.1', onnxruntimeWeb: '–' };
-  const page = specs.Chromium.length > 0 ? await servePeerPage() : undefined;
+  const corpusResults: CorpusRoundResult[] = [];
+  const browser: PeerRun['browser'] = { crossOriginIsolated: false, hardwareConcurrency: all, chromium: '–', transformers: '4.3.1', onnxruntimeWeb: '–' };
+  const page = specs.Chromium.length + corpusGroups.Chromium.length > 0 ? await servePeerPage({ gpu }) : undefined;
   if (page !== undefined) {
     const probe = await chromium.launch({ executablePath: page.executable });
     browser.chromium = probe.version();
     await probe.close();
-  }
-  try {
-    for (let round = 0; round < rounds; round++) {
-      for (const spec of rotate(specs.Chromium, round)) {
-        const count = spec.backend === 'webgl' ? webglRuns : runs;
-        const r: BrowserResult = await runInChromium(page!, spec.id, reference.texts, count);
-        Object.assign(browser, { crossOriginIsolated: r.crossOriginIsolated, hardwareConcurrency: r.hardwareConcurrency, transformers: r.transformersVersion, onnxruntimeWeb: r.onnxruntimeWebVersion });
-        results.push({ ...r, where: 'Chromium', round });
-        console.error(`round ${round + 1}/${rounds} Chromium ${spec.id}: ${r.error ?? `cold ${r.coldMs.toFixed(0)} ms, warm ${r.warmMs.map((t) => t.toFixed(0)).join(' ')} ms, threads ${r.threads}, workers ${r.workers}`}`);
-      }
-      for (const spec of rotate(specs.Node, round)) {
-        const r = runInNode(spec.id, runs);
-        results.push({ ...r, where: 'Node', round });
-        console.error(`round ${round + 1}/${rounds} Node ${spec.id}: ${r.error ?? `cold ${r.coldMs.toFixed(0)} ms, warm ${r.warmMs.map((t) => t.toFixed(0)).join(' ')} ms, threads ${r.threads}`}`);
-      }
+    if (gpu) {
+      browser.gpu = await probeGpuInChromium(page);
+      console.error(`bench:peer --gpu: WebGPU adapter: ${browser.gpu.webgpu} (${browser.gpu.webgpuOnGpu ? 'a GPU' : 'not a GPU'}); WebGL renderer: ${browser.gpu.webgl} (${browser.gpu.webglOnGpu ? 'a GPU' : 'not a GPU'})`);
     }
-  } finally {
-    await page?.close();
   }
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
-  const run: PeerRun = {
+  /** The run so far: written after every engine, so a run cut short (gpu-bench.sh's timeout) leaves its numbers. */
+  const snapshot = (): PeerRun => ({
     date: new Date().toISOString().slice(0, 10),
     machine: `${all} vCPUs (${cpu}), Node ${process.versions.node}${process.env['ATTNKIT_BENCH_NOTE'] ? `; ${process.env['ATTNKIT_BENCH_NOTE']}` : ''}`,
     rounds,
-    runs: { default: runs, ...(specs.Chromium.some((s) => s.backend === 'webgl') ? { webgl: webglRuns } : {}) },
+    runs: { default: runs, ...(specs.Chromium.some((s) => s.backend === 'webgl' || s.backend === 'webgpu') ? { webgl: webglRuns } : {}) },
     browser,
     specs,
     results,
     skipped,
     reference,
-  };
-  writeFileSync(join(modelsDir, 'peer-results.json'), JSON.stringify(run));
+    ...(corpusReference !== undefined
+      ? {
+          corpus: {
+            runs: corpusRuns,
+            warmup: Math.min(corpusWarmup, corpusReference.texts.length),
+            selection: corpusReference.selection,
+            realTokens: corpusReference.inputIds.reduce((sum, ids) => sum + ids.length, 0),
+            length: corpusReference.length,
+            texts: corpusReference.texts.length,
+            groups: corpusGroups,
+            results: corpusResults,
+          } satisfies CorpusRun,
+        }
+      : {}),
+  });
+  const save = () => writeFileSync(outJson, JSON.stringify(snapshot()));
+  // --gpu on software graphics: the webgl and webgpu rows are not GPU numbers, so they are not run (SwiftShader's
+  // WebGL over Vulkan takes minutes a run) unless ATTNKIT_GPU_ROWS_ON_SOFTWARE=1 asks to check that they run.
+  const software = (spec: EngineSpec) => browser.gpu !== undefined && process.env['ATTNKIT_GPU_ROWS_ON_SOFTWARE'] !== '1' &&
+    ((spec.backend === 'webgpu' && !browser.gpu.webgpuOnGpu) || (spec.backend === 'webgl' && !browser.gpu.webglOnGpu));
+  try {
+    for (let round = 0; round < rounds; round++) {
+      for (const spec of rotate(specs.Chromium, round)) {
+        if (software(spec)) {
+          const what = spec.backend === 'webgpu' ? `WebGPU adapter ${browser.gpu!.webgpu}` : `WebGL renderer ${browser.gpu!.webgl}`;
+          results.push({ id: spec.id, coldMs: NaN, warmMs: [], embeddings: [], ids: [], threads: '', error: `not run: no GPU (${what}; ATTNKIT_GPU_ROWS_ON_SOFTWARE=1 runs it anyway)`, where: 'Chromium', round });
+          console.error(`round ${round + 1}/${rounds} Chromium ${spec.id}: not run, no GPU (${what})`);
+          continue;
+        }
+        const count = spec.backend === 'webgl' || spec.backend === 'webgpu' ? webglRuns : runs;
+        const r: BrowserResult = await runInChromium(page!, spec.id, reference.texts, count);
+        Object.assign(browser, { crossOriginIsolated: r.crossOriginIsolated, hardwareConcurrency: r.hardwareConcurrency, transformers: r.transformersVersion, onnxruntimeWeb: r.onnxruntimeWebVersion });
+        results.push({ ...r, where: 'Chromium', round });
+        console.error(`round ${round + 1}/${rounds} Chromium ${spec.id}: ${r.error ?? `cold ${r.coldMs.toFixed(0)} ms, warm ${r.warmMs.map((t) => t.toFixed(0)).join(' ')} ms, threads ${r.threads}, workers ${r.workers}`}`);
+        save();
+      }
+      for (const spec of rotate(specs.Node, round)) {
+        const r = runInNode(spec.id, runs);
+        results.push({ ...r, where: 'Node', round });
+        console.error(`round ${round + 1}/${rounds} Node ${spec.id}: ${r.error ?? `cold ${r.coldMs.toFixed(0)} ms, warm ${r.warmMs.map((t) => t.toFixed(0)).join(' ')} ms, threads ${r.threads}`}`);
+        save();
+      }
+      const logCorpus = (where: string, scored: CorpusRoundResult[]) => {
+        for (const r of scored) console.error(`round ${round + 1}/${rounds} corpus ${where} ${r.id}: ${r.error ?? `${r.firstPassMs === undefined ? '' : `load + warm-up ${(r.firstPassMs / 1000).toFixed(1)} s, `}passes ${r.passMs.map((t) => (t / 1000).toFixed(1)).join(' ')} s, tokens ${r.tokens}, cosine min ${r.minCosine.toFixed(6)}, threads ${r.threads}`}`);
+      };
+      for (const group of rotate(corpusGroups.Chromium, round)) {
+        const { results: raw, facts } = await runCorpusInChromium(page!, group, corpusReference!.texts, corpusRuns, corpusWarmup);
+        Object.assign(browser, { crossOriginIsolated: facts.crossOriginIsolated, hardwareConcurrency: facts.hardwareConcurrency, transformers: facts.transformersVersion, onnxruntimeWeb: facts.onnxruntimeWebVersion });
+        const scored = scoreCorpusResults(raw, corpusReference!, 'Chromium', round);
+        corpusResults.push(...scored);
+        logCorpus('Chromium', scored);
+        save();
+      }
+      for (const group of rotate(corpusGroups.Node, round)) {
+        const scored = scoreCorpusResults(runCorpusInNode(group, corpusRuns, corpusWarmup), corpusReference!, 'Node', round);
+        corpusResults.push(...scored);
+        logCorpus('Node', scored);
+        save();
+      }
+    }
+  } finally {
+    await page?.close();
+  }
+  const run = snapshot();
+  writeFileSync(outJson, JSON.stringify(run));
   const text = peerReport(run, COMMAND);
-  writeFileSync(join(rootDir, 'docs', 'benchmarks-peer.md'), text);
+  writeFileSync(outMd, text);
   console.log(text);
 }
 

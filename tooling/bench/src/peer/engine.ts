@@ -8,8 +8,8 @@ export interface EngineSpec {
   readonly library: 'attnkit' | 'transformers.js' | 'onnxruntime-web';
   /** fp32; transformers.js' q8 (model_quantized.onnx); attnkit's int8 (`loadSentenceEncoder(folder, { quantize: 'int8' })`). */
   readonly precision: 'fp32' | 'q8' | 'int8';
-  readonly backend: 'wasm' | 'webgl' | 'onnxruntime-node';
-  /** Threads asked for (0: not a thread setting, webgl). */
+  readonly backend: 'wasm' | 'webgl' | 'webgpu' | 'onnxruntime-node';
+  /** Threads asked for (0: not a thread setting, webgl and webgpu). */
   readonly threads: number;
   /** The transformers.js engine this one's ratio is taken against. */
   readonly peer?: string;
@@ -52,8 +52,9 @@ function spec(library: EngineSpec['library'], precision: EngineSpec['precision']
 /**
  * The Chromium engines, `all` = navigator.hardwareConcurrency: transformers.js wasm q8 and fp32 at 1 and all
  * threads, attnkit wasm fp32 at 1 and all threads, attnkit webgl, attnkit wasm int8 (all threads; `quantize: 'int8'`).
+ * With `gpu` (bench:peer --gpu) also transformers.js `device: 'webgpu'` fp32 and q8, and attnkit fp32 webgpu.
  */
-export function browserEngines(all: number): EngineSpec[] {
+export function browserEngines(all: number, gpu = false): EngineSpec[] {
   const tjs = (precision: 'fp32' | 'q8', threads: number) => ({ library: 'transformers.js' as const, precision, backend: 'wasm' as const, threads });
   const counts = [...new Set([1, all])];
   return [
@@ -61,6 +62,13 @@ export function browserEngines(all: number): EngineSpec[] {
     ...counts.map((n) => spec('attnkit', 'fp32', 'wasm', n, tjs('fp32', n))),
     spec('attnkit', 'int8', 'wasm', all, tjs('q8', all)),
     spec('attnkit', 'fp32', 'webgl', 0, tjs('fp32', all)),
+    ...(gpu
+      ? [
+          spec('transformers.js', 'fp32', 'webgpu', 0),
+          spec('transformers.js', 'q8', 'webgpu', 0),
+          spec('attnkit', 'fp32', 'webgpu', 0, { library: 'transformers.js', precision: 'fp32', backend: 'webgpu', threads: 0 }),
+        ]
+      : []),
   ];
 }
 

@@ -2,26 +2,17 @@
 // `tsx --conditions=@attnkit/source src/peer/node-engine.ts '<engine id>' <runs>` prints its EngineResult as JSON.
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { env } from '@tensorflow/tfjs-core';
 import * as ortWeb from 'onnxruntime-web';
 import { loadTokenizer } from '@attnkit/tokenizers';
 import { createAttnkit } from './attnkit-engine.js';
 import { nodeEngines, runEngine, type Embedder, type EngineResult, type EngineSpec } from './engine.js';
-import { modelDir, modelsDir, transformersDir } from './paths.js';
+import { modelDir } from './paths.js';
+import { nodeTransformers } from './node-transformers.js';
 import { readReference } from './reference.js';
 import { createTransformers } from './transformers-engine.js';
-import type { Transformers } from './transformers-types.js';
 
 env().set('PROD', true);
-
-async function transformers(): Promise<Transformers> {
-  const module = (await import(pathToFileURL(join(transformersDir(), 'dist', 'transformers.node.mjs')).href)) as Transformers;
-  module.env.allowRemoteModels = false;
-  module.env.allowLocalModels = true;
-  module.env.localModelPath = `${modelsDir}/`;
-  return module;
-}
 
 /**
  * onnxruntime-web 1.30 (the bench's) in Node on the same onnx/model.onnx, fed attnkit's tokenizer ids
@@ -66,7 +57,7 @@ async function createOrtWeb(spec: EngineSpec): Promise<Embedder> {
 async function create(spec: EngineSpec): Promise<Embedder> {
   if (spec.library === 'attnkit') return createAttnkit(spec, modelDir);
   if (spec.library === 'onnxruntime-web') return createOrtWeb(spec);
-  return createTransformers(await transformers(), spec, 'minilm-shaped');
+  return createTransformers(await nodeTransformers(), spec, 'minilm-shaped');
 }
 
 async function main(): Promise<void> {

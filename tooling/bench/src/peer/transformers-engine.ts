@@ -9,11 +9,11 @@ import type { Transformers } from './transformers-types.js';
  */
 export async function createTransformers(transformers: Transformers, spec: EngineSpec, model: string): Promise<Embedder> {
   const onnx = transformers.env.backends.onnx;
-  const web = spec.backend === 'wasm';
-  if (web && onnx.wasm) onnx.wasm.numThreads = spec.threads;
+  const web = spec.backend === 'wasm' || spec.backend === 'webgpu';
+  if (spec.backend === 'wasm' && onnx.wasm) onnx.wasm.numThreads = spec.threads;
   const extractor = await transformers.pipeline('feature-extraction', model, {
     dtype: spec.precision === 'q8' ? 'q8' : 'fp32',
-    device: web ? 'wasm' : 'cpu',
+    device: spec.backend === 'webgpu' ? 'webgpu' : web ? 'wasm' : 'cpu',
     ...(web ? {} : { session_options: { intraOpNumThreads: spec.threads, interOpNumThreads: 1 } }),
   });
   return {
@@ -24,6 +24,7 @@ export async function createTransformers(transformers: Transformers, spec: Engin
       return (extractor.tokenizer(texts, { padding: true, truncation: true }).input_ids.tolist() as unknown[][]).map((row) => row.map(Number));
     },
     async threadsUsed() {
+      if (spec.backend === 'webgpu') return 'webgpu';
       return web ? String(onnx.wasm?.numThreads ?? '?') : `${spec.threads} (intraOpNumThreads)`;
     },
     async dispose() {

@@ -11,7 +11,10 @@ export interface TransformersTensor {
 /** pipeline('feature-extraction', ...): texts → `[N, E]`; its tokenizer and model are public fields. */
 export interface FeatureExtractionPipeline {
   (texts: readonly string[], options: { pooling: 'mean'; normalize: boolean }): Promise<TransformersTensor>;
-  readonly tokenizer: (texts: readonly string[], options: { padding: boolean; truncation: boolean }) => { input_ids: TransformersTensor };
+  readonly tokenizer: ((texts: readonly string[], options: { padding: boolean; truncation: boolean }) => { input_ids: TransformersTensor }) & {
+    /** One text → its ids, special tokens added. */
+    encode(text: string): number[];
+  };
   dispose(): Promise<void>;
 }
 
