@@ -18,7 +18,9 @@ export interface UseBackendOptions {
   readonly wasmPaths?: string | Readonly<Record<WasmBinaryName, string>>;
   /**
    * wasm: threads for XNNPACK where the threaded binary loads (a cross-origin-isolated page).
-   * Defaults to every logical core (at most 8). Elsewhere, Node included, wasm runs one thread;
+   * Defaults to the logical cores attnkit's kernel workers leave (`defaultKernelThreads`), at least 1
+   * and at most 8: the hand-written kernels run the products and attention on their own workers, and
+   * XNNPACK's pool beside them on the same cores slows decoding. Elsewhere wasm runs one thread;
    * the report's `wasm.threadCount` always says what was achieved. Fixed at first initialisation.
    */
   readonly numThreads?: number;

@@ -7,6 +7,7 @@ import { BackendUnavailableError } from './errors/backend-unavailable-error.js';
 import { UnknownBackendError } from './errors/unknown-backend-error.js';
 import { WasmBinariesMissingError } from './errors/wasm-binaries-missing-error.js';
 import { InvalidArgumentError } from '@attnkit/errors';
+import { defaultKernelThreads } from '@attnkit/kernels';
 import { useBackend } from './use-backend.js';
 
 afterEach(() => vi.restoreAllMocks());
@@ -58,7 +59,7 @@ describe('useBackend (Node)', () => {
     const caps = await useBackend('wasm');
     expect(caps.backend).toBe('wasm');
     expect(caps.wasm).toMatchObject({ binary: 'tfjs-backend-wasm-threaded-simd.wasm', simd: true, threads: true });
-    expect(caps.wasm?.threadCount).toBe(Math.min(8, availableParallelism()));
+    expect(caps.wasm?.threadCount).toBe(Math.min(8, Math.max(1, availableParallelism() - defaultKernelThreads()))); // the cores the kernel workers leave
     expect(caps.wasm?.crossOriginIsolated).toBeUndefined();
     expect(caps.missingKernels).toEqual(['Einsum']);
     const before = memory().numTensors;

@@ -19,7 +19,7 @@ export { fusedAttentionReference } from './fused-attention-reference.js';
 export { fusedAttentionKernels, fusedAttentionKernel } from './fused-attention-kernels.js';
 export { FUSED_ATTENTION_KERNEL_NAMES, type FusedAttentionKernelName, type FusedAttentionKernel, type FusedAttentionProblem, type BroadcastRows, type OperandLayout, type FusedAttentionLayout } from './fused-attention-problem.js';
 export { InferenceOnlyError } from './inference-only-error.js';
-export { kernelThreads, kernelThreadsReady, startKernelThreads, stopKernelThreads, MAX_KERNEL_THREADS, type KernelThreadsReport, type StartKernelThreadsOptions } from './kernel-threads.js';
+export { defaultKernelThreads, kernelThreads, kernelThreadsReady, startKernelThreads, stopKernelThreads, MAX_KERNEL_THREADS, type KernelThreadsReport, type StartKernelThreadsOptions } from './kernel-threads.js';
 export { residualLayerNormF32, type ResidualLayerNormValues } from './residual-layer-norm-f32.js';
 export { f32MatMul64, type Reference64 } from './f32-mat-mul64.js';
 export { ERF_F32, erfF32, geluF32 } from './erf-f32.js';

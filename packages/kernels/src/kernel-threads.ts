@@ -95,6 +95,17 @@ function defaultThreads(): number {
   return Math.max(1, Math.min(4, logicalCores()));
 }
 
+/**
+ * The kernel workers started when no count is given: one per logical core, at most 4 (2 on a
+ * 2-core machine). `useBackend('wasm')` gives tfjs' own pool the cores these leave (at least 1).
+ *
+ * @example
+ * defaultKernelThreads(); // 2 on a 2-core machine, 4 on an 8-core one
+ */
+export function defaultKernelThreads(): number {
+  return defaultThreads();
+}
+
 /** Why this realm cannot run the kernels on threads, or undefined when it can. */
 function threadingUnavailable(): string | undefined {
   if (typeof SharedArrayBuffer === 'undefined') return 'SharedArrayBuffer is unavailable here (a web page must be cross-origin isolated: Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp)';

@@ -30,6 +30,25 @@ describe('SentenceEncoder.encode', () => {
     expect(memory().numTensors).toBe(before);
   });
 
+  it('batches texts of like token counts together (longest first), not like character counts, and gives the rows back in input order', async () => {
+    // 'x x x x' is 7 characters and 4 tokens; 'xxxxxxxxxxxx' 12 characters and fewer tokens: sorting by characters would pair unlike lengths
+    const given = ['xxxxxxxxxxxx', 'x x x x', 'x', 'x x x x x'];
+    const tokens = given.map((t) => model.tokenizer.tokenize(t).length);
+    const batches: number[][] = [];
+    const encode = model.tokenizer.encode.bind(model.tokenizer);
+    model.tokenizer.encode = ((...args: Parameters<typeof encode>) => { const out = encode(...args); batches.push(out.attentionMask.map((row) => row.reduce((a, b) => a + b, 0))); return out; }) as typeof encode;
+    try {
+      const together = await model.encode(given, { batchSize: 2, prompt: '' }); // no prompt: the batches hold the texts alone
+      const longestFirst = [...given.keys()].sort((a, b) => tokens[b]! - tokens[a]! || a - b);
+      expect(batches).toEqual([longestFirst.slice(0, 2), longestFirst.slice(2)].map((rows) => rows.map((r) => tokens[r]! + model.tokenizer.numSpecialTokens())));
+      const alone = await Promise.all(given.map((t) => model.encode([t], { prompt: '' })));
+      for (const [i, row] of ((await together.array()) as number[][]).entries()) expect(Math.max(...row.map((v, j) => Math.abs(v - alone[i]!.dataSync()[j]!)))).toBeLessThan(1e-6);
+      [together, ...alone].forEach((t) => t.dispose());
+    } finally {
+      model.tokenizer.encode = encode;
+    }
+  });
+
   it('gives [0, E] for no texts, [N, truncateDim] with truncateDim, and unit rows with normalize', async () => {
     const empty = await model.encode([]);
     expect(empty.shape).toEqual([0, 32]);

@@ -13,7 +13,7 @@ import { isDecoderModel, type SentenceTransformerModel } from './sentence-transf
 
 /** Options of {@link SentenceEncoder.encode}, named like `SentenceTransformer.encode`'s. */
 export interface SentenceEncodeOptions {
-  /** Texts per forward pass (default 32). Texts are sorted by length first; results come back in input order. */
+  /** Texts per forward pass (default 32). Texts are sorted by token count first (longest first), so each batch pads little; results come back in input order. */
   readonly batchSize?: number;
   /** A prompt of the folder's `prompts` to prepend (`'query'`, `'passage'`, ...). */
   readonly promptName?: string;
@@ -168,8 +168,10 @@ export class SentenceEncoder {
     const width = Math.min(truncateDim ?? Infinity, this.embeddingDimension);
     if (options.ranges !== undefined) checkRanges(options.ranges, precision, width, caller);
 
-    // longest first (by characters, as sentence-transformers sorts), stable; results go back to input order
-    const order = texts.map((_, i) => i).sort((a, b) => (texts[b] as string).length - (texts[a] as string).length || a - b);
+    // longest first by tokens (sentence-transformers sorts by characters, which pads more: 34 % more tokens on a
+    // corpus of WordNet glosses), stable; results go back to input order
+    const lengths = texts.length <= batchSize ? undefined : texts.map((text) => Math.min(this.tokenizer.tokenize((prompt ?? '') + text).length, this.maxSeqLength)); // the special tokens are as many for every text
+    const order = texts.map((_, i) => i).sort((a, b) => (lengths === undefined ? 0 : lengths[b]! - lengths[a]!) || (texts[b] as string).length - (texts[a] as string).length || a - b);
     const pieces: Tensor[] = [];
     const tokenPieces: Tensor2D[] = [];
     try {

@@ -1,5 +1,5 @@
 // A/B of tfjs-wasm's own thread count beside attnkit's kernel threads (one configuration per process).
-//   tsx --conditions=@attnkit/source src/ab-tfjs-threads.ts <tfjsThreads> <encoder-fp32|encoder-int8|decode-fp32|decode-int8> [model folder]
+//   tsx --conditions=@attnkit/source src/ab-tfjs-threads.ts <tfjsThreads, 0 = default> <encoder-fp32|encoder-int8|decode-fp32|decode-int8> [model folder]
 import { join } from 'node:path';
 import { useBackend } from '@attnkit/backends';
 import { loadCausalLM } from '@attnkit/models';
@@ -7,7 +7,7 @@ import { loadSentenceEncoder } from '@attnkit/sentence';
 import { modelDir } from './peer/paths.js';
 
 const [threads, mode, folder] = [Number(process.argv[2]), process.argv[3]!, process.argv[4]];
-await useBackend('wasm', { numThreads: threads });
+await useBackend('wasm', threads > 0 ? { numThreads: threads } : {}); // 0: the library's default
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 if (mode.startsWith('encoder')) {
   const model = await loadSentenceEncoder(modelDir, mode.endsWith('int8') ? { quantize: 'int8' } : {});

@@ -1,6 +1,6 @@
 import { env } from '@tensorflow/tfjs-core';
 import { detectEnvironment, InvalidArgumentError, nodeBuiltin } from '@attnkit/errors';
-import { engineState, fillWasmKernels } from '@attnkit/kernels';
+import { defaultKernelThreads, engineState, fillWasmKernels } from '@attnkit/kernels';
 import type { UseBackendOptions } from '../use-backend-options.js';
 import type { BackendAdapter } from './backend-adapter.js';
 import { selectBackend } from '../select-backend.js';
@@ -40,8 +40,9 @@ async function binarySupport(): Promise<{ simd: boolean; threads: boolean }> {
 
 /**
  * tfjs-backend-wasm (XNNPACK). Binaries always come from the installed package (Node) or your own
- * origin (browser). XNNPACK gets `numThreads` threads (default: every logical core, at most 8) in
- * Node and in cross-origin-isolated pages; other pages run one thread.
+ * origin (browser). XNNPACK gets `numThreads` threads (default: the logical cores attnkit's kernel
+ * workers leave, at least 1 and at most 8: 1 on a 2- or 4-core machine, 4 on an 8-core one) in Node and
+ * in cross-origin-isolated pages; other pages run one thread.
  */
 export const wasmAdapter: BackendAdapter = {
   name: 'wasm',
@@ -65,8 +66,10 @@ export const wasmAdapter: BackendAdapter = {
       return selectBackend('wasm');
     }
     const node = detectEnvironment() === 'node';
-    const wanted = Math.min(8, options.numThreads ?? (await logicalCores()));
-    if (node && wanted > 1) await (await import('./node-threads/enable-node-threads.js')).enableNodeThreads();
+    // default: the cores attnkit's kernel workers leave (they run the products and attention; XNNPACK's pool
+    // beside them on the same cores made decoding 2-2.7x slower on 2 cores, encoders no faster)
+    const wanted = Math.min(8, options.numThreads ?? Math.max(1, (await logicalCores()) - defaultKernelThreads()));
+    if (node && (options.numThreads === undefined || wanted > 1)) await (await import('./node-threads/enable-node-threads.js')).enableNodeThreads(); // the threaded binary, as with more threads (numThreads: 1 asks for the plain one)
     const { simd, threads } = await binarySupport();
     const binary = wasmBinaryFor(simd, threads);
     const location = node
