@@ -12,7 +12,8 @@ import type { Generator } from './measure.js';
  * one forward (logits of the last position only).
  */
 export async function createAttnkitGenerator(spec: GenerationEngine, source: ModelSource, wasmPaths?: string): Promise<Generator> {
-  await useBackend('wasm', { numThreads: spec.tfjsThreads ?? spec.threads, ...(wasmPaths ? { wasmPaths } : {}) });
+  const tfjsThreads = spec.tfjsThreads ?? (spec.threads === 1 ? 1 : undefined); // undefined: the library's default (the cores the kernel workers leave)
+  await useBackend('wasm', { ...(tfjsThreads === undefined ? {} : { numThreads: tfjsThreads }), ...(wasmPaths ? { wasmPaths } : {}) });
   await startKernelThreads({ threads: spec.threads });
   const model = await loadCausalLM(source, spec.precision === 'int8' ? { quantize: 'int8' } : {});
   return {

@@ -4,11 +4,13 @@ import type { ModelSource } from '@attnkit/hub';
 import { loadSentenceEncoder, type SentenceEncoder } from '@attnkit/sentence';
 import type { Embedder, EngineSpec } from './engine.js';
 
-/** The backend started (wasm at `spec.threads` with attnkit's kernel threads, webgl or webgpu) and the model loaded (int8: `quantize: 'int8'`). */
+/** The backend started (wasm: attnkit's kernel threads at `spec.threads`, tfjs-wasm's pool at the library's default; webgl or webgpu) and the model loaded (int8: `quantize: 'int8'`). */
 export async function loadAttnkit(spec: Pick<EngineSpec, 'backend' | 'threads' | 'precision'>, source: ModelSource, wasmPaths?: string): Promise<SentenceEncoder> {
   const backend = spec.backend === 'webgl' || spec.backend === 'webgpu' ? spec.backend : 'wasm';
-  await useBackend(backend, backend === 'wasm' ? { numThreads: spec.threads, ...(wasmPaths ? { wasmPaths } : {}) } : {});
-  if (backend === 'wasm') await startKernelThreads({ threads: spec.threads }); // attnkit's own kernels (int8, fused attention) on as many threads as tfjs-wasm
+  // `threads` is the kernels' workers (the products and attention); tfjs-wasm's own pool gets the library's default
+  // (the cores those leave: 1 on 2 cores), or 1 for a one-thread engine
+  await useBackend(backend, backend === 'wasm' ? { ...(spec.threads === 1 ? { numThreads: 1 } : {}), ...(wasmPaths ? { wasmPaths } : {}) } : {});
+  if (backend === 'wasm') await startKernelThreads({ threads: spec.threads });
   return loadSentenceEncoder(source, spec.precision === 'int8' ? { quantize: 'int8' } : {});
 }
 

@@ -17,6 +17,7 @@ import { ensureCorpusReference, readCorpusReference } from './corpus/corpus-refe
 import { runCorpusInNode, scoreCorpusResults, type CorpusRoundResult, type CorpusRun } from './corpus/corpus-run.js';
 import { browserEngines, nodeEngines, type EngineResult, type EngineSpec } from './engine.js';
 import { peerReport, type PeerRun, type RoundResult } from './report.js';
+import type { GenerationRun } from '../generation/report.js';
 import { benchDir, modelDir, modelsDir, referenceFile, rootDir } from './paths.js';
 import { readReference } from './reference.js';
 
@@ -42,6 +43,12 @@ function runInNode(id: string, runs: number): EngineResult {
   return { ...result, coldMs: result.coldMs ?? NaN };
 }
 
+/** The last `bench:generation` run (models/generation-results.json), when there is one: the page's generation section. */
+function generationRun(): GenerationRun | undefined {
+  const file = join(modelsDir, 'generation-results.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as GenerationRun) : undefined;
+}
+
 function rotate<T>(list: readonly T[], by: number): T[] {
   return list.map((_, i) => list[(i + by) % list.length]!);
 }
@@ -51,7 +58,7 @@ async function main(): Promise<void> {
   const outJson = values['out-json'] ?? join(modelsDir, 'peer-results.json');
   const outMd = values['out-md'] ?? join(rootDir, 'docs', 'benchmarks-peer.md');
   if (values['from-results'] === true) { // the report again from the last run's numbers (models/peer-results.json or --out-json), nothing re-measured
-    const text = peerReport(JSON.parse(readFileSync(outJson, 'utf8')) as PeerRun, COMMAND);
+    const text = peerReport(JSON.parse(readFileSync(outJson, 'utf8')) as PeerRun, COMMAND, generationRun());
     writeFileSync(outMd, text);
     console.log(text);
     return;
@@ -164,7 +171,7 @@ async function main(): Promise<void> {
   }
   const run = snapshot();
   writeFileSync(outJson, JSON.stringify(run));
-  const text = peerReport(run, COMMAND);
+  const text = peerReport(run, COMMAND, generationRun());
   writeFileSync(outMd, text);
   console.log(text);
 }

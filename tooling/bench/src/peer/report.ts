@@ -2,6 +2,7 @@ import { corpusSection } from './corpus/corpus-report.js';
 import type { CorpusRun } from './corpus/corpus-run.js';
 import type { EngineResult, EngineSpec } from './engine.js';
 import type { GpuInfo } from './gpu-info.js';
+import { generationReport, type GenerationRun } from '../generation/report.js';
 import type { PeerReference } from './reference.js';
 import { median, minCosine } from './stats.js';
 
@@ -160,9 +161,27 @@ function embedSection(run: PeerRun): string[] {
  * docs/benchmarks-peer.md from one run: the header, then one section per workload that ran (each a function
  * returning its lines: the 8 × 128 batch, the corpus; a further workload appends its own).
  */
-export function peerReport(run: PeerRun, command: string): string {
+export function peerReport(run: PeerRun, command: string, generation?: GenerationRun): string {
   const sections: string[][] = [header(run, command)];
   if (run.results.length > 0) sections.push(embedSection(run));
   if (run.corpus !== undefined) sections.push(corpusSection(run.corpus, run.rounds));
+  sections.push(generation === undefined
+    ? ['## Generation', '', 'Not measured in this run: `pnpm --filter @attnkit/bench bench:generation` writes models/generation-results.json, which this page then includes.', '']
+    : generationReport(generation).trimEnd().split('\n').concat(['']));
+  sections.push(gpuSection(run));
   return `${sections.flat().join('\n')}\n`;
+}
+
+/** Whether a GPU timed the webgpu and webgl rows of this run, or where they stand. */
+function gpuSection(run: PeerRun): string[] {
+  const gpu = run.browser.gpu;
+  const onGpu = gpu !== undefined && (gpu.webgpuOnGpu || gpu.webglOnGpu);
+  return [
+    '## A real GPU',
+    '',
+    onGpu
+      ? `The webgpu and webgl rows above ran on a GPU (WebGPU adapter ${gpu.webgpu}, WebGL renderer ${gpu.webgl}).`
+      : 'Not measured on a GPU: this machine has none (the webgl row above runs on SwiftShader, a CPU renderer). `tooling/bench/scripts/gpu-bench.sh` runs the webgpu and webgl rows against transformers.js `device: \'webgpu\'` in headless Chromium, in under 8 minutes, with nothing installed outside the repository; run it where a GPU is at hand.',
+    '',
+  ];
 }
