@@ -19,6 +19,7 @@ import { retrievalCases } from './retrieval-cases.js';
 import { sentencePositionsCases } from './sentence-positions-cases.js';
 import { tokenizersPositionsCases } from './tokenizers-positions-cases.js';
 import { hubPositionsCases } from './hub-positions-cases.js';
+import { modelsPositionsCases } from './models-positions-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
 import { tokenizerCases } from './tokenizer-cases.js';
@@ -53,6 +54,7 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...modernbertCases,
   ...tokenizersPositionsCases,
   ...hubPositionsCases,
+  ...modelsPositionsCases,
 ];
 
 /** The areas the catalogue must cover (a missing or misspelled area fails the run). */
