@@ -27,9 +27,12 @@ const sentence = () => loadSentenceEncoder(SENTENCE);
 const cross = () => loadCrossEncoder(CROSS);
 
 /** The sentence package's loaders, encoders and tensor calls (async: read with data()), every position and option key; Node only (the Chromium catalogue keeps to the tensor blocks' packages). */
-const VALID_CALLS: readonly ValidCall[] = [
+const SEARCH_CALLS: readonly ValidCall[] = [
   { name: 'sentence.semanticSearch', args: () => [zeros([2, 4]), zeros([5, 4]), { topK: 2 }], call: ([q, c, o]) => semanticSearch(q as Tensor, c as Tensor, o as never), optional: [2],
     options: { index: 2, keys: ['topK', 'scoreFunction', 'queryChunkSize', 'corpusChunkSize'] } },
+];
+/** The loaders and the models' calls (a model loaded per case), run on cpu only. */
+const MODEL_CALLS: readonly ValidCall[] = [
   { name: 'sentence.loadSentenceEncoder', args: () => [SENTENCE, {}], call: ([s, o]) => withModel(() => loadSentenceEncoder(s as never, o as never), () => undefined), optional: [1],
     options: { index: 1, keys: LOAD_KEYS }, accepted: { 'hub:{}': NO_HUB } },
   { name: 'sentence.SentenceEncoder.encode', args: () => [['a cat', 'a dog'], { batchSize: 1 }], call: ([t, o]) => withModel(sentence, (m: SentenceEncoder) => m.encode(t as never, o as never)), optional: [1],
@@ -44,5 +47,7 @@ const VALID_CALLS: readonly ValidCall[] = [
     options: { index: 2, keys: ['topK', 'returnDocuments', 'batchSize', 'activation', 'applySoftmax', 'promptName', 'prompt', 'signal'] }, accepted: { '0:"x"': 'a query text ("x" is a text)', ...nulls('batchSize', 'activation', 'promptName'), 'prompt:"x"': PROMPT } },
 ];
 
-/** The sentence package's calls given each hostile value at each argument and option key, the others valid. */
-export const sentencePositionsCases: CatalogueCase[] = VALID_CALLS.flatMap(variants);
+/** `semanticSearch` given each hostile value at each argument and option key, the others valid (run on cpu and wasm). */
+export const sentencePositionsCases: CatalogueCase[] = SEARCH_CALLS.flatMap(variants);
+/** The sentence loaders, encoders and cross-encoders given each hostile value at each argument and option key, the others valid. */
+export const sentenceModelPositionsCases: CatalogueCase[] = MODEL_CALLS.flatMap(variants);
