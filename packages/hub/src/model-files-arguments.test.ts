@@ -33,6 +33,7 @@ describe('the hub readers check every argument', () => {
 
   it('refuses a null endpoint and a caller that is no string in resolveHubOptions', () => {
     expect(thrown(() => resolveHubOptions({ endpoint: null as never }, 'test')).message).toMatch(/^test: 'hub\.endpoint' must be the http\(s\) address of a Hugging Face Hub/);
-    expect(thrown(() => resolveHubOptions({}, undefined as never)).message).toMatch(/^resolveHubOptions: 'caller' must be the name of the calling function/);
+    expect(resolveHubOptions({}).offline).toBeTypeOf('boolean'); // no caller: messages name resolveHubOptions
+    expect(thrown(() => resolveHubOptions({}, null as never)).message).toMatch(/^resolveHubOptions: 'caller' must be the name of the calling function/);
   });
 });

@@ -51,7 +51,7 @@ function defaultCacheDir(env: Readonly<Record<string, string | undefined>>): str
  * @example
  * resolveHubOptions({ offline: true }, 'loadEncoder').cacheDir; // '/home/me/.cache/huggingface/hub'
  */
-export function resolveHubOptions(given: HubOptions | undefined, caller: string): ResolvedHubOptions {
+export function resolveHubOptions(given: HubOptions | undefined, caller = 'resolveHubOptions'): ResolvedHubOptions {
   if (typeof caller !== 'string' || caller === '') throw new InvalidArgumentError({ caller: 'resolveHubOptions', argument: 'caller', expected: 'the name of the calling function (for messages)', received: describeValue(caller) });
   const options = given === undefined ? {} : checkOptionKeys(checkObject(given, { caller, argument: 'hub', expected: 'an object { cacheDir?, offline?, token?, endpoint? }' }), KEYS, caller, 'hub');
   const env = environment();

@@ -27,7 +27,7 @@ const VALID_CALLS: readonly ValidCall[] = [
   { name: 'hub.readSafetensors', args: () => [bytes(), {}], call: ([b, o]) => readSafetensors(b as never, o as never), optional: [1], options: { index: 1, keys: ['maxHeaderBytes', 'keepInt8'] } },
   { name: 'hub.writeSafetensors', args: () => [{ w: { shape: [2], values: new Float32Array([1, 2]) } }, { format: 'pt' }], call: ([t, m]) => writeSafetensors(t as never, m as never), optional: [1],
     accepted: { '0:{}': 'no tensors: an empty, valid file', '1:{}': 'no metadata' } },
-  { name: 'hub.resolveHubOptions', args: () => [offline(), 'caller'], call: ([h, c]) => resolveHubOptions(h as never, c as never), optional: [0],
+  { name: 'hub.resolveHubOptions', args: () => [offline(), 'caller'], call: ([h, c]) => resolveHubOptions(h as never, c as never), optional: [0, 1],
     options: { index: 0, keys: ['cacheDir', 'offline', 'token', 'endpoint'] }, accepted: { '0:{}': NO_HUB, '1:"x"': CALLER, 'cacheDir:"x"': 'a relative folder path is a cache folder', 'token:"x"': 'a non-empty string is a token (the Hub judges it)' } },
   { name: 'hub.scanHubCache', args: () => [{ hub: offline() }], call: ([o]) => scanHubCache(o as never), optional: [0], options: { index: 0, keys: ['hub'] }, accepted: { 'hub:{}': NO_HUB } },
   { name: 'hub.downloadModel', args: () => ['acme/st-bert', { hub: offline() }], call: ([s, o]) => downloadModel(s as never, o as never),
