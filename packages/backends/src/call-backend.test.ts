@@ -67,3 +67,10 @@ describe('callBackend', () => {
     expect(getBackend()).toBe('cpu');
   });
 });
+
+describe('callBackend arguments', () => {
+  it('refuses a backend that is not a name (a disposed tensor, a number) with a typed error', () => {
+    expect(() => callBackend('load', 7 as never)).toThrow(InvalidArgumentError);
+    expect(() => callBackend('load', { dataId: {}, shape: [1], dtype: 'float32', isDisposed: true } as never)).toThrow(/^load: 'backend' must be the name of an initialised backend/);
+  });
+});

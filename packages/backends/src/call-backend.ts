@@ -1,6 +1,6 @@
 import { setBackend } from '@tensorflow/tfjs-core';
 import { engineState as state } from '@attnkit/kernels';
-import { InvalidArgumentError } from '@attnkit/errors';
+import { describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { assertBackendReady } from './assert-backend-ready.js';
 import { parseBackendName } from './backend-name.js';
 import { BackendNotReadyError } from './errors/backend-not-ready-error.js';
@@ -51,6 +51,7 @@ export interface CallBackend {
  */
 export function callBackend(caller: string, backend?: string): CallBackend {
   if (backend === undefined) assertBackendReady(caller);
+  else if (typeof backend !== 'string') throw new InvalidArgumentError({ caller, argument: 'backend', expected: "the name of an initialised backend ('cpu', 'wasm', 'webgl', 'webgpu')", received: describeValue(backend) });
   else if (state().registry[parseBackendName(backend)] === undefined) throw new BackendNotReadyError(caller, 'uninitialised', backend);
   const name = backend ?? (state().backendName as string);
   return {

@@ -1,4 +1,4 @@
-import { checkAbortSignal, checkFunction, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { checkAbortSignal, checkBoolean, checkFunction, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { ModelLoadError } from './model-load-error.js';
 import { hubFilesReader } from './hub/hub-files-reader.js';
 import { resolveUrl } from './hub/hub-metadata.js';
@@ -79,6 +79,11 @@ export class ModelFiles {
    * page where the file should be an error (see {@link ReadFileOptions}).
    */
   read(name: string, options: ReadFileOptions = {}): Promise<Uint8Array | undefined> {
+    try {
+      checkReadArguments(name, options, 'ModelFiles.read');
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (this.#context.signal?.aborted === true) return Promise.reject(this.#context.signal.reason);
     const key = `${this.prefix}${name}`;
     const known = this.#cache.get(key);
@@ -94,6 +99,7 @@ export class ModelFiles {
    * and the folder when it is not valid JSON.
    */
   async json(name: string, options: ReadFileOptions = {}): Promise<unknown> {
+    checkReadArguments(name, options, 'ModelFiles.json');
     const bytes = await this.read(name, options);
     if (bytes === undefined) return undefined;
     try {
@@ -163,9 +169,18 @@ export function modelFiles(source: ModelSource | ModelFiles, given: ModelFilesOp
   const options = typeof given === 'function' ? { onProgress: given } : given;
   const caller = typeof options === 'object' && options !== null && typeof options.caller === 'string' ? options.caller : 'modelFiles';
   checkOptionKeys(options, OPTION_KEYS, caller);
+  if (options.caller !== undefined && (typeof options.caller !== 'string' || options.caller === '')) throw new InvalidArgumentError({ caller, argument: 'caller', expected: 'the name of the calling function (for messages)', received: describeValue(options.caller) });
+  if (options.hub !== undefined) resolveHubOptions(options.hub, caller); // checked for every source, not only the Hub ids that use it
   if (source instanceof ModelFiles) return source.with(options);
   checkModelSource(source, caller);
   return new ModelFiles(source, contextOf(options));
+}
+
+/** A file name (a non-empty string) and read options `{ required? }`: a typed error naming `caller` otherwise. */
+function checkReadArguments(name: unknown, options: unknown, caller: string): void {
+  if (typeof name !== 'string' || name === '') throw new InvalidArgumentError({ caller, argument: 'name', expected: 'a file name inside the folder (a non-empty string)', received: describeValue(name) });
+  const { required } = checkOptionKeys(options as ReadFileOptions, ['required'], caller);
+  checkBoolean(required, { caller, argument: 'required', fallback: false });
 }
 
 /**

@@ -11,7 +11,7 @@ import type { SentenceFolder } from './read-sentence-folder.js';
 import { similarity, type SimilarityFunction } from './similarity.js';
 import { isDecoderModel, type SentenceTransformerModel } from './sentence-transformer-model.js';
 
-/** Options of {@link SentenceEncoder.encode}, named like `SentenceTransformer.encode`'s. */
+/** Options of {@link SentenceEncoder.encode}, named like `SentenceTransformer.encode`'s. A `null` `batchSize`, `promptName`, `truncateDim`, `precision` or `outputValue` is left out (its default, as `None` there). */
 export interface SentenceEncodeOptions {
   /** Texts per forward pass (default 32). Texts are sorted by token count first (longest first), so each batch pads little; results come back in input order. */
   readonly batchSize?: number;

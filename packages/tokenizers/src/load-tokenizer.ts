@@ -1,4 +1,4 @@
-import { checkOptionKeys } from '@attnkit/errors';
+import { checkBoolean, checkOptionKeys } from '@attnkit/errors';
 import { ModelFiles, ModelLoadError, modelFiles, type HubOptions, type LoadProgress, type ModelSource } from '@attnkit/hub';
 import { Tokenizer } from './tokenizer.js';
 import { lowercaseTokenizerJson } from './tokenizer-json/lowercase-tokenizer-json.js';
@@ -39,6 +39,7 @@ function json(bytes: Uint8Array, file: string): Record<string, unknown> {
  */
 export async function loadTokenizer(source: ModelSource | ModelFiles, options: LoadTokenizerOptions = {}): Promise<Tokenizer> {
   checkOptionKeys(options, ['lowercase', 'signal', 'fetch', 'onProgress', 'hub'], 'loadTokenizer'); // null, a non-object or a misspelled option is an error
+  checkBoolean(options.lowercase, { caller: 'loadTokenizer', argument: 'lowercase', fallback: false });
   const lower = (tokenizerJson: Record<string, unknown>) => (options.lowercase === true ? lowercaseTokenizerJson(tokenizerJson) : tokenizerJson);
   const files = modelFiles(source, { caller: 'loadTokenizer', signal: options.signal, fetch: options.fetch, onProgress: options.onProgress, hub: options.hub });
   const configBytes = await files.read('tokenizer_config.json');

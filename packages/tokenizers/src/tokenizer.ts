@@ -1,4 +1,4 @@
-import { InvalidArgumentError, checkInteger, checkOptionKeys, describeValue } from '@attnkit/errors';
+import { InvalidArgumentError, checkInteger, checkObject, checkOptionKeys, describeValue } from '@attnkit/errors';
 import { applyChatTemplate, type ApplyChatTemplateOptions } from './chat/apply-chat-template.js';
 import type { ChatMessage } from './chat/chat-message.js';
 import { chatTemplatesOf, type ChatTemplates } from './chat/chat-templates.js';
@@ -8,7 +8,7 @@ import { isByteFallbackToken } from './decoders/byte-fallback-decoder.js';
 import { TokenizerPipeline } from './pipeline/tokenizer-pipeline.js';
 import { checkTokenizerJson } from './tokenizer-json/check-tokenizer-json.js';
 
-/** Options of {@link Tokenizer.encode}. */
+/** Options of {@link Tokenizer.encode}. A `null` option is left out (its default, as `None` in transformers). */
 export interface EncodeOptions {
   /** `'longest'` (default): pad to the longest sequence; `'max_length'`: to `maxLength` (at most 2^20); `false`: no padding (then all must have equal length). */
   readonly padding?: 'longest' | 'max_length' | false;
@@ -105,7 +105,9 @@ export class Tokenizer {
    */
   constructor(tokenizerJson: Record<string, unknown>, tokenizerConfig: Record<string, unknown> = {}, files: TokenizerFiles = {}) {
     checkTokenizerJson(tokenizerJson, 'Tokenizer');
-    checkOptionKeys(files, ['chatTemplate'], 'Tokenizer');
+    checkObject(tokenizerConfig, { caller: 'Tokenizer', argument: 'tokenizerConfig', expected: 'a parsed tokenizer_config.json object' });
+    checkObject(files, { caller: 'Tokenizer', argument: 'files', expected: 'an object { chatTemplate? }' });
+    checkOptionKeys(files, ['chatTemplate'], 'Tokenizer', 'files');
     if (files.chatTemplate !== undefined && typeof files.chatTemplate !== 'string') throw new InvalidArgumentError({ caller: 'Tokenizer', argument: 'files.chatTemplate', expected: "the text of the folder's chat_template.jinja", received: describeValue(files.chatTemplate) });
     this.#chat = chatTemplatesOf(tokenizerConfig, files.chatTemplate, 'Tokenizer');
     this.#templateTokens = templateSpecialTokens(tokenizerConfig);
@@ -164,11 +166,13 @@ export class Tokenizer {
 
   /** The id of a token (`undefined` if it is not in the vocabulary). */
   tokenToId(token: string): number | undefined {
+    if (typeof token !== 'string') throw new InvalidArgumentError({ caller: 'Tokenizer.tokenToId', argument: 'token', expected: 'a token string', received: describeValue(token) });
     return this.#pipeline.tokenToId(token);
   }
 
   /** The token of an id (`undefined` outside the vocabulary). */
   idToToken(id: number): string | undefined {
+    if (!Number.isInteger(id)) throw new InvalidArgumentError({ caller: 'Tokenizer.idToToken', argument: 'id', expected: 'an integer token id', received: describeValue(id) });
     return this.#pipeline.idToToken(id);
   }
 
@@ -199,7 +203,7 @@ export class Tokenizer {
    * sets `clean_up_tokenization_spaces` (not for BPE models, as transformers 5).
    */
   decode(ids: readonly number[]): string {
-    if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id))) throw new InvalidArgumentError({ caller: 'Tokenizer.decode', argument: 'ids', expected: 'a list of integer token ids', received: describeValue(ids) });
+    if (!Array.isArray(ids) || !Array.from(ids).every((id) => Number.isInteger(id))) throw new InvalidArgumentError({ caller: 'Tokenizer.decode', argument: 'ids', expected: 'a list of integer token ids', received: describeValue(ids) });
     const text = this.#pipeline.decode(ids, true);
     return this.#cleanUpSpaces ? cleanUpTokenization(text) : text;
   }

@@ -51,13 +51,14 @@ function defaultCacheDir(env: Readonly<Record<string, string | undefined>>): str
  * @example
  * resolveHubOptions({ offline: true }, 'loadEncoder').cacheDir; // '/home/me/.cache/huggingface/hub'
  */
-export function resolveHubOptions(given: HubOptions | undefined, caller: string): ResolvedHubOptions {
+export function resolveHubOptions(given: HubOptions | undefined, caller = 'resolveHubOptions'): ResolvedHubOptions {
+  if (typeof caller !== 'string' || caller === '') throw new InvalidArgumentError({ caller: 'resolveHubOptions', argument: 'caller', expected: 'the name of the calling function (for messages)', received: describeValue(caller) });
   const options = given === undefined ? {} : checkOptionKeys(checkObject(given, { caller, argument: 'hub', expected: 'an object { cacheDir?, offline?, token?, endpoint? }' }), KEYS, caller, 'hub');
   const env = environment();
   const offline = options.offline === undefined ? /^(1|true|yes|on)$/i.test(env['HF_HUB_OFFLINE'] ?? '') : checkBoolean(options.offline, { caller, argument: 'hub.offline', fallback: false });
   if (options.cacheDir !== undefined && (typeof options.cacheDir !== 'string' || options.cacheDir === '')) throw new InvalidArgumentError({ caller, argument: 'hub.cacheDir', expected: 'a folder path', received: describeValue(options.cacheDir) });
   if (options.token !== undefined && (typeof options.token !== 'string' || options.token === '')) throw new InvalidArgumentError({ caller, argument: 'hub.token', expected: 'an access token (a non-empty string)', received: typeof options.token === 'string' ? 'an empty string' : `a ${typeof options.token}` });
-  const endpointText = options.endpoint ?? (env['HF_ENDPOINT'] || DEFAULT_ENDPOINT);
+  const endpointText = options.endpoint === undefined ? env['HF_ENDPOINT'] || DEFAULT_ENDPOINT : options.endpoint;
   let endpoint: URL | undefined;
   try {
     endpoint = new URL(String(endpointText).replace(/\/+$/, ''));

@@ -1,4 +1,4 @@
-import { describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { checkBoolean, checkInteger, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { SafetensorsError } from './safetensors-error.js';
 import { decodeHalf } from './decode-float.js';
 
@@ -55,12 +55,13 @@ export function readSafetensors(input: ArrayBufferView | ArrayBuffer | SharedArr
   if (!ArrayBuffer.isView(input) && !isBuffer) {
     throw new InvalidArgumentError({ caller: 'readSafetensors', argument: 'input', expected: 'the file as bytes: a Uint8Array (a Node Buffer), another ArrayBuffer view, an ArrayBuffer or a SharedArrayBuffer', received: describeValue(input) });
   }
+  checkOptionKeys(options, ['maxHeaderBytes', 'keepInt8'], 'readSafetensors');
   const bytes = ArrayBuffer.isView(input) ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
   if (bytes.length < 8) throw new SafetensorsError('truncated', `the file has ${bytes.length} bytes; at least 8 are needed for the header size.`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerSize = Number(view.getBigUint64(0, true));
-  const limit = options.maxHeaderBytes ?? MAX_HEADER_BYTES;
-  const keepInt8 = options.keepInt8 === true;
+  const limit = options.maxHeaderBytes === undefined ? MAX_HEADER_BYTES : checkInteger(options.maxHeaderBytes, { caller: 'readSafetensors', argument: 'maxHeaderBytes', min: 1 });
+  const keepInt8 = checkBoolean(options.keepInt8, { caller: 'readSafetensors', argument: 'keepInt8', fallback: false });
   if (headerSize > limit) throw new SafetensorsError('header', `the header claims ${headerSize} bytes, more than the ${limit} allowed.`);
   if (8 + headerSize > bytes.length) {
     throw new SafetensorsError('truncated', `the header claims ${headerSize} bytes but only ${bytes.length - 8} follow the size field.`);

@@ -1,6 +1,7 @@
 import { notEqual, reshape, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { scaledDotProductAttention, scaledDotProductAttentionOutput, type AttentionOptions } from '@attnkit/attention';
 import { assertBackendReady } from '@attnkit/backends';
+import { checkBoolean, checkObject } from '@attnkit/errors';
 import { checkIds, checkSequenceLength } from './check-encoder-inputs.js';
 import type { EncoderInputs, EncoderOutputs } from './encoder.js';
 import type { EncoderConfig } from './encoder-config.js';
@@ -58,6 +59,9 @@ export interface EncoderParts {
  */
 export function encoderForward(caller: string, config: EncoderConfig, parts: EncoderParts, inputs: EncoderInputs): EncoderOutputs {
   assertBackendReady(caller);
+  checkObject(inputs, { caller, argument: 'inputs', expected: 'an object { inputIds, attentionMask?, tokenTypeIds?, outputAttentions?, outputHiddenStates? }' });
+  checkBoolean(inputs.outputAttentions, { caller, argument: 'outputAttentions', fallback: false });
+  checkBoolean(inputs.outputHiddenStates, { caller, argument: 'outputHiddenStates', fallback: false });
   const owned: Tensor[] = [];
   const take = ({ ids, created }: { ids: Tensor; created: boolean }): Tensor => (created && owned.push(ids), ids);
   try {

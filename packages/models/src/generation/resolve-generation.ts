@@ -42,7 +42,7 @@ export function resolveGeneration(options: GenerateOptions, defaults: Generation
   };
   const fail = (argument: string, expected: string, value: unknown, hint?: string): never => refuse(argument, expected, describeValue(value), hint);
   const number = (argument: keyof GenerateOptions, fallback: number, ok: (v: number) => boolean, expected: string): number => {
-    const value = options[argument] ?? fallback;
+    const value = options[argument] === undefined ? fallback : options[argument]; // null is no number: an error, as for every option
     if (typeof value !== 'number' || !ok(value)) fail(argument, expected, value);
     return value as number;
   };

@@ -1,4 +1,4 @@
-import { checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { checkBoolean, checkFunction, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { callBackend, ensureBackend, type CallBackend } from '@attnkit/backends';
 import { modelFiles, type HubOptions, type LoadProgress, type ModelFiles, type ModelSource } from '@attnkit/hub';
 
@@ -36,6 +36,9 @@ export const LOAD_MODEL_OPTION_KEYS = ['onProgress', 'onNotice', 'signal', 'chec
 export async function openModelFolder(source: ModelSource | ModelFiles, options: LoadModelOptions, caller: string): Promise<{ files: ModelFiles; backend: CallBackend }> {
   checkObject(options, { caller, argument: 'options', expected: 'an object of load options' });
   checkOptionKeys(options, LOAD_MODEL_OPTION_KEYS, caller);
+  checkFunction(options.onNotice, { caller, argument: 'onNotice' });
+  checkBoolean(options.checkFinite, { caller, argument: 'checkFinite', fallback: false });
+  if (options.backend !== undefined && typeof options.backend !== 'string') throw new InvalidArgumentError({ caller, argument: 'backend', expected: "the name of an initialised backend ('cpu', 'wasm', 'webgl', 'webgpu')", received: describeValue(options.backend) });
   if (options.quantize !== undefined && options.quantize !== 'int8') throw new InvalidArgumentError({ caller, argument: 'quantize', expected: "'int8' (or absent for float32 weights)", received: describeValue(options.quantize) });
   const files = modelFiles(source, { caller, onProgress: options.onProgress, signal: options.signal, fetch: options.fetch, hub: options.hub });
   if (options.backend === undefined) await ensureBackend(caller);

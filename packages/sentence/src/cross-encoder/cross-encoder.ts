@@ -7,7 +7,7 @@ import { applyCrossEncoderActivation, CROSS_ENCODER_ACTIVATIONS, type CrossEncod
 import { checkPairs } from './check-pairs.js';
 import type { CrossEncoderFolder } from './read-cross-encoder-folder.js';
 
-/** Options of {@link CrossEncoder.predict}, named like `CrossEncoder.predict`'s in sentence-transformers. */
+/** Options of {@link CrossEncoder.predict}, named like `CrossEncoder.predict`'s in sentence-transformers. A `null` `batchSize`, `activation` or `promptName` is left out (its default, as `None` there). */
 export interface CrossEncoderPredictOptions {
   /** Pairs per forward pass (default 32). Pairs are sorted by length first; scores come back in input order. */
   readonly batchSize?: number;

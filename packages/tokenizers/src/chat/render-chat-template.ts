@@ -1,5 +1,5 @@
 import { Template, parse as parseJinja, tokenize as tokenizeJinja } from '@huggingface/jinja';
-import { AttnkitError, InvalidArgumentError, checkOptionKeys, describeValue } from '@attnkit/errors';
+import { AttnkitError, InvalidArgumentError, checkOptionKeys, describeValue, isTensorLike } from '@attnkit/errors';
 import { checkChatMessages, type ChatMessage } from './chat-message.js';
 import { ChatTemplateError } from './chat-template-error.js';
 
@@ -78,7 +78,7 @@ export function renderChatTemplate(template: string, messages: readonly ChatMess
   for (const [name, list] of [['tools', tools], ['documents', documents]] as const) {
     if (list !== undefined && !(Array.isArray(list) && list.every((item) => typeof item === 'object' && item !== null && !Array.isArray(item)))) throw new InvalidArgumentError({ caller, argument: name, expected: 'a list of objects (JSON schemas for tools, { title, text } for documents)', received: describeValue(list) });
   }
-  if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) throw new InvalidArgumentError({ caller, argument: 'variables', expected: 'an object of template variables', received: describeValue(variables) });
+  if (typeof variables !== 'object' || variables === null || Array.isArray(variables) || isTensorLike(variables)) throw new InvalidArgumentError({ caller, argument: 'variables', expected: 'an object of template variables', received: describeValue(variables) });
   const reserved = Object.keys(variables).find((key) => RESERVED.includes(key));
   if (reserved !== undefined) throw new InvalidArgumentError({ caller, argument: `variables.${reserved}`, expected: `no variable the renderer sets (${RESERVED.join(', ')}): pass messages, tools, documents and addGenerationPrompt as options`, received: reserved });
 

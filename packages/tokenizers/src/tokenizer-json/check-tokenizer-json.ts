@@ -24,6 +24,7 @@ const show = (value: unknown) => {
  * checkTokenizerJson(JSON.parse(text), 'loadTokenizer'); // InvalidArgumentError for {"model": {"vocab": {"a": {}}}}
  */
 export function checkTokenizerJson(json: Record<string, unknown>, caller: string): void {
+  if (typeof caller !== 'string') throw new InvalidArgumentError({ caller: 'checkTokenizerJson', argument: 'caller', expected: 'the name of the calling function (for messages)', received: show(caller) });
   const fail = (argument: string, expected: string, received: string): never => {
     throw new InvalidArgumentError({ caller, argument: `tokenizer.json ${argument}`, expected, received });
   };

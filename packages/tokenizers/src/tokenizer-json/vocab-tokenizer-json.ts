@@ -1,4 +1,4 @@
-import { checkObject, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { checkBoolean, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 
 /** The options of a `tokenizer_config.json` that shape a BERT tokenizer. */
 export interface WordPieceOptions {
@@ -23,7 +23,11 @@ const SPECIALS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'] as const;
  */
 export function tokenizerJsonFromVocab(vocabText: string, options: WordPieceOptions = {}): Record<string, unknown> {
   if (typeof vocabText !== 'string') throw new InvalidArgumentError({ caller: 'tokenizerJsonFromVocab', argument: 'vocab.txt', expected: 'the text of vocab.txt', received: describeValue(vocabText) });
-  checkObject(options, { caller: 'tokenizerJsonFromVocab', argument: 'options', expected: 'an object { lowercase?, stripAccents? }' });
+  checkObject(options, { caller: 'tokenizerJsonFromVocab', argument: 'options', expected: 'an object { lowercase?, stripAccents?, handleChineseChars? }' });
+  checkOptionKeys(options, ['lowercase', 'stripAccents', 'handleChineseChars'], 'tokenizerJsonFromVocab');
+  checkBoolean(options.lowercase, { caller: 'tokenizerJsonFromVocab', argument: 'lowercase', fallback: true });
+  if (options.stripAccents !== null) checkBoolean(options.stripAccents, { caller: 'tokenizerJsonFromVocab', argument: 'stripAccents', fallback: false });
+  checkBoolean(options.handleChineseChars, { caller: 'tokenizerJsonFromVocab', argument: 'handleChineseChars', fallback: true });
   const tokens = vocabText.split(/\r?\n/);
   if (tokens[tokens.length - 1] === '') tokens.pop();
   const vocab: Record<string, number> = Object.create(null) as Record<string, number>;

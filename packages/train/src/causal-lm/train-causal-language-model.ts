@@ -56,7 +56,7 @@ export async function trainCausalLanguageModel(model: CausalLM, tokenizer: Token
   const { evaluation, learningRate, ...shared } = options;
   const maxLength = Math.min(tokenizer.modelMaxLength, model.config.maxPositionEmbeddings);
   // the sentence trainer's options, checked the same way ('cosine-similarity' only unlocks batchSize 1: there is no sentence loss here)
-  const o = resolveTrainingOptions({ ...shared, loss: 'cosine-similarity', learningRate: learningRate ?? 5e-5, ...(shared.warmupRatio === undefined && shared.warmupSteps === undefined ? { warmupSteps: 0 } : {}) }, maxLength, caller);
+  const o = resolveTrainingOptions({ ...shared, loss: 'cosine-similarity', learningRate: learningRate === undefined ? 5e-5 : learningRate, ...(shared.warmupRatio === undefined && shared.warmupSteps === undefined ? { warmupSteps: 0 } : {}) }, maxLength, caller);
   if (evaluation !== undefined) resolveTrainingOptions({ loss: 'cosine-similarity', evaluation: evaluation as never }, maxLength, caller);
 
   // tokenize once: every text's ids, truncated; batches are padded when they are cut

@@ -47,3 +47,17 @@ describe('maskedLanguageModelLoss', () => {
     [logits, floats].forEach((t) => t.dispose());
   });
 });
+
+describe('maskedLanguageModelLoss arguments', () => {
+  it('refuses disposed logits or labels and labels with holes (flat() would skip them), leaving no tensor', () => {
+    const before = memory().numTensors;
+    const logits = tensor2d([[0, 1], [1, 0]]);
+    const gone = tensor2d([[0, 1], [1, 0]]);
+    gone.dispose();
+    expect(() => maskedLanguageModelLoss(gone, [0, 1])).toThrow(InvalidArgumentError);
+    expect(() => maskedLanguageModelLoss(logits, [0, , 1] as never)).toThrow(/^maskedLanguageModelLoss: 'labels' must be 2 labels/); // eslint-disable-line no-sparse-arrays
+    expect(() => maskedLanguageModelLoss(logits, [[0], [, 1]] as never)).toThrow(InvalidArgumentError); // eslint-disable-line no-sparse-arrays
+    logits.dispose();
+    expect(memory().numTensors).toBe(before);
+  });
+});

@@ -4,6 +4,11 @@ import { InvalidArgumentError, describeValue, formatShape, isTensorLike } from '
 /** The label of a position that is not predicted (PyTorch's `ignore_index`, transformers' convention). */
 export const IGNORE_INDEX = -100;
 
+/** Nested lists as one list, in order; a hole is an `undefined` entry. */
+function flatten(value: readonly unknown[]): unknown[] {
+  return Array.from(value).flatMap((item) => (Array.isArray(item) ? flatten(item) : [item]));
+}
+
 /**
  * The masked-language-model loss of transformers' `BertForMaskedLM`: cross-entropy between the
  * logits and the labels, averaged over the positions whose label is not -100. `logits [..., V]`
@@ -18,16 +23,16 @@ export const IGNORE_INDEX = -100;
  */
 export function maskedLanguageModelLoss(logits: Tensor, labels: Tensor | readonly number[] | readonly (readonly number[])[]): Scalar {
   const caller = 'maskedLanguageModelLoss';
-  if (!isTensorLike(logits) || logits.rank < 1 || logits.dtype !== 'float32') throw new InvalidArgumentError({ caller, argument: 'logits', expected: 'a float32 tensor [..., V]', received: describeValue(logits) });
+  if (!isTensorLike(logits) || logits.isDisposed || logits.rank < 1 || logits.dtype !== 'float32') throw new InvalidArgumentError({ caller, argument: 'logits', expected: 'a float32 tensor [..., V]', received: describeValue(logits) });
   const vocab = logits.shape.at(-1) as number;
   const rows = logits.size / Math.max(vocab, 1);
   let flat: number[];
   if (isTensorLike(labels)) {
-    if (labels.dtype !== 'int32') throw new InvalidArgumentError({ caller, argument: 'labels', expected: 'int32 ids', received: `a ${labels.dtype} tensor` });
+    if (labels.isDisposed || labels.dtype !== 'int32') throw new InvalidArgumentError({ caller, argument: 'labels', expected: 'int32 ids', received: labels.isDisposed ? 'a disposed tensor' : `a ${labels.dtype} tensor` });
     flat = Array.from(labels.dataSync());
   } else {
     if (!Array.isArray(labels)) throw new InvalidArgumentError({ caller, argument: 'labels', expected: 'ids (numbers, nested arrays or an int32 tensor)', received: describeValue(labels) });
-    flat = (labels as unknown[]).flat(Infinity) as number[];
+    flat = flatten(labels) as number[]; // holes read as undefined (then refused), not skipped as flat() would
   }
   const expectedShape = logits.shape.slice(0, -1);
   if (flat.length !== rows) throw new InvalidArgumentError({ caller, argument: 'labels', expected: `${rows} labels, one per row of logits ${formatShape(logits.shape)} (shape ${formatShape(expectedShape)})`, received: `${flat.length}` });

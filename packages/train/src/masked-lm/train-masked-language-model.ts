@@ -65,7 +65,7 @@ export async function trainMaskedLanguageModel(model: BertForMaskedLM, tokenizer
   if (maskTokenId === undefined || maskTokenId >= model.config.vocabSize) throw new InvalidArgumentError({ caller, argument: 'maskToken', expected: `a token of the tokenizer's vocabulary with an id below the model's ${model.config.vocabSize}`, received: `${JSON.stringify(maskToken)} (${maskTokenId === undefined ? 'not in the vocabulary' : `id ${maskTokenId}`})`, hint: 'Give the mask token of this tokenizer, e.g. maskToken: "<mask>" for RoBERTa-style vocabularies.' });
   // the sentence trainer's options, checked the same way (a masked-LM run has no sentence loss: 'cosine-similarity' only unlocks batchSize 1)
   const maxLength = Math.min(tokenizer.modelMaxLength, model.config.maxSequenceLength);
-  const o = resolveTrainingOptions({ ...shared, loss: 'cosine-similarity', learningRate: learningRate ?? 5e-5, ...(shared.warmupRatio === undefined && shared.warmupSteps === undefined ? { warmupSteps: 0 } : {}) }, maxLength, caller);
+  const o = resolveTrainingOptions({ ...shared, loss: 'cosine-similarity', learningRate: learningRate === undefined ? 5e-5 : learningRate, ...(shared.warmupRatio === undefined && shared.warmupSteps === undefined ? { warmupSteps: 0 } : {}) }, maxLength, caller);
   if (evaluation !== undefined) resolveTrainingOptions({ loss: 'cosine-similarity', evaluation: evaluation as never }, maxLength, caller); // the same checks as the sentence trainer's
   if (maskProbability !== undefined && (typeof maskProbability !== 'number' || !(maskProbability > 0 && maskProbability <= 1))) throw new InvalidArgumentError({ caller, argument: 'maskProbability', expected: 'a number in (0, 1], e.g. 0.15', received: describeValue(maskProbability) });
 

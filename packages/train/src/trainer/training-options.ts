@@ -98,10 +98,10 @@ export function resolveTrainingOptions(options: TrainSentenceEncoderOptions, mod
     return value;
   };
   const ranking = loss === 'multiple-negatives-ranking';
-  const batchSize = checkInteger(options.batchSize ?? 16, { caller, argument: 'batchSize', min: ranking ? 2 : 1 });
+  const batchSize = checkInteger(options.batchSize === undefined ? 16 : options.batchSize, { caller, argument: 'batchSize', min: ranking ? 2 : 1 });
   if (options.epochs !== undefined && options.maxSteps !== undefined) throw new InvalidArgumentError({ caller, argument: 'maxSteps', expected: 'absent when epochs is given (give one of them)', received: describeValue(options.maxSteps) });
   if (options.warmupRatio !== undefined && options.warmupSteps !== undefined) throw new InvalidArgumentError({ caller, argument: 'warmupSteps', expected: 'absent when warmupRatio is given (give one of them)', received: describeValue(options.warmupSteps) });
-  const epochs = options.maxSteps === undefined ? checkInteger(options.epochs ?? 1, { caller, argument: 'epochs', min: 1 }) : undefined;
+  const epochs = options.maxSteps === undefined ? checkInteger(options.epochs === undefined ? 1 : options.epochs, { caller, argument: 'epochs', min: 1 }) : undefined;
   const maxSteps = options.maxSteps === undefined ? undefined : checkInteger(options.maxSteps, { caller, argument: 'maxSteps', min: 1 });
   const warmup = options.warmupSteps !== undefined ? { steps: checkInteger(options.warmupSteps, { caller, argument: 'warmupSteps', min: 0 }) } : { ratio: number('warmupRatio', options.warmupRatio, 0.1, (n) => n >= 0 && n <= 1, 'a number from 0 to 1') };
   const evaluation = options.evaluation;
@@ -133,8 +133,8 @@ export function resolveTrainingOptions(options: TrainSentenceEncoderOptions, mod
     warmup,
     weightDecay: number('weightDecay', options.weightDecay, 0.01, (n) => n >= 0, 'a finite number ≥ 0'),
     maxGradNorm: number('maxGradNorm', options.maxGradNorm, 1, (n) => n >= 0, 'a finite number ≥ 0 (0: no clipping)'),
-    seed: checkInteger(options.seed ?? 42, { caller, argument: 'seed', min: 0, max: 2 ** 32 - 1 }),
-    maxSeqLength: checkInteger(options.maxSeqLength ?? modelMaxSeqLength, { caller, argument: 'maxSeqLength', min: 2, max: modelMaxSeqLength }),
+    seed: checkInteger(options.seed === undefined ? 42 : options.seed, { caller, argument: 'seed', min: 0, max: 2 ** 32 - 1 }),
+    maxSeqLength: checkInteger(options.maxSeqLength === undefined ? modelMaxSeqLength : options.maxSeqLength, { caller, argument: 'maxSeqLength', min: 2, max: modelMaxSeqLength }),
     dropout: checkBoolean(options.dropout, { caller, argument: 'dropout', fallback: true }),
     evaluation,
     checkpoint,

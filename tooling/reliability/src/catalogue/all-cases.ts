@@ -16,7 +16,11 @@ import { loadersCases } from './loaders-cases.js';
 import { relativeRoformerCases } from './relative-roformer-cases.js';
 import { modernbertCases } from './modernbert-cases.js';
 import { retrievalCases } from './retrieval-cases.js';
-import { sentencePositionsCases } from './sentence-positions-cases.js';
+import { sentenceModelPositionsCases, sentencePositionsCases } from './sentence-positions-cases.js';
+import { tokenizersPositionsCases } from './tokenizers-positions-cases.js';
+import { hubPositionsCases } from './hub-positions-cases.js';
+import { modelsPositionsCases } from './models-positions-cases.js';
+import { trainPositionsCases } from './train-positions-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
 import { tokenizerCases } from './tokenizer-cases.js';
@@ -51,6 +55,11 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...shownAs('cpu+wasm', [...sizesCases, ...wasmGuardCases]),
   ...entryPointCases,
   ...modernbertCases,
+  ...tokenizersPositionsCases,
+  ...hubPositionsCases,
+  ...modelsPositionsCases,
+  ...sentenceModelPositionsCases,
+  ...trainPositionsCases,
 ];
 
 /** The areas the catalogue must cover (a missing or misspelled area fails the run). */

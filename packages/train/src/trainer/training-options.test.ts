@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '@attnkit/errors';
+import { resolveTrainingOptions } from './training-options.js';
+
+describe('resolveTrainingOptions', () => {
+  it('refuses a null number (it used to read as the default) and keeps the defaults for left-out ones', () => {
+    for (const key of ['batchSize', 'epochs', 'seed', 'maxSeqLength', 'learningRate'] as const) {
+      expect(() => resolveTrainingOptions({ loss: 'cosine-similarity', [key]: null as never }, 128), key).toThrow(InvalidArgumentError);
+    }
+    expect(() => resolveTrainingOptions({ loss: 'cosine-similarity', seed: null as never }, 128)).toThrow(/^trainSentenceEncoder: 'seed' must be an integer/);
+    const resolved = resolveTrainingOptions({ loss: 'cosine-similarity' }, 128);
+    expect([resolved.batchSize, resolved.epochs, resolved.seed, resolved.maxSeqLength]).toEqual([16, 1, 42, 128]);
+  });
+});
