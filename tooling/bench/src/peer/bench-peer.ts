@@ -43,6 +43,17 @@ function runInNode(id: string, runs: number): EngineResult {
   return { ...result, coldMs: result.coldMs ?? NaN };
 }
 
+/** The CPU's SIMD flags that decide int8 speed (Linux /proc/cpuinfo; '?' elsewhere). */
+function simdFlags(): string {
+  try {
+    const flags = new Set(/^flags\s*:(.*)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim().split(/\s+/) ?? []);
+    const kept = ['sse4_1', 'avx2', 'avx_vnni', 'avx512f', 'avx512bw', 'avx512_vnni'].filter((f) => flags.has(f));
+    return kept.length > 0 ? kept.join(' ') : 'none of sse4_1 avx2 avx_vnni avx512f avx512_vnni';
+  } catch {
+    return '?';
+  }
+}
+
 /** The last `bench:generation` run (models/generation-results.json), when there is one: the page's generation section. */
 function generationRun(): GenerationRun | undefined {
   const file = join(modelsDir, 'generation-results.json');
@@ -98,7 +109,7 @@ async function main(): Promise<void> {
   /** The run so far: written after every engine, so a run cut short (gpu-bench.sh's timeout) leaves its numbers. */
   const snapshot = (): PeerRun => ({
     date: new Date().toISOString().slice(0, 10),
-    machine: `${all} vCPUs (${cpu}), Node ${process.versions.node}${process.env['ATTNKIT_BENCH_NOTE'] ? `; ${process.env['ATTNKIT_BENCH_NOTE']}` : ''}`,
+    machine: `${all} vCPUs (${cpu}; SIMD flags: ${simdFlags()}), Node ${process.versions.node}${process.env['ATTNKIT_BENCH_NOTE'] ? `; ${process.env['ATTNKIT_BENCH_NOTE']}` : ''}`,
     rounds,
     runs: { default: runs, ...(specs.Chromium.some((s) => s.backend === 'webgl' || s.backend === 'webgpu') ? { webgl: webglRuns } : {}) },
     browser,

@@ -168,8 +168,25 @@ export function peerReport(run: PeerRun, command: string, generation?: Generatio
   sections.push(generation === undefined
     ? ['## Generation', '', 'Not measured in this run: `pnpm --filter @attnkit/bench bench:generation` writes models/generation-results.json, which this page then includes.', '']
     : generationReport(generation).trimEnd().split('\n').concat(['']));
+  if (run.results.some((r) => r.where === 'Node')) sections.push(nativeGapSection(run));
   sections.push(gpuSection(run));
   return `${sections.flat().join('\n')}\n`;
+}
+
+/** Node's int8 gap to onnxruntime-node, and the instruction arithmetic behind it. */
+function nativeGapSection(run: PeerRun): string[] {
+  const rows = rowsOf(run);
+  const all = Math.max(...rows.filter((r) => r.where === 'Node').map((r) => r.spec.threads));
+  const find = (id: string) => rows.find((r) => r.where === 'Node' && r.spec.id === id);
+  const [ours, native, web] = [find(`attnkit int8 wasm ${all}`), find(`transformers.js q8 onnxruntime-node ${all}`), find(`onnxruntime-web fp32 wasm ${all}`)];
+  const gap = ours === undefined || native === undefined ? NaN : ratio(rows, ours, native.spec.id, 'warm');
+  return [
+    '## Node: the native gap',
+    '',
+    `In Node attnkit stays on tfjs and WebAssembly (no native addon). Its target there is onnxruntime-web at the same threads${web === undefined ? '' : ' (the targets above)'}; beside it, attnkit int8 against onnxruntime-node's native q8 at ${all} threads: ${Number.isFinite(gap) ? `${gap.toFixed(2)} ×` : 'not measured'} (warm, median of the per-round ratios). ` +
+      'The arithmetic of why: an int8 product is multiply-adds, and what counts is how many one instruction does. WebAssembly SIMD in Node 20 (relaxed SIMD needs a flag there) widens the int8 values to int16 and takes `i32x4.dot_i16x8_s`: 8 multiply-adds per instruction (x86 `pmaddwd` on 128 bits), plus the widening loads and an add. Relaxed SIMD (Chromium) has `i32x4.relaxed_dot_i8x16_i7x16_add_s`: 16 per instruction (`vpdpbusd` on 128 bits where the CPU has VNNI). onnxruntime-node\'s MLAS uses the CPU\'s widest int8 dot: with AVX-512 VNNI, `vpdpbusd` on 512 bits, 64 per instruction — 8× Node\'s WebAssembly and 4× relaxed SIMD per instruction, before its larger register file and cache blocking. The CPU\'s SIMD flags are on the first line of this page.',
+    '',
+  ];
 }
 
 /** Whether a GPU timed the webgpu and webgl rows of this run, or where they stand. */
