@@ -139,14 +139,14 @@ function embedSection(run: PeerRun): string[] {
     const r = ratio(rows, row, peer, pick);
     accept.push(`| ${text} | ${f2(r)} × | ${target === undefined ? 'no target stated' : r <= target ? 'yes' : 'no'} |`);
   };
-  line(`Chromium, ${all} threads: attnkit wasm int8 warm vs transformers.js q8 (≤ 1 ×, read as "at least as fast")`, find('Chromium', `attnkit int8 wasm ${all}`), `transformers.js q8 wasm ${all}`, 'warm', 1);
-  line(`Chromium, ${all} threads: attnkit wasm fp32 warm ≤ 0.8 × transformers.js fp32`, find('Chromium', `attnkit fp32 wasm ${all}`), `transformers.js fp32 wasm ${all}`, 'warm', 0.8);
+  line(`Chromium, ${all} threads: attnkit wasm int8 warm ≤ 0.8 × transformers.js q8 (median of the per-round ratios; its cosine against float64, ≥ 0.999 wanted, is in the table above)`, find('Chromium', `attnkit int8 wasm ${all}`), `transformers.js q8 wasm ${all}`, 'warm', 0.8);
+  line(`Chromium, ${all} threads: attnkit wasm fp32 warm ≤ 0.7 × transformers.js fp32`, find('Chromium', `attnkit fp32 wasm ${all}`), `transformers.js fp32 wasm ${all}`, 'warm', 0.7);
   line(`Chromium, ${all} threads: attnkit fp32 cold start ≤ 0.5 × transformers.js fp32`, find('Chromium', `attnkit fp32 wasm ${all}`), `transformers.js fp32 wasm ${all}`, 'cold', 0.5);
   line(`Chromium, ${all} threads: attnkit fp32 cold start ≤ 0.5 × transformers.js q8 (its default dtype on wasm)`, find('Chromium', `attnkit fp32 wasm ${all}`), `transformers.js q8 wasm ${all}`, 'cold', 0.5);
   line(`Chromium, ${all} threads: attnkit int8 cold start ≤ 0.5 × transformers.js q8`, find('Chromium', `attnkit int8 wasm ${all}`), `transformers.js q8 wasm ${all}`, 'cold', 0.5);
   line(`Node, ${all} threads: attnkit wasm fp32 warm vs transformers.js on onnxruntime-node fp32`, find('Node', `attnkit fp32 wasm ${all}`), `transformers.js fp32 onnxruntime-node ${all}`, 'warm');
   line(`Node, ${all} threads: attnkit wasm fp32 warm vs transformers.js on onnxruntime-node q8`, find('Node', `attnkit fp32 wasm ${all}`), `transformers.js q8 onnxruntime-node ${all}`, 'warm');
-  line(`Node, ${all} threads: attnkit wasm int8 warm within 3 × transformers.js on onnxruntime-node q8`, find('Node', `attnkit int8 wasm ${all}`), `transformers.js q8 onnxruntime-node ${all}`, 'warm', 3);
+  line(`Node, ${all} threads: attnkit wasm int8 warm vs transformers.js on onnxruntime-node q8 (native; see "Node: the native gap")`, find('Node', `attnkit int8 wasm ${all}`), `transformers.js q8 onnxruntime-node ${all}`, 'warm');
   for (const n of [...new Set([1, all])]) line(`Node, ${n} thread${n > 1 ? 's' : ''}: attnkit wasm fp32 warm no slower than onnxruntime-web wasm (≤ 1 ×)`, find('Node', `attnkit fp32 wasm ${n}`), `onnxruntime-web fp32 wasm ${n}`, 'warm', 1);
   if (gpu !== undefined) {
     line('Chromium, webgpu: attnkit fp32 warm vs transformers.js fp32 `device: \'webgpu\'`', find('Chromium', 'attnkit fp32 webgpu'), 'transformers.js fp32 webgpu', 'warm');
