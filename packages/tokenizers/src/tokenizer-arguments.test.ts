@@ -45,4 +45,10 @@ describe('the tokenizer checks every argument', () => {
     expect(refusal(() => renderChatTemplate('{{ 1 }}', [{ role: 'user', content: 'hi' }], { variables: tensorLike as never }))).toMatch(/'variables' must be an object of template variables/);
     expect(refusal(() => checkTokenizerJson(json, null as never))).toMatch(/^checkTokenizerJson: 'caller' must be the name of the calling function/);
   });
+
+  it('refuses an id that is not an integer in isByteToken and a token that is not a string in isSpecialToken', () => {
+    expect(refusal(() => tokenizer.isByteToken('x' as never))).toBe("Tokenizer.isByteToken: 'id' must be an integer token id; received string 'x'.");
+    expect(refusal(() => tokenizer.isSpecialToken(101 as never))).toMatch(/^Tokenizer\.isSpecialToken: 'token' must be a token string/);
+    expect([tokenizer.isByteToken(101), tokenizer.isSpecialToken('[CLS]'), tokenizer.isSpecialToken('x')]).toEqual([false, true, false]);
+  });
 });

@@ -182,12 +182,14 @@ export class Tokenizer {
    * UTF-8 decodes to one U+FFFD per byte). Streaming decoders hold such ids back.
    */
   isByteToken(id: number): boolean {
+    if (!Number.isInteger(id)) throw new InvalidArgumentError({ caller: 'Tokenizer.isByteToken', argument: 'id', expected: 'an integer token id', received: describeValue(id) });
     const token = this.#pipeline.idToToken(id);
     return token !== undefined && isByteFallbackToken(token);
   }
 
   /** Whether `token` is one of the file's special tokens (`[CLS]`, `</s>`, ...). */
   isSpecialToken(token: string): boolean {
+    if (typeof token !== 'string') throw new InvalidArgumentError({ caller: 'Tokenizer.isSpecialToken', argument: 'token', expected: 'a token string (idToToken(id) gives one)', received: describeValue(token) });
     return this.#pipeline.added.isSpecial(token);
   }
 

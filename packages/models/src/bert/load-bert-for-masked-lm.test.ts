@@ -70,4 +70,11 @@ describe('loadBertForMaskedLM', () => {
     await expect(loadBertForMaskedLM(roberta)).rejects.toThrow(/has model_type "roberta"; loadBertForMaskedLM loads "bert"/);
     await expect(loadBertForMaskedLM(MLM, { sead: 1 } as never)).rejects.toThrow(/sead/);
   });
+
+  it('refuses options that are not an options object and a seed that is not an integer, naming them', async () => {
+    await expect(loadBertForMaskedLM(MLM, null as never)).rejects.toThrow("loadBertForMaskedLM: 'options' must be an options object");
+    await expect(loadBertForMaskedLM(MLM, NaN as never)).rejects.toThrow("loadBertForMaskedLM: 'options' must be an options object");
+    await expect(loadBertForMaskedLM(MLM, { seed: 'x' } as never)).rejects.toThrow(/^loadBertForMaskedLM: 'seed' must be/);
+    await expect(loadBertForMaskedLM(MLM, { seed: null } as never)).rejects.toThrow(/^loadBertForMaskedLM: 'seed' must be/);
+  });
 });

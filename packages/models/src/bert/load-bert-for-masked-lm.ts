@@ -1,3 +1,4 @@
+import { checkInteger, checkObject } from '@attnkit/errors';
 import { describeSource, ModelFiles, ModelLoadError, type ModelSource } from '@attnkit/hub';
 import type { TensorData } from '@attnkit/nn';
 import { loadEncoderFolder, type LoadEncoderOptions } from '../load/load-encoder.js';
@@ -24,9 +25,10 @@ export interface LoadBertForMaskedLMOptions extends LoadEncoderOptions {
  * const mlm = await loadBertForMaskedLM('./attnkit-tiny-bert', { seed: 1 });
  * const { logits } = mlm.forward(tokenizer.encode(['the cat sat on the [MASK].'])); // [1, T, V]
  */
-export function loadBertForMaskedLM(source: ModelSource | ModelFiles, options: LoadBertForMaskedLMOptions = {}): Promise<BertForMaskedLM> {
+export async function loadBertForMaskedLM(source: ModelSource | ModelFiles, options: LoadBertForMaskedLMOptions = {}): Promise<BertForMaskedLM> {
   const caller = 'loadBertForMaskedLM';
-  const { seed, ...load } = options;
+  const { seed: given, ...load } = checkObject(options, { caller, argument: 'options', expected: 'an options object { seed?, backend?, quantize?, ... }' });
+  const seed = given === undefined ? undefined : checkInteger(given, { caller, argument: 'seed' });
   return loadEncoderFolder(source, load, {
     caller,
     modelTypes: ['bert'],

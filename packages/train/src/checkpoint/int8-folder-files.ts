@@ -1,3 +1,4 @@
+import { InvalidArgumentError, checkObject, checkOptionKeys, describeValue } from '@attnkit/errors';
 import { int8EncoderFiles } from '@attnkit/models';
 import { modelFiles, type ModelFiles, type ModelSource } from '@attnkit/hub';
 import { readSentenceFolder } from '@attnkit/sentence';
@@ -22,6 +23,9 @@ const MODULE_FILES = ['config.json', 'model.safetensors'] as const;
  * const files = await int8FolderFiles('./all-MiniLM-L6-v2'); // Map { 'config.json' => bytes, 'model.safetensors' => bytes, 'modules.json' => bytes, ... }
  */
 export async function int8FolderFiles(source: ModelSource | ModelFiles, options: { readonly onNotice?: (message: string) => void } = {}, caller = 'saveInt8Folder'): Promise<Map<string, Uint8Array>> {
+  checkObject(options, { caller, argument: 'options', expected: 'an options object { onNotice? }' });
+  checkOptionKeys(options, ['onNotice'], caller);
+  if (options.onNotice !== undefined && typeof options.onNotice !== 'function') throw new InvalidArgumentError({ caller, argument: 'onNotice', expected: 'a function (message) => void', received: describeValue(options.onNotice) });
   const read = modelFiles(source, { caller }); // each file read once, by whichever step needs it first
   const sentence = (await read.read('modules.json')) !== undefined;
   const transformerPath = sentence ? (await readSentenceFolder(read)).transformerPath.replace(/\/+$/, '') : ''; // checks the folder

@@ -13,6 +13,8 @@ import { trainSentenceEncoder } from '../trainer/train-sentence-encoder.js';
 import { paraphrasePairs, SENTENCE_FIXTURES, TINY_BERT } from '../trainer/synthetic-pairs.test-helper.js';
 import { CheckpointError } from './checkpoint-error.js';
 import { saveInt8Folder } from './save-int8-folder.js';
+import { int8FolderFiles } from './int8-folder-files.js';
+import { readTrainingCheckpoint } from './training-checkpoint.js';
 import { saveSentenceFolder } from './save-sentence-folder.js';
 import { embed, files, REFERENCE } from './saved-folder.test-helper.js';
 
@@ -143,4 +145,17 @@ describe('int8 folders saved by attnkit, read by Python safetensors and run by t
 it.runIf(process.env['ATTNKIT_WRITE_INT8_FIXTURES'] === '1')('writes the attnkit-int8 fixtures: a sentence-transformers folder and a plain BERT folder, saved int8', async () => {
   await useBackend('cpu');
   for (const [name, source] of [['bert-dense', join(SENTENCE_FIXTURES, 'bert-dense')], ['bert-plain', FAMILY_BERT]] as const) await saveInt8Folder(source, join(INT8, name), { overwrite: true });
+});
+
+describe('int8FolderFiles and readTrainingCheckpoint arguments', () => {
+  it('refuses int8FolderFiles options that are not an options object, an unknown key and an onNotice that is not a function', async () => {
+    await expect(int8FolderFiles(FAMILY_BERT, null as never)).rejects.toThrow(/^saveInt8Folder: 'options' must be an options object/);
+    await expect(int8FolderFiles(FAMILY_BERT, { notice: () => {} } as never)).rejects.toThrow(/notice/);
+    await expect(int8FolderFiles(FAMILY_BERT, { onNotice: 'x' } as never)).rejects.toThrow("saveInt8Folder: 'onNotice' must be a function (message) => void; received string 'x'.");
+  });
+
+  it('reads no checkpoint from a folder that is not a path string', async () => {
+    await expect(readTrainingCheckpoint(null as never)).rejects.toThrow("trainSentenceEncoder: 'folder' must be a checkpoint folder path (a non-empty string); received null.");
+    await expect(readTrainingCheckpoint('/tmp', 1 as never)).rejects.toThrow(/^readTrainingCheckpoint: 'caller' must be/);
+  });
 });

@@ -98,6 +98,8 @@ export interface OpenedCheckpoint {
  * `checkpoint-<step>` inside it; reads and checks its trainer state and optimiser state. Node only.
  */
 export async function openTrainingCheckpoint(folder: string, caller: string): Promise<OpenedCheckpoint> {
+  if (typeof caller !== 'string') throw new InvalidArgumentError({ caller: 'readTrainingCheckpoint', argument: 'caller', expected: 'the name of the calling function (a string)', received: describeValue(caller) });
+  if (typeof folder !== 'string' || folder === '') throw new InvalidArgumentError({ caller, argument: 'folder', expected: 'a checkpoint folder path (a non-empty string)', received: describeValue(folder) });
   const { join } = nodeBuiltin('node:path');
   const { readdir, readFile, stat } = nodeBuiltin('node:fs/promises');
   const info = await stat(folder).catch(() => undefined);

@@ -21,6 +21,7 @@ import { tokenizersPositionsCases } from './tokenizers-positions-cases.js';
 import { hubPositionsCases } from './hub-positions-cases.js';
 import { modelsPositionsCases } from './models-positions-cases.js';
 import { trainPositionsCases } from './train-positions-cases.js';
+import { morePositionsCases } from './more-positions-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
 import { tokenizerCases } from './tokenizer-cases.js';
@@ -60,6 +61,7 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...modelsPositionsCases,
   ...sentenceModelPositionsCases,
   ...trainPositionsCases,
+  ...morePositionsCases,
 ];
 
 /** The areas the catalogue must cover (a missing or misspelled area fails the run). */
