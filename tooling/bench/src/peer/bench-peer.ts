@@ -54,6 +54,16 @@ function simdFlags(): string {
   }
 }
 
+/**
+ * docs/benchmarks-peer-raw.json: every timing of the run (each engine's cold and warm runs per round, the corpus
+ * passes, the generation results), without the embeddings and ids (models/peer-results.json keeps those).
+ */
+function writeRawNumbers(run: PeerRun): void {
+  const results = run.results.map(({ embeddings: _e, ids: _i, ...timings }) => timings);
+  const raw = { date: run.date, machine: run.machine, rounds: run.rounds, runs: run.runs, browser: run.browser, specs: run.specs, skipped: run.skipped, results, corpus: run.corpus === undefined ? undefined : { ...run.corpus }, generation: generationRun() };
+  writeFileSync(join(rootDir, 'docs', 'benchmarks-peer-raw.json'), `${JSON.stringify(raw, null, 1)}\n`);
+}
+
 /** The last `bench:generation` run (models/generation-results.json), when there is one: the page's generation section. */
 function generationRun(): GenerationRun | undefined {
   const file = join(modelsDir, 'generation-results.json');
@@ -69,9 +79,10 @@ async function main(): Promise<void> {
   const outJson = values['out-json'] ?? join(modelsDir, 'peer-results.json');
   const outMd = values['out-md'] ?? join(rootDir, 'docs', 'benchmarks-peer.md');
   if (values['from-results'] === true) { // the report again from the last run's numbers (models/peer-results.json or --out-json), nothing re-measured
-    const text = peerReport(JSON.parse(readFileSync(outJson, 'utf8')) as PeerRun, COMMAND, generationRun());
-    writeFileSync(outMd, text);
-    console.log(text);
+    const saved = JSON.parse(readFileSync(outJson, 'utf8')) as PeerRun;
+    writeFileSync(outMd, peerReport(saved, COMMAND, generationRun()));
+    if (values['out-md'] === undefined) writeRawNumbers(saved);
+    console.log(readFileSync(outMd, 'utf8'));
     return;
   }
   const [rounds, runs, webglRuns, corpusRuns] = [Number(values.rounds), Number(values.runs), Number(values['webgl-runs']), Number(values['corpus-runs'])];
@@ -184,6 +195,7 @@ async function main(): Promise<void> {
   writeFileSync(outJson, JSON.stringify(run));
   const text = peerReport(run, COMMAND, generationRun());
   writeFileSync(outMd, text);
+  if (values['out-md'] === undefined) writeRawNumbers(run);
   console.log(text);
 }
 
