@@ -1,3 +1,4 @@
+import { describeValue } from '@attnkit/errors';
 import { UnknownBackendError } from './errors/unknown-backend-error.js';
 
 /** Every backend attnkit has an adapter for, fastest-to-set-up first. */
@@ -16,5 +17,5 @@ export function parseBackendName(name: unknown): BackendName {
   if (typeof name === 'string' && (BACKEND_NAMES as readonly string[]).includes(name)) {
     return name as BackendName;
   }
-  throw new UnknownBackendError(typeof name === 'string' ? name : String(name), BACKEND_NAMES);
+  throw new UnknownBackendError(typeof name === 'object' && name !== null ? describeValue(name) : String(name), BACKEND_NAMES); // a tensor's String() would read it (and throw when it is disposed)
 }

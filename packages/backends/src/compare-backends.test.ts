@@ -60,6 +60,10 @@ describe('compareBackends', () => {
       expect((error as Error).message).toMatch(/^compareBackends: 'tolerance(\.wasm)?' must be a finite number ≥ 0/);
     }
     await expect(compareBackends(product, { backends: ['cpu'], tolerance: { gpu: 1 } as never })).rejects.toThrow(UnknownBackendError);
+    await expect(compareBackends(product, { backends: ['cpu'], tolerance: {} })).rejects.toThrow(/^compareBackends: 'tolerance' must be a finite number ≥ 0/); // {} would mean the defaults
+    await expect(compareBackends(product, { backends: ['cpu'], reference: null as never })).rejects.toThrow(/^compareBackends: 'reference' must be an object of output name to its float64 values/);
+    await expect(compareBackends(product, { backends: ['cpu'], reference: { y: 3 } as never })).rejects.toThrow(/^compareBackends: 'reference' must be/);
+    await expect(compareBackends(product, { backends: ['cpu'], baseline: null as never })).rejects.toThrow(UnknownBackendError); // null is no backend, not cpu
   });
 
   it('restores the backend that was active and leaks nothing', async () => {

@@ -110,7 +110,7 @@ function checkTolerance(tolerance: unknown): void {
     if (!(Number.isFinite(tolerance) && tolerance >= 0)) bad('tolerance', tolerance);
     return;
   }
-  if (typeof tolerance !== 'object' || tolerance === null || Array.isArray(tolerance)) bad('tolerance', tolerance);
+  if (typeof tolerance !== 'object' || tolerance === null || Array.isArray(tolerance) || Object.keys(tolerance).length === 0) bad('tolerance', tolerance); // {} would silently mean the defaults
   for (const [name, value] of Object.entries(tolerance as object)) {
     parseBackendName(name);
     if (!(typeof value === 'number' && Number.isFinite(value) && value >= 0)) bad(`tolerance.${name}`, value);
@@ -147,7 +147,11 @@ export async function compareBackends(
     throw new InvalidArgumentError({ caller: 'compareBackends', argument: 'backends', expected: 'at least one backend name', received: '[]' });
   }
   checkTolerance(options.tolerance);
-  const baseline = parseBackendName(options.baseline ?? 'cpu');
+  const baseline = options.baseline === undefined ? 'cpu' : parseBackendName(options.baseline); // null is no name: refused, not read as cpu
+  const given = options.reference as unknown;
+  if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given) || Object.values(given).some((v) => typeof v !== 'object' || v === null || typeof (v as { length?: unknown }).length !== 'number'))) {
+    throw new InvalidArgumentError({ caller: 'compareBackends', argument: 'reference', expected: 'an object of output name to its float64 values (arrays or typed arrays)', received: describeValue(given) });
+  }
   const reference: Readings = new Map();
   if (options.reference === undefined) {
     for (const [name, reading] of await readOn(baseline, fn)) reference.set(name, reading);

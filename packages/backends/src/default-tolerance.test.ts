@@ -15,4 +15,9 @@ describe('defaultTolerance', () => {
     expect(thrown(() => defaultTolerance('tpu' as never, [1]))).toBeInstanceOf(InvalidArgumentError);
     expect(thrown(() => defaultTolerance('cpu', 3 as never)).message).toBe("defaultTolerance: 'expected' must be an array or typed array of numbers; received number 3.");
   });
+
+  it('refuses a backend that is no name and a list with a hole', () => {
+    expect(() => defaultTolerance({} as never, [1])).toThrow(/^defaultTolerance: 'backend' must be one of cpu, wasm, webgl, webgpu/);
+    expect(() => defaultTolerance('cpu', [1, , 2] as never)).toThrow("defaultTolerance: 'expected[1]' must be a number (the list has a hole there); received nothing."); // eslint-disable-line no-sparse-arrays
+  });
 });

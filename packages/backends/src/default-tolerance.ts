@@ -14,13 +14,14 @@ export const DEFAULT_RELATIVE_TOLERANCE: Readonly<Record<BackendName, number>> =
  * defaultTolerance('wasm', [0.5, -20]); // 0.002
  */
 export function defaultTolerance(backend: BackendName, expected: ArrayLike<number>): number {
-  const relative = DEFAULT_RELATIVE_TOLERANCE[backend];
+  const relative = typeof backend === 'string' && Object.hasOwn(DEFAULT_RELATIVE_TOLERANCE, backend) ? DEFAULT_RELATIVE_TOLERANCE[backend] : undefined;
   if (relative === undefined) throw new InvalidArgumentError({ caller: 'defaultTolerance', argument: 'backend', expected: `one of ${Object.keys(DEFAULT_RELATIVE_TOLERANCE).join(', ')}`, received: describeValue(backend) });
   if (typeof expected !== 'object' || expected === null || typeof (expected as { length?: unknown }).length !== 'number') {
     throw new InvalidArgumentError({ caller: 'defaultTolerance', argument: 'expected', expected: 'an array or typed array of numbers', received: describeValue(expected) });
   }
   let scale = 1;
   for (let i = 0; i < expected.length; i++) {
+    if (Array.isArray(expected) && !(i in expected)) throw new InvalidArgumentError({ caller: 'defaultTolerance', argument: `expected[${i}]`, expected: 'a number (the list has a hole there)', received: 'nothing' });
     const size = Math.abs(expected[i] as number);
     if (Number.isFinite(size) && size > scale) scale = size;
   }

@@ -23,4 +23,13 @@ describe('memoryBudget and checkMemoryBudget', () => {
   it('formats sizes briefly', () => {
     expect([formatBytes(512), formatBytes(3 * 2 ** 20), formatBytes(6.4e9)]).toEqual(['1 KiB', '3.0 MiB', '6.0 GiB']);
   });
+
+  it('refuses a caller, a description, a count, a hint or a named backend that is not one, and a shape with a hole', () => {
+    expect(() => checkMemoryBudget('', 'x', [1])).toThrow(/^checkMemoryBudget: 'caller' must be the name of the calling function/);
+    expect(() => checkMemoryBudget('f', 3 as never, [1])).toThrow(/^f: 'what' must be what is being allocated/);
+    expect(() => checkMemoryBudget('f', 'x', [1], 0)).toThrow(/^f: 'count' must be how many such tensors at once/);
+    expect(() => checkMemoryBudget('f', 'x', [1], 1, undefined, 3 as never)).toThrow(/^f: 'hint' must be a hint/);
+    expect(() => checkMemoryBudget('f', 'x', [1, , 1] as never)).toThrow(/^f: 'shape' must be a list of non-negative integers/); // eslint-disable-line no-sparse-arrays
+    expect(() => memoryBudget('gpu')).toThrow(/unknown backend 'gpu'/);
+  });
 });

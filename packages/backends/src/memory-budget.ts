@@ -1,6 +1,7 @@
 import { env, getBackend } from '@tensorflow/tfjs-core';
 import { webgpuStorageBufferLimit } from '@attnkit/kernels';
 import { describeValue, formatShape, InvalidArgumentError, ResourceLimitError } from '@attnkit/errors';
+import { parseBackendName } from './backend-name.js';
 
 const GiB = 2 ** 30;
 
@@ -29,7 +30,8 @@ export interface MemoryBudget {
  * @example
  * memoryBudget('wasm').bytes; // 2147483648
  */
-export function memoryBudget(backend: string = getBackend()): MemoryBudget {
+export function memoryBudget(given?: string): MemoryBudget {
+  const backend: string = given === undefined ? getBackend() : parseBackendName(given); // a name given must be one attnkit knows
   if (backend === 'webgl') {
     const side = env().getNumber('WEBGL_MAX_TEXTURE_SIZE');
     return { backend, bytes: 2 * GiB, tensorBytes: side * side * 16, rule: `one tensor per texture of at most ${side}² texels of 4 floats, 2 GiB per operation` };
@@ -49,11 +51,16 @@ export function memoryBudget(backend: string = getBackend()): MemoryBudget {
  * @example
  * checkMemoryBudget('scaledDotProductAttention', 'the attention scores', [B, H, T, S], 3);
  */
-export function checkMemoryBudget(caller: string, what: string, shape: readonly number[], count = 1, backend: string = getBackend(), hint?: string): void {
-  if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) throw new InvalidArgumentError({ caller: typeof caller === 'string' ? caller : 'checkMemoryBudget', argument: 'shape', expected: 'a list of non-negative integers', received: describeValue(shape) });
+export function checkMemoryBudget(caller: string, what: string, shape: readonly number[], count = 1, backend?: string, hint?: string): void {
+  if (typeof caller !== 'string' || caller === '') throw new InvalidArgumentError({ caller: 'checkMemoryBudget', argument: 'caller', expected: 'the name of the calling function (a non-empty string)', received: describeValue(caller) });
+  if (typeof what !== 'string' || what === '') throw new InvalidArgumentError({ caller, argument: 'what', expected: 'what is being allocated, for the message (a non-empty string)', received: describeValue(what) });
+  if (!Number.isInteger(count) || count < 1) throw new InvalidArgumentError({ caller, argument: 'count', expected: 'how many such tensors at once (an integer ≥ 1)', received: describeValue(count) });
+  if (hint !== undefined && typeof hint !== 'string') throw new InvalidArgumentError({ caller, argument: 'hint', expected: 'a hint for the message (a string)', received: describeValue(hint) });
+  // Array.from reads a hole as undefined: refused
+  if (!Array.isArray(shape) || Array.from(shape).some((d) => !Number.isInteger(d) || d < 0)) throw new InvalidArgumentError({ caller: typeof caller === 'string' ? caller : 'checkMemoryBudget', argument: 'shape', expected: 'a list of non-negative integers', received: describeValue(shape) });
   const budget = memoryBudget(backend);
   const one = 4 * shape.reduce((a, b) => a * b, 1);
   const described = `${what} ${formatShape(shape)} float32`;
-  if (one * count > budget.bytes) throw new ResourceLimitError({ caller, what: count > 1 ? `${described} (${count} at once)` : described, backend, bytes: one * count, limit: budget.bytes, rule: budget.rule, ...(hint === undefined ? {} : { hint }) });
-  if (one > budget.tensorBytes) throw new ResourceLimitError({ caller, what: `${described} (one tensor)`, backend, bytes: one, limit: budget.tensorBytes, rule: budget.rule, ...(hint === undefined ? {} : { hint }) });
+  if (one * count > budget.bytes) throw new ResourceLimitError({ caller, what: count > 1 ? `${described} (${count} at once)` : described, backend: budget.backend, bytes: one * count, limit: budget.bytes, rule: budget.rule, ...(hint === undefined ? {} : { hint }) });
+  if (one > budget.tensorBytes) throw new ResourceLimitError({ caller, what: `${described} (one tensor)`, backend: budget.backend, bytes: one, limit: budget.tensorBytes, rule: budget.rule, ...(hint === undefined ? {} : { hint }) });
 }

@@ -7,6 +7,7 @@ import { detectEnvironment } from '@attnkit/errors';
 import { BackendUnavailableError } from './errors/backend-unavailable-error.js';
 import type { UseBackendOptions } from './use-backend-options.js';
 import { exclusively } from './backend-queue.js';
+import { checkUseBackendOptions } from './check-use-backend-options.js';
 
 /**
  * Initialises a backend (loading its package on first use), makes it the active tfjs backend and
@@ -24,6 +25,12 @@ import { exclusively } from './backend-queue.js';
  * console.log(caps.wasm?.threadCount, caps.missingKernels); // 1 ['Einsum'] in Node
  */
 export function useBackend(name: string, options: UseBackendOptions = {}): Promise<BackendCapabilities> {
+  try {
+    parseBackendName(name);
+    checkUseBackendOptions(options, 'useBackend');
+  } catch (error) {
+    return Promise.reject(error); // checked before the queue, whatever the backend
+  }
   return exclusively(() => activateBackend(name, options));
 }
 

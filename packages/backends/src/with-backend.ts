@@ -1,5 +1,7 @@
 import { engine, setBackend } from '@tensorflow/tfjs-core';
-import { checkObject, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { parseBackendName } from './backend-name.js';
+import { checkUseBackendOptions } from './check-use-backend-options.js';
 import { exclusively } from './backend-queue.js';
 import { activateBackend } from './use-backend.js';
 import type { UseBackendOptions } from './use-backend-options.js';
@@ -22,7 +24,8 @@ import type { UseBackendOptions } from './use-backend-options.js';
 export function withBackend<T>(name: string, fn: () => T | Promise<T>, options: UseBackendOptions = {}): Promise<T> {
   try {
     if (typeof fn !== 'function') throw new InvalidArgumentError({ caller: 'withBackend', argument: 'fn', expected: 'a function to run on the backend', received: describeValue(fn) });
-    checkObject(options, { caller: 'withBackend', argument: 'options', expected: 'an options object { wasmPaths?, numThreads? }' });
+    parseBackendName(name);
+    checkUseBackendOptions(options, 'withBackend');
   } catch (error) {
     return Promise.reject(error); // checked before the queue: the backend is never switched for a call that cannot run
   }

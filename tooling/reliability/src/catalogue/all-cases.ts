@@ -22,6 +22,7 @@ import { hubPositionsCases } from './hub-positions-cases.js';
 import { modelsPositionsCases } from './models-positions-cases.js';
 import { trainPositionsCases } from './train-positions-cases.js';
 import { morePositionsCases } from './more-positions-cases.js';
+import { backendsPositionsCases } from './backends-positions-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
 import { tokenizerCases } from './tokenizer-cases.js';
@@ -62,6 +63,7 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...sentenceModelPositionsCases,
   ...trainPositionsCases,
   ...morePositionsCases,
+  ...backendsPositionsCases,
 ];
 
 /** The areas the catalogue must cover (a missing or misspelled area fails the run). */

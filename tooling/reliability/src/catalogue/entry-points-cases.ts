@@ -48,6 +48,7 @@ const ACCEPTED: Readonly<Record<string, string>> = {
   'hub.parseHubId:"x"': 'a string that is no Hub id: undefined',
   'hub.repoFolderName:"x"': 'a legacy single-name id (as bert-base-uncased): models--x',
   'hub.resolveHubOptions:undefined': 'no options: the HF_* variables and defaults',
+  'backends.memoryBudget:undefined': 'no backend named: the active backend\'s budget',
   'hub.scanHubCache:undefined': 'no options: the models in the default cache (none here)',
   'hub.scanHubCache:{}': 'no options: the models in the default cache (none here)',
   'hub.resolveHubOptions:{}': 'no options: the HF_* variables and defaults',
