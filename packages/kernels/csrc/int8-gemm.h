@@ -4,7 +4,10 @@
 //
 // The including file defines the variant:
 //   KSTEP             values of K per step (8 for i16 lanes, 16 for i8 lanes)
-//   elem_t            the packed element type (int16_t or int8_t/uint8_t)
+//   elem_t            the packed element type of A (int16_t or int8_t/uint8_t)
+//   belem_t, LOAD_B   B's packed element type and the load of one step of a column as a vector
+//                     (default: elem_t and v128.load; the plain SIMD variant keeps B as int8 and
+//                     widens it in the load, v128.load8x8_s, so a kept weight is one byte a value)
 //   pack_a, pack_b    copy A / B into zero-padded panels in scratch, interleaved by tile: a block
 //                     of MR rows of A (NR rows of B) is stored [Kp / KSTEP][MR][KSTEP], so one
 //                     step of a tile reads MR (NR) consecutive vectors from one pointer
@@ -19,10 +22,16 @@
 #include "gelu.h"
 #include "residual-layer-norm.h"
 
+#ifndef LOAD_B
+typedef elem_t belem_t;
+#define LOAD_B(p) wasm_v128_load(p)
+#endif
+
 #define MR 4  // rows of A per tile
 #ifndef NR
 #define NR 2  // rows of B (output columns) per tile
 #endif
+_Static_assert(NR % 2 == 0, "row_tiles sums two tiles' columns four to a vector");
 #define MC (32 * NR) // output columns per cache block (a multiple of NR): the B panel stays in L2 while A tiles stream
 
 extern unsigned char __heap_base;
@@ -35,7 +44,7 @@ static inline int32_t round_up(int32_t x, int32_t m) { return (x + m - 1) / m * 
 __attribute__((export_name("scratch_bytes"))) uint32_t scratch_bytes(int32_t n, int32_t m, int32_t k) {
   uint32_t kp = (uint32_t)round_up(k, KSTEP);
   uint32_t panel_a = (uint32_t)round_up(n, MR) * kp * sizeof(elem_t);
-  uint32_t panel_b = (uint32_t)round_up(m, NR) * kp * sizeof(elem_t);
+  uint32_t panel_b = (uint32_t)round_up(m, NR) * kp * sizeof(belem_t);
   return round_up(panel_a, 16) + round_up(panel_b, 16) + (uint32_t)round_up(m, NR) * 4 + 16;
 }
 
@@ -53,13 +62,13 @@ static inline int32_t panel_index(int32_t r, int32_t p, int32_t kp, int32_t bloc
 
 // One MR x NR tile over the whole (padded) K, from interleaved panels: sums[j] holds column j's
 // MR = 4 rows' sums.
-static inline void tile(const elem_t *a, const elem_t *b, int32_t kp, v128_t sums[NR]) {
+static inline void tile(const elem_t *a, const belem_t *b, int32_t kp, v128_t sums[NR]) {
   v128_t c[MR][NR];
   for (int32_t r = 0; r < MR; r++)
     for (int32_t j = 0; j < NR; j++) c[r][j] = wasm_i32x4_const_splat(0);
   for (int32_t p = 0; p < kp; p += KSTEP, a += MR * KSTEP, b += NR * KSTEP) {
     v128_t w[NR];
-    for (int32_t j = 0; j < NR; j++) w[j] = wasm_v128_load(b + j * KSTEP);
+    for (int32_t j = 0; j < NR; j++) w[j] = LOAD_B(b + j * KSTEP);
     for (int32_t r = 0; r < MR; r++) {
       v128_t x = wasm_v128_load(a + r * KSTEP);
       for (int32_t j = 0; j < NR; j++) DOT(c[r][j], x, w[j]);
@@ -72,8 +81,8 @@ static inline void tile(const elem_t *a, const elem_t *b, int32_t kp, v128_t sum
 #define PANELS                                                                                   \
   int32_t kp = round_up(k < 0 ? 0 : k, KSTEP), np = round_up(n, MR), mp = round_up(m, NR);       \
   elem_t *pa = (elem_t *)scratch;                                                                \
-  elem_t *pb = (elem_t *)(scratch + round_up(np * kp * (int32_t)sizeof(elem_t), 16));           \
-  int32_t *corr = (int32_t *)((uint8_t *)pb + round_up(mp * kp * (int32_t)sizeof(elem_t), 16)); \
+  belem_t *pb = (belem_t *)(scratch + round_up(np * kp * (int32_t)sizeof(elem_t), 16));         \
+  int32_t *corr = (int32_t *)((uint8_t *)pb + round_up(mp * kp * (int32_t)sizeof(belem_t), 16)); \
   (void)np;
 
 // Packing: A's panel first in scratch, so it depends on n and k only (a packed A may serve several
@@ -98,7 +107,7 @@ __attribute__((export_name("int8_gemm_pack_b"))) void int8_gemm_pack_b(const int
 /** Bytes of B's packed panel and its column corrections, as int8_gemm_pack_b_to lays them out. */
 __attribute__((export_name("packed_b_bytes"))) uint32_t packed_b_bytes(int32_t m, int32_t k) {
   uint32_t kp = (uint32_t)round_up(k < 0 ? 0 : k, KSTEP), mp = (uint32_t)round_up(m, NR);
-  return round_up(mp * kp * sizeof(elem_t), 16) + mp * 4;
+  return round_up(mp * kp * sizeof(belem_t), 16) + mp * 4;
 }
 
 /**
@@ -109,7 +118,7 @@ __attribute__((export_name("packed_b_bytes"))) uint32_t packed_b_bytes(int32_t m
 __attribute__((export_name("int8_gemm_pack_b_to"))) void int8_gemm_pack_b_to(const int8_t *b, int32_t m, int32_t k, uint8_t *dst) {
   if (m <= 0) return;
   int32_t kp = round_up(k < 0 ? 0 : k, KSTEP), mp = round_up(m, NR);
-  pack_b((elem_t *)dst, (int32_t *)(dst + round_up(mp * kp * (int32_t)sizeof(elem_t), 16)), b, m, mp, k, kp);
+  pack_b((belem_t *)dst, (int32_t *)(dst + round_up(mp * kp * (int32_t)sizeof(belem_t), 16)), b, m, mp, k, kp);
 }
 
 /** 1 when the n bytes at a and b are equal, else 0 (whether a kept weight's source bytes are still the weight's). */
@@ -160,13 +169,77 @@ static void int8_gemm_pack(const int8_t *a, const int8_t *b, int32_t n, int32_t 
     EMIT_F32(s, col)                                                                                   \
   }
 
+// One row of A (n = 1: a token per step, as in decoding) against `tiles` (1 or 2) adjacent tiles of
+// B: the NR · tiles columns' sums, four to a vector. The tile above would also multiply the MR − 1
+// zero rows of A's padded panel; this reads row 0 only (its panel stride is MR · KSTEP), and its
+// int32 sums are the same exact integers.
+static inline void row_tiles(const elem_t *a, const belem_t *b, int32_t kp, int32_t tiles, v128_t sums[NR / 2]) {
+  v128_t c[2 * NR];
+  for (int32_t j = 0; j < 2 * NR; j++) c[j] = wasm_i32x4_const_splat(0);
+  if (tiles == 2) {
+    const belem_t *b1 = b + NR * kp; // the next tile's panel
+    for (int32_t p = 0; p < kp; p += KSTEP, a += MR * KSTEP, b += NR * KSTEP, b1 += NR * KSTEP) {
+      v128_t x = wasm_v128_load(a);
+      for (int32_t j = 0; j < NR; j++) DOT(c[j], x, LOAD_B(b + j * KSTEP));
+      for (int32_t j = 0; j < NR; j++) DOT(c[NR + j], x, LOAD_B(b1 + j * KSTEP));
+    }
+  } else {
+    for (int32_t p = 0; p < kp; p += KSTEP, a += MR * KSTEP, b += NR * KSTEP) {
+      v128_t x = wasm_v128_load(a);
+      for (int32_t j = 0; j < NR; j++) DOT(c[j], x, LOAD_B(b + j * KSTEP));
+    }
+  }
+  for (int32_t g = 0; g < NR / 2; g++) sums[g] = reduce4(c[4 * g], c[4 * g + 1], c[4 * g + 2], c[4 * g + 3]);
+}
+
+// out[col .. col + count) (count ≤ 4) of the one row: the arithmetic of EMIT_F32, lane by column.
+static inline void emit_row(v128_t s, int32_t col, int32_t count, const int32_t *corr, v128_t rs, const float *col_scale, const float *bias, int32_t activation, float *out) {
+  float cs[4] = {0, 0, 0, 0}, bs[4] = {0, 0, 0, 0};
+  int32_t cr[4] = {0, 0, 0, 0};
+  for (int32_t c = 0; c < count; c++) {
+    cs[c] = col_scale[col + c], cr[c] = corr[col + c];
+    if (bias) bs[c] = bias[col + c];
+  }
+  v128_t v = wasm_f32x4_convert_i32x4(wasm_i32x4_add(s, wasm_v128_load(cr)));
+  v = wasm_f32x4_mul(wasm_f32x4_mul(v, rs), wasm_v128_load(cs));
+  if (bias) v = wasm_f32x4_add(v, wasm_v128_load(bs));
+  if (activation == 1) v = gelu_f32x4(v);
+  if (count == 4) {
+    wasm_v128_store(out + col, v);
+  } else {
+    float lanes[4];
+    wasm_v128_store(lanes, v);
+    for (int32_t c = 0; c < count; c++) out[col + c] = lanes[c];
+  }
+}
+
+// The columns [j_begin, j_end) (multiples of NR) of a one-row product: two tiles at a time.
+static void row_columns(int32_t m, int32_t kp, const elem_t *pa, const belem_t *pb, const int32_t *corr, float row_scale, const float *col_scale, const float *bias, int32_t activation, float *out, int32_t j_begin, int32_t j_end) {
+  const v128_t rs = wasm_f32x4_splat(row_scale);
+  for (int32_t j = j_begin; j < j_end; j += 2 * NR) {
+    int32_t tiles = j + NR < j_end ? 2 : 1;
+    v128_t sums[NR / 2];
+    row_tiles(pa, pb + j * kp, kp, tiles, sums);
+    for (int32_t g = 0; 4 * g < tiles * NR; g++) { // only this part's columns: the next tile may be another part's
+      int32_t col = j + 4 * g, count = tiles * NR - 4 * g;
+      if (count > 4) count = 4;
+      if (count > m - col) count = m - col;
+      if (count > 0) emit_row(sums[g], col, count, corr, rs, col_scale, bias, activation, out);
+    }
+  }
+}
+
 // out[n, m] columns [j_begin, j_end) = act((float)acc · rowScale[i] · colScale[j] (+ bias[j])) from
 // packed panels (B's from packed_b when it is not 0, else from scratch); act: 0 none, 1 exact GELU (gelu.h).
 static void gemm_columns(int32_t n, int32_t m, int32_t k, const float *row_scale, const float *col_scale, const float *bias, int32_t activation, float *out, uint8_t *scratch, uint8_t *packed_b, int32_t j_begin, int32_t j_end) {
   PANELS
   if (packed_b) {
-    pb = (elem_t *)packed_b;
-    corr = (int32_t *)(packed_b + round_up(mp * kp * (int32_t)sizeof(elem_t), 16));
+    pb = (belem_t *)packed_b;
+    corr = (int32_t *)(packed_b + round_up(mp * kp * (int32_t)sizeof(belem_t), 16));
+  }
+  if (n == 1) {
+    row_columns(m, kp, pa, pb, corr, row_scale[0], col_scale, bias, activation, out, j_begin, j_end);
+    return;
   }
   GEMM_COLUMNS(EMIT_WITH_ROWS, j_begin, j_end)
 }

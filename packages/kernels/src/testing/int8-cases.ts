@@ -7,10 +7,11 @@ import type { Int8GemmKernel, Int8GemmShape } from '../int8-gemm-kernel.js';
 import { int8MatMulReference } from '../int8-mat-mul-reference.js';
 import { quantizeRows } from '../quantize-rows.js';
 
-/** Shapes [N, M, K]: K off multiples of 16, N = 1, M = 1, zero sizes, tile tails, K up to 4096. */
+/** Shapes [N, M, K]: K off multiples of 16, N = 1 (its own path: M = 1 to 6 covers every tail of its four-column steps), M = 1, zero sizes, tile tails, K up to 4096. */
 export const INT8_SHAPES: ReadonlyArray<readonly [number, number, number]> = [
   [1, 1, 1], [1, 1, 15], [1, 1, 16], [1, 1, 17], [1, 7, 33], [5, 1, 31], [3, 2, 8], [4, 2, 16], [4, 3, 7],
   [7, 9, 100], [13, 131, 77], [65, 67, 129], [33, 130, 384], [2, 5, 1000], [8, 3, 4096], [1, 64, 4095],
+  [1, 2, 9], [1, 3, 16], [1, 4, 40], [1, 5, 24], [1, 6, 100], [1, 131, 77],
   [0, 5, 7], [5, 0, 7], [0, 0, 0], [3, 4, 0],
 ];
 

@@ -9,8 +9,8 @@ import { int8Case } from './int8-cases.js';
 import { fusedAttentionProblem, FUSED_ATTENTION_CASES } from './fused-attention-cases.js';
 import { seededNormals } from './fused-attention-cases.js';
 
-/** [N, M, K]: column pairs that do not split evenly over 2 or 3 threads, fewer pairs than threads, a MiniLM FFN slice. */
-const SHAPES: ReadonlyArray<readonly [number, number, number]> = [[5, 1, 31], [7, 3, 33], [13, 131, 77], [65, 67, 129], [130, 385, 384], [9, 2, 16]];
+/** [N, M, K]: column pairs that do not split evenly over 2 or 3 threads, fewer pairs than threads, a MiniLM FFN slice, one row (a decoding step: parts ending inside a two-tile step). */
+const SHAPES: ReadonlyArray<readonly [number, number, number]> = [[5, 1, 31], [7, 3, 33], [13, 131, 77], [65, 67, 129], [130, 385, 384], [9, 2, 16], [1, 7, 33], [1, 131, 77], [1, 386, 384], [1, 2, 8]];
 
 /** Every output of every wasm kernel at each thread count, as plain arrays (float outputs as numbers). */
 async function outputs(threads: number): Promise<{ report: Awaited<ReturnType<typeof startKernelThreads>>; values: Map<string, number[]> }> {
