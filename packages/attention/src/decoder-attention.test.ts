@@ -4,6 +4,8 @@ import { maxDifference, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { causalMask } from '@attnkit/masks';
 import { leaksOf, thrown } from '@attnkit/test-utils';
+import { int8Kernel, type Int8KernelName } from '@attnkit/kernels';
+import { Int8Linear, int8QkvFusable, quantizeLinearLayers } from '@attnkit/nn';
 import { DecoderAttention } from './decoder-attention.js';
 import { RotaryEmbedding } from './rotary-embedding.js';
 
@@ -69,5 +71,27 @@ describe('DecoderAttention', () => {
     expect(thrown(() => attention.forward(x, { cache: {} as never })).message).toBe("DecoderAttention.forward: 'cache' must be a KvCache; received Object.");
     [x, flat, narrow].forEach((t) => t.dispose());
     attention.dispose();
+  });
+});
+
+describe('DecoderAttention quantized (quantizeLinearLayers)', () => {
+  it('runs q_proj, k_proj and v_proj as one int8 product, bit for bit the three, with biases, q/k norms and rotary, leaking nothing', async () => {
+    for (const config of [{ embedDim: 16, numHeads: 4, numKeyValueHeads: 2, seed: 5 }, { embedDim: 12, numHeads: 4, numKeyValueHeads: 1, headDim: 8, queryKeyNorm: true, bias: true, seed: 6 }]) {
+      const [fused, separate] = [0, 1].map(() => new DecoderAttention(config));
+      quantizeLinearLayers(fused!);
+      quantizeLinearLayers(separate!);
+      const k = separate!.kProj as unknown as Int8Linear; // the same values under an explicit kernel name: not fusable, so three products
+      separate!.replaceModule('k_proj', new Int8Linear(k.weight, k.bias, { kernel: int8Kernel(undefined, 'test').name as Int8KernelName }));
+      expect([int8QkvFusable(fused!.qProj, fused!.kProj, fused!.vProj), int8QkvFusable(separate!.qProj, separate!.kProj, separate!.vProj)]).toEqual([true, false]);
+      const x = randomNormal([2, 5, config.embedDim], 0, 1, 'float32', 7);
+      const rotary = new RotaryEmbedding({ headDim: config.headDim ?? config.embedDim / config.numHeads });
+      const positionEmbeddings = rotary.forward(tensor([[0, 1, 2, 3, 4], [0, 1, 2, 3, 4]], [2, 5], 'int32'));
+      const options = { positionEmbeddings, attentionMask: causalMask(5, 5) };
+      const [a, b] = [fused!.forward(x, options).output, separate!.forward(x, options).output];
+      expect(Array.from(await a.data())).toEqual(Array.from(await b.data()));
+      expect(await leaksOf(() => fused!.forward(x, options).output.dispose())).toEqual({ tensors: 0, bytes: 0 });
+      [a, b, x, positionEmbeddings.cos, positionEmbeddings.sin, options.attentionMask].forEach((t) => t.dispose());
+      [fused, separate].forEach((m) => m!.dispose());
+    }
   });
 });

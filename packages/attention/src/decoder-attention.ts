@@ -1,6 +1,6 @@
-import { reshape, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
+import { reshape, split, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, checkBoolean, checkInteger, checkObject, checkOptionKeys, describeValue, formatShape } from '@attnkit/errors';
-import { Linear, Module, RMSNorm, checkWidth, type StateDictSource } from '@attnkit/nn';
+import { Linear, Module, RMSNorm, checkWidth, int8QkvFusable, int8QkvProjection, type Int8Linear, type StateDictSource } from '@attnkit/nn';
 import { applyRotary } from './apply-rotary.js';
 import { groupedQueryAttention } from './grouped-query-attention.js';
 import { groupedQueryAttentionOutput } from './grouped-query-attention-output.js';
@@ -143,11 +143,14 @@ export class DecoderAttention extends Module {
     const [batch, length] = x.shape as [number, number, number];
     const [h, kv, d] = [this.numHeads, this.numKeyValueHeads, this.headDim];
     return tidy(() => {
-      const heads = (projection: Linear, count: number, norm: RMSNorm | undefined) => {
-        const split = reshape(projection.forward(x), [batch, length, count, d]); // [B, T, count·D] -> [B, T, count, D]
+      const heads = (projected: Tensor, count: number, norm: RMSNorm | undefined) => {
+        const split = reshape(projected, [batch, length, count, d]); // [B, T, count·D] -> [B, T, count, D]
         return transpose(norm === undefined ? split : norm.forward(split), [0, 2, 1, 3]); // -> [B, count, T, D]
       };
-      let [query, key, value] = [heads(this.qProj, h, this.qNorm), heads(this.kProj, kv, this.kNorm), heads(this.vProj, kv, undefined)];
+      const [q, k, v] = int8QkvFusable(this.qProj, this.kProj, this.vProj) // quantized (quantizeLinearLayers): one int8 product, bit for bit the three
+        ? split(int8QkvProjection(this.qProj as unknown as Int8Linear, this.kProj as unknown as Int8Linear, this.vProj as unknown as Int8Linear, x), [h * d, kv * d, kv * d], -1)
+        : [this.qProj.forward(x), this.kProj.forward(x), this.vProj.forward(x)];
+      let [query, key, value] = [heads(q!, h, this.qNorm), heads(k!, kv, this.kNorm), heads(v!, kv, undefined)];
       if (positionEmbeddings !== undefined) ({ query, key } = applyRotary(query, key, positionEmbeddings.cos, positionEmbeddings.sin));
       if (cache !== undefined) ({ key, value } = cache.update(this.layerIndex, key, value)); // [B, Hkv, S, D]
       const attention = { mask: attentionMask, bias: attentionBias, dropout: this.dropout, training, ...(options.seed === undefined ? {} : { seed: options.seed }) };

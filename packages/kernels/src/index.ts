@@ -6,6 +6,7 @@ export type { F32GemmKernel, F32GemmRequest } from './f32-gemm-kernel.js';
 export { checkResidualLayerNorm, type ResidualLayerNormOption } from './residual-layer-norm-option.js';
 export { quantizeWeightPerChannel, type FloatWeight } from './quantize-weight-per-channel.js';
 export { checkInt8Weight, type Int8Weight } from './int8-weight.js';
+export { freezeInt8Weight, isFrozenInt8Weight } from './frozen-int8-weight.js';
 export { quantizeRows, type QuantizedRows } from './quantize-rows.js';
 export { int8Kernels, int8Kernel, type Int8KernelReport } from './int8-kernels.js';
 export { INT8_KERNEL_NAMES, type Int8KernelName } from './int8-kernel-name.js';

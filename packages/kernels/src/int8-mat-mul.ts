@@ -1,6 +1,7 @@
 import { engine, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { checkInt8Weight, type Int8Weight } from './int8-weight.js';
+import { int8WeightArrays, isFrozenInt8Weight } from './frozen-int8-weight.js';
 import type { Int8KernelName } from './int8-kernel-name.js';
 import type { Int8Activation } from './int8-gemm-kernel.js';
 import { int8Kernel } from './int8-kernels.js';
@@ -64,7 +65,8 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
   const caller = 'int8MatMul';
   if (engine().isTapeOn()) throw new InferenceOnlyError({ caller, hint: 'int8 weights have no gradient: train the float model (load it without quantize: \'int8\').' }); // a gradient would stop here, silently
   checkTensor(x, { caller, argument: 'x', dtype: 'float32', shape: '[..., K]' });
-  const { values, scales, inFeatures, outFeatures } = checkInt8Weight(weight, caller, 'weight');
+  const { inFeatures, outFeatures } = isFrozenInt8Weight(weight) ? weight : checkInt8Weight(weight, caller, 'weight'); // a frozen weight was checked when frozen
+  const { values, scales, frozen } = int8WeightArrays(weight); // a frozen weight's own arrays, not copies
   const weightShape = `[M, K] = ${formatShape([outFeatures, inFeatures])}`;
   if (x.rank === 0 || x.shape[x.rank - 1] !== inFeatures) {
     throw new InvalidArgumentError({ caller, argument: 'x', expected: `a float32 tensor [..., K] with K = ${inFeatures} (weight is ${weightShape})`, received: `rank ${x.rank} ${formatShape(x.shape)}` });
@@ -92,7 +94,7 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
   const read = () => backendValues(x, Float32Array); // on tfjs-wasm a view of its heap, copied once into the kernel's memory
   const { inPlace } = kernelRoute('int8MatMul'); // the kernel's output view can go to tfjs as is (wasm), or is copied
   const out = kernel instanceof WasmInt8Gemm
-    ? kernel.quantizedMultiplyReusing({ key: dataKey(x), read, weight: values, weightKey: { key: objectKey(values), owner: values }, shape, colScales: scales, bias: biasValues, caller, activation, inPlace, residualLayerNorm: residualLayerNormValues(residualLayerNorm, (t) => backendValues(t, Float32Array)) }) // the same x as the last product (q, k, v of one input): quantized once
+    ? kernel.quantizedMultiplyReusing({ key: dataKey(x), read, weight: values, weightKey: { key: objectKey(values), owner: values, frozen }, shape, colScales: scales, bias: biasValues, caller, activation, inPlace, residualLayerNorm: residualLayerNormValues(residualLayerNorm, (t) => backendValues(t, Float32Array)) }) // the same x as the last product (q, k, v of one input): quantized once
     : kernel.quantizedMultiply(x.dataSync() as Float32Array, values, shape, scales, biasValues, caller, activation, residualLayerNormValues(residualLayerNorm, (t) => t.dataSync() as Float32Array)); // [N, K] -> int8 [N, K] + [N] scales -> [N, M]
   return tensor(out, outShape, 'float32');
 }

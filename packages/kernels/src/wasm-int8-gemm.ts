@@ -158,7 +158,7 @@ export class WasmInt8Gemm implements Int8GemmKernel {
    * `inPlace`: return a view of the module's memory (valid until the next call; for a consumer
    * that copies at once, such as a tfjs-wasm upload) instead of a copy.
    */
-  quantizedMultiplyReusing(request: { key: number; read: () => Float32Array; weight: Int8Array; weightKey?: { readonly key: number; readonly owner: object }; shape: Int8GemmShape; colScales: Float32Array; bias: Float32Array | undefined; caller: string; activation: Int8Activation | undefined; inPlace: boolean; residualLayerNorm: ResidualLayerNormValues | undefined }): Float32Array {
+  quantizedMultiplyReusing(request: { key: number; read: () => Float32Array; weight: Int8Array; weightKey?: { readonly key: number; readonly owner: object; readonly frozen?: boolean }; shape: Int8GemmShape; colScales: Float32Array; bias: Float32Array | undefined; caller: string; activation: Int8Activation | undefined; inPlace: boolean; residualLayerNorm: ResidualLayerNormValues | undefined }): Float32Array {
     const { key, read, weight, weightKey, shape, colScales, bias, caller, activation, inPlace, residualLayerNorm } = request;
     return this.#multiply({ read, key }, weight, shape, colScales, bias, caller, activation, inPlace, residualLayerNorm, weightKey);
   }
@@ -169,7 +169,7 @@ export class WasmInt8Gemm implements Int8GemmKernel {
   }
 
   /** The float product from int8 A and its scales, or from float x quantized here by the module's quantize_rows (or still there from the last call with the same key). */
-  #multiply(source: { a: Int8Array; rowScales: Float32Array } | { read: () => Float32Array; key?: number }, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation: Int8Activation | undefined, inPlace = false, residualLayerNorm?: ResidualLayerNormValues, weightKey?: { readonly key: number; readonly owner: object }): Float32Array {
+  #multiply(source: { a: Int8Array; rowScales: Float32Array } | { read: () => Float32Array; key?: number }, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation: Int8Activation | undefined, inPlace = false, residualLayerNorm?: ResidualLayerNormValues, weightKey?: { readonly key: number; readonly owner: object; readonly frozen?: boolean }): Float32Array {
     const { rows, cols, depth } = shape;
     if (rows * cols === 0) return new Float32Array(0);
     const kept = weightKey === undefined ? undefined : this.#keptWeight(weightKey, shape, caller); // before the layout: it may extend the kept region
@@ -197,12 +197,13 @@ export class WasmInt8Gemm implements Int8GemmKernel {
       }
     }
     const buffer = memory.buffer;
-    new Int8Array(buffer, at.b, b.length).set(b);
+    const packed = kept !== undefined && !kept.fresh && weightKey?.frozen === true; // a frozen weight's kept panel: its bytes cannot have changed
+    if (!packed) new Int8Array(buffer, at.b, b.length).set(b);
     new Float32Array(buffer, at.colScale, cols).set(colScales);
     if (bias !== undefined) new Float32Array(buffer, at.bias, cols).set(bias);
     if (kept === undefined) {
       kernel.int8_gemm_pack_b(at.b, rows, cols, depth, at.scratch); // into the scratch, after A's panel
-    } else if (!kept.fresh && kernel.bytes_equal(kept.entry.source, at.b, b.length) === 1) {
+    } else if (packed || (!kept.fresh && kernel.bytes_equal(kept.entry.source, at.b, b.length) === 1)) {
       // the same bytes as when its panel was packed: nothing to do (a mutated Int8Weight is packed again below)
     } else {
       new Uint8Array(buffer).copyWithin(kept.entry.source, at.b, at.b + b.length);

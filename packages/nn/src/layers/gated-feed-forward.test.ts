@@ -4,7 +4,11 @@ import { maxDifference, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { linear } from '../ops/linear.js';
+import { int8Kernel, type Int8KernelName } from '@attnkit/kernels';
+import { int8Fusable } from './fused-int8-weight.js';
 import { GatedFeedForward } from './gated-feed-forward.js';
+import { Int8Linear } from './int8-linear.js';
+import { quantizeLinearLayers } from './quantize-linear-layers.js';
 
 beforeAll(() => useBackend('cpu'));
 
@@ -47,5 +51,26 @@ describe('GatedFeedForward', () => {
     expect(thrown(() => block.forward(x)).message).toBe("Linear.forward: 'x' must be a float32 tensor [..., inFeatures] with inFeatures = 4; received [2, 5].");
     x.dispose();
     block.dispose();
+  });
+});
+
+describe('GatedFeedForward quantized (quantizeLinearLayers)', () => {
+  it('runs gate_proj and up_proj as one int8 product, bit for bit the two products, with and without biases, leaking nothing', async () => {
+    for (const bias of [false, true]) {
+      const [fused, separate] = [0, 1].map(() => new GatedFeedForward({ embedDim: 16, feedForwardDim: 12, bias, seed: 3 }));
+      quantizeLinearLayers(fused!);
+      quantizeLinearLayers(separate!);
+      const up = separate!.upProj as unknown as Int8Linear; // the same values under an explicit kernel name: not fusable with gate_proj, so two products
+      separate!.replaceModule('up_proj', new Int8Linear(up.weight, up.bias, { kernel: int8Kernel(undefined, 'test').name as Int8KernelName }));
+      expect(int8Fusable([fused!.gateProj, fused!.upProj])).toBe(true);
+      expect(int8Fusable([separate!.gateProj, separate!.upProj])).toBe(false);
+      const x = randomNormal([2, 3, 16], 0, 1, 'float32', 4);
+      const [a, b] = [fused!.forward(x), separate!.forward(x)];
+      expect(Array.from(await a.data())).toEqual(Array.from(await b.data()));
+      expect(await leaksOf(() => fused!.forward(x).dispose())).toEqual({ tensors: 0, bytes: 0 });
+      [a, b, x].forEach((t) => t.dispose());
+      fused!.dispose();
+      separate!.dispose();
+    }
   });
 });

@@ -1,7 +1,11 @@
-import { mul, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { concat, mul, split, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { int8MatMul } from '@attnkit/kernels';
 import { checkBoolean, checkInteger, checkObject, checkOptionKeys } from '@attnkit/errors';
 import { Module } from '../module/module.js';
 import { activationByName, type ActivationFunction } from '../ops/activation-by-name.js';
+import { checkWidth } from './check-width.js';
+import { fusedInt8Weight, int8Fusable } from './fused-int8-weight.js';
+import type { Int8Linear } from './int8-linear.js';
 import { Linear } from './linear.js';
 
 /** Configuration of {@link GatedFeedForward}. */
@@ -55,12 +59,24 @@ export class GatedFeedForward extends Module {
     ] as const);
   }
 
-  /** `x [..., E]` → `[..., E]`. */
+  /**
+   * `x [..., E]` → `[..., E]`. When `gate_proj` and `up_proj` are `Int8Linear`s that can run as one
+   * product (`quantizeLinearLayers`), they do: one int8 product `[..., 2F]`, bit for bit the two.
+   */
   forward(x: Tensor): Tensor {
     this.assertLive('GatedFeedForward.forward');
     return tidy(() => {
-      const gate = this.activation(this.gateProj.forward(x)); // [..., E] -> [..., F]
-      return this.downProj.forward(mul(gate, this.upProj.forward(x))); // [..., F] -> [..., E]
+      const [gate, up] = int8Fusable([this.gateProj, this.upProj]) ? this.#int8GateUp(x) : [this.gateProj.forward(x), this.upProj.forward(x)]; // [..., E] -> [..., F] each
+      return this.downProj.forward(mul(this.activation(gate), up)); // [..., F] -> [..., E]
     });
+  }
+
+  /** gate_proj and up_proj as one int8 product, split: `[..., F]` each. */
+  #int8GateUp(x: Tensor): [Tensor, Tensor] {
+    const [gate, up] = [this.gateProj, this.upProj] as unknown as [Int8Linear, Int8Linear];
+    checkWidth(x, 'GatedFeedForward.forward', 'x', gate.inFeatures, 'embedDim');
+    const bias = gate.bias === undefined ? undefined : concat([gate.bias, up.bias as Tensor]); // [2F]
+    const both = int8MatMul(x, fusedInt8Weight([gate, up]), bias, gate.options.kernel === undefined ? {} : { kernel: gate.options.kernel }); // [..., 2F]
+    return split(both, [gate.outFeatures, up.outFeatures], -1) as [Tensor, Tensor];
   }
 }

@@ -1,6 +1,6 @@
 import type { Tensor, Variable } from '@tensorflow/tfjs-core';
 import { describeValue, InvalidArgumentError, isTensorLike } from '@attnkit/errors';
-import { checkInt8Weight, int8MatMul, quantizeWeightPerChannel, type Int8MatMulOptions, type Int8Weight } from '@attnkit/kernels';
+import { checkInt8Weight, freezeInt8Weight, int8MatMul, quantizeWeightPerChannel, type Int8MatMulOptions, type Int8Weight } from '@attnkit/kernels';
 import { Module } from '../module/module.js';
 import { checkWidth } from './check-width.js';
 import { Linear } from './linear.js';
@@ -14,7 +14,7 @@ import { checkLinearFusion, type LinearFusion } from './linear-fusion.js';
  * LayerNorm-scale inputs). The bias stays float32 and is the module's only parameter (`bias`), so
  * a state dict holds no `weight`: load float weights into the float model, then quantize
  * (`fromLinear`, `quantizeLinearLayers`), or build it from int8 values a checkpoint stores (the
- * constructor takes them as they are; `loadInt8LinearLayers` does it for a model).
+ * constructor takes them as they are, into a frozen copy of its own; `loadInt8LinearLayers` does it for a model).
  * Inference only: `train()` and a forward in training mode throw `InvalidArgumentError`.
  *
  * @example
@@ -25,7 +25,11 @@ import { checkLinearFusion, type LinearFusion } from './linear-fusion.js';
 export class Int8Linear extends Module {
   readonly inFeatures: number;
   readonly outFeatures: number;
-  /** The quantized weight: `values` int8 `[out, in]`, `scales` `[out]`. */
+  /**
+   * The quantized weight: `values` int8 `[out, in]`, `scales` `[out]`, frozen (`freezeInt8Weight`):
+   * the layer keeps its own copy, so its products never compare bytes, and `weight.values` /
+   * `weight.scales` read copies (changing them changes nothing; build a new layer for new values).
+   */
   readonly weight: Int8Weight;
   readonly bias: Variable | undefined;
   /** Forces an int8 kernel (tests, benchmarks); default the fastest the engine runs. */
@@ -33,7 +37,7 @@ export class Int8Linear extends Module {
 
   constructor(weight: Int8Weight, bias?: Tensor, options: Int8MatMulOptions = {}) {
     super();
-    this.weight = checkInt8Weight(weight, 'Int8Linear', 'weight'); // before anything is registered: a bad weight leaks nothing
+    this.weight = freezeInt8Weight(checkInt8Weight(weight, 'Int8Linear', 'weight')); // checked before anything is registered (a bad weight leaks nothing); a private copy
     if (bias !== undefined && (!isTensorLike(bias) || bias.rank !== 1 || bias.shape[0] !== weight.outFeatures)) throw new InvalidArgumentError({ caller: 'Int8Linear', argument: 'bias', expected: `a tensor [out] = [${weight.outFeatures}]`, received: describeValue(bias) });
     this.inFeatures = weight.inFeatures;
     this.outFeatures = weight.outFeatures;

@@ -1,11 +1,9 @@
 import { concat, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { describeValue, InvalidArgumentError } from '@attnkit/errors';
-import { int8MatMul, type Int8Weight } from '@attnkit/kernels';
+import { int8MatMul } from '@attnkit/kernels';
 import { checkWidth } from './check-width.js';
+import { fusedInt8Weight, int8Fusable } from './fused-int8-weight.js';
 import { Int8Linear } from './int8-linear.js';
-
-/** The concatenated weight of a query projection's triple, refilled from the three on every call (so a changed weight is seen). */
-const fusedWeights = new WeakMap<Int8Linear, Int8Weight>();
 
 /**
  * Whether {@link int8QkvProjection} can run these three layers as one product: three live
@@ -15,12 +13,7 @@ const fusedWeights = new WeakMap<Int8Linear, Int8Weight>();
  * if (int8QkvFusable(self.query, self.key, self.value)) qkv = int8QkvProjection(self.query, self.key, self.value, hidden);
  */
 export function int8QkvFusable(query: unknown, key: unknown, value: unknown): boolean {
-  const layers = [query, key, value];
-  if (!layers.every((l) => l instanceof Int8Linear && !l.isDisposed && !l.training)) return false;
-  const [q, k, v] = layers as [Int8Linear, Int8Linear, Int8Linear];
-  return k.inFeatures === q.inFeatures && v.inFeatures === q.inFeatures
-    && k.options.kernel === q.options.kernel && v.options.kernel === q.options.kernel
-    && (q.bias === undefined) === (k.bias === undefined) && (q.bias === undefined) === (v.bias === undefined);
+  return int8Fusable([query, key, value]);
 }
 
 /**
@@ -28,9 +21,8 @@ export function int8QkvFusable(query: unknown, key: unknown, value: unknown): bo
  * `concat([query.forward(x), key.forward(x), value.forward(x)], -1)`, bit for bit (each output
  * column is computed from the same quantized rows of `x` and its own weight row, scale and bias),
  * in one kernel call: the activations quantized once, one pass of the threads, one output tensor
- * that `fusedQkvAttention` (`@attnkit/kernels`) reads without splitting it. The three weights are
- * copied into one `[Eq + Ek + Ev, in]` int8 weight kept for the query layer (refilled from the
- * three on each call, a memory copy, so the product always uses their current values).
+ * that `fusedQkvAttention` (`@attnkit/kernels`) reads without splitting it. The three frozen weights are
+ * stacked once into one `[Eq + Ek + Ev, in]` int8 weight kept for the query layer.
  *
  * Shapes: `x [..., in]` → `[..., Eq + Ek + Ev]`. Throws `InvalidArgumentError` when the three are
  * not fusable (see {@link int8QkvFusable}) or `x` is not `[..., in]`.
@@ -44,28 +36,9 @@ export function int8QkvProjection(query: Int8Linear, key: Int8Linear, value: Int
     throw new InvalidArgumentError({ caller, argument: 'query, key, value', expected: 'three live Int8Linear layers in eval mode of the same input width and kernel, each with a bias or none with one', received: [query, key, value].map((l) => (l instanceof Int8Linear ? `Int8Linear [${l.outFeatures}, ${l.inFeatures}]${l.bias === undefined ? ' without bias' : ''}` : describeValue(l))).join(', ') });
   }
   checkWidth(x, caller, 'x', query.inFeatures, 'inFeatures');
-  const weight = fusedWeight(query, key, value);
+  const weight = fusedInt8Weight([query, key, value]);
   return tidy(() => {
     const bias = query.bias === undefined ? undefined : concat([query.bias, key.bias as Tensor, value.bias as Tensor]); // [Eq + Ek + Ev]
     return int8MatMul(x, weight, bias, query.options.kernel === undefined ? {} : { kernel: query.options.kernel });
   });
-}
-
-/** The `[Eq + Ek + Ev, in]` weight of the three, filled from their current values. */
-function fusedWeight(query: Int8Linear, key: Int8Linear, value: Int8Linear): Int8Weight {
-  const layers = [query.weight, key.weight, value.weight];
-  const outFeatures = layers.reduce((n, w) => n + w.outFeatures, 0);
-  const inFeatures = query.inFeatures;
-  let fused = fusedWeights.get(query);
-  if (fused === undefined || fused.outFeatures !== outFeatures || fused.inFeatures !== inFeatures) {
-    fused = { values: new Int8Array(outFeatures * inFeatures), scales: new Float32Array(outFeatures), inFeatures, outFeatures };
-    fusedWeights.set(query, fused);
-  }
-  let row = 0;
-  for (const w of layers) { // memory copies: the kernel keeps the packed panel while the bytes stay the same
-    (fused.values as Int8Array).set(w.values, row * inFeatures);
-    (fused.scales as Float32Array).set(w.scales, row);
-    row += w.outFeatures;
-  }
-  return fused;
 }

@@ -2,7 +2,7 @@ import { memory, randomNormal, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
-import { quantizeWeightPerChannel, type Int8Weight } from '@attnkit/kernels';
+import { isFrozenInt8Weight, quantizeWeightPerChannel, type Int8Weight } from '@attnkit/kernels';
 import { thrown } from '@attnkit/test-utils';
 import { Module } from '../module/module.js';
 import { Embedding } from './embedding.js';
@@ -45,7 +45,9 @@ describe('loadInt8LinearLayers', () => {
     quantizeLinearLayers(quantized, { kernel: 'js' });
     expect(linears.every((m) => m.isDisposed)).toBe(true);
     expect(loaded.fc).toBeInstanceOf(Int8Linear);
-    expect((loaded.fc as unknown as Int8Linear).weight.values).toBe(weights.get('fc')!.values); // used as they are, no copy
+    const fc = (loaded.fc as unknown as Int8Linear).weight;
+    expect(Array.from(fc.values)).toEqual(Array.from(weights.get('fc')!.values)); // the values as given, in the layer's own frozen copy
+    expect(isFrozenInt8Weight(fc)).toBe(true);
     const x = randomNormal([2, 4, 8], 0, 1, 'float32', 5); // [B, T, in]
     const [a, b] = [loaded.forward(x), quantized.forward(x)];
     expect(await a.data()).toEqual(await b.data());

@@ -14,7 +14,7 @@ export interface LoadInt8LinearLayersOptions {
  * Makes a model an int8 inference model in place from int8 weights as a checkpoint stores them:
  * the `Linear` at each dotted path of `weights` (`encoder.layer.0.attention.self.query`) is
  * replaced by `new Int8Linear(weight, linear.bias)` — the int8 values `[out, in]` and scales
- * `[out]` are used as they are, never widened to float — with `Module.replaceModule`, and the
+ * `[out]` are used as they are (copied into each layer, never widened to float) — with `Module.replaceModule`, and the
  * Linear is disposed. `quantizeLinearLayers` is the same for a float model (it quantizes the float
  * weights itself); a folder holding both gives the same layers, bit for bit.
  *

@@ -26,6 +26,7 @@ const HOSTILE: ReadonlyArray<readonly [string, () => unknown]> = [
 /** Where a hostile-looking first argument is valid input, and what the function then does. */
 const ACCEPTED: Readonly<Record<string, string>> = {
   'errors.describeValue': 'describes any value (it exists for messages)',
+  'kernels.isFrozenInt8Weight': 'answers for any value: false unless it is a frozen Int8Weight',
   'errors.isTensorLike': 'answers for any value',
   'nn.int8QkvFusable': 'answers for any value: false unless given three fusable Int8Linear layers',
   'errors.formatShape': 'formats any value for a message (a non-shape is described)',
