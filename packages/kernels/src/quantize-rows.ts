@@ -1,4 +1,4 @@
-import { InvalidArgumentError, checkInteger, describeValue } from '@attnkit/errors';
+import { InvalidArgumentError, checkInteger, describeValue, messageText } from '@attnkit/errors';
 
 /** Rows quantized by {@link quantizeRows}: `values` int8 `[rows, depth]`, `scales` float32 `[rows]`. */
 export interface QuantizedRows {
@@ -18,7 +18,8 @@ export interface QuantizedRows {
  * @example
  * quantizeRows(Float32Array.of(0.5, -1, 0.25), 1, 3, 127, 'f', 'x'); // values [64, -127, 32], scales [1/127]
  */
-export function quantizeRows(values: ArrayLike<number>, rows: number, depth: number, levels: 127 | 63, caller: string, argument: string): QuantizedRows {
+export function quantizeRows(values: ArrayLike<number>, rows: number, depth: number, levels: 127 | 63, caller: string, given: string): QuantizedRows {
+  const argument = messageText(given); // names for messages: whatever they are, made text once
   checkInteger(rows, { caller, argument: `${argument} rows`, min: 0 });
   checkInteger(depth, { caller, argument: `${argument} depth`, min: 0 });
   if (levels !== 127 && levels !== 63) throw new InvalidArgumentError({ caller, argument: 'levels', expected: '127 (8-bit) or 63 (7-bit)', received: describeValue(levels) });
