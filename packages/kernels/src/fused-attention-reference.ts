@@ -82,7 +82,7 @@ function checkLayout(layout: unknown, caller: string): FusedAttentionLayout {
 }
 
 /** An optional mask or bias: `{ values, strides: [B, H, T] }` whose values cover every row of S it is read at, or a typed error. */
-function checkRows(rows: unknown, kind: 'Uint8Array' | 'Float32Array', argument: string, [batch, heads, t, s]: readonly number[], caller: string): void {
+function checkRows(rows: unknown, kind: 'Uint8Array' | 'Float32Array', argument: string, [batch, heads, t, s]: readonly [number, number, number, number], caller: string): void {
   if (rows === undefined) return;
   checkObject(rows, { caller, argument, expected: `absent, or { values: ${kind} [B|1, H|1, T|1, S], strides: [batch, heads, query] }` });
   const { values, strides } = rows as { values?: unknown; strides?: unknown };

@@ -86,7 +86,7 @@ export function fusedAttention(query: Tensor, key: Tensor, value: Tensor, option
   const bias = checkBroadcast(options.bias, target, caller, 'bias');
   const scale = options.scale === undefined ? (headDim === 0 ? 1 : Math.sqrt(1 / headDim)) : options.scale; // null is no number: refused, as a null mask is
   if (typeof scale !== 'number' || !Number.isFinite(scale)) {
-    throw new InvalidArgumentError({ caller, argument: 'scale', expected: 'a finite number (or absent: √(1 / D))', received: describeValue(scale) });
+    throw new InvalidArgumentError({ caller, argument: 'scale', expected: 'a finite number', received: typeof scale === 'number' ? String(scale) : describeValue(scale) });
   }
   const kernel = fusedAttentionKernel(options.kernel, caller);
   if (engine().isTapeOn()) {

@@ -95,7 +95,7 @@ export function fusedAttentionTokens(query: Tensor, key: Tensor, value: Tensor, 
 
 function checkScale(given: number | undefined, headDim: number, caller: string): number {
   const scale = given === undefined ? (headDim === 0 ? 1 : Math.sqrt(1 / headDim)) : given; // null is no number: refused, as a null mask is
-  if (typeof scale !== 'number' || !Number.isFinite(scale)) throw new InvalidArgumentError({ caller, argument: 'scale', expected: 'a finite number (or absent: √(1 / D))', received: describeValue(scale) });
+  if (typeof scale !== 'number' || !Number.isFinite(scale)) throw new InvalidArgumentError({ caller, argument: 'scale', expected: 'a finite number', received: typeof scale === 'number' ? String(scale) : describeValue(scale) });
   return scale;
 }
 

@@ -34,7 +34,7 @@ export function quantizeRows(values: ArrayLike<number>, rows: number, depth: num
     for (let p = start; p < start + depth; p++) {
       const magnitude = Math.abs(values[p] as number);
       if (!(magnitude < Infinity)) {
-        throw new InvalidArgumentError({ caller, argument: name, expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${values[p]} at flat index ${p}`, hint: 'Replace or mask the non-finite values first.' });
+        throw new InvalidArgumentError({ caller, argument: name, expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${typeof values[p] === 'number' ? values[p] : describeValue(values[p])} at flat index ${p}`, hint: 'Replace or mask the non-finite values first.' });
       }
       if (magnitude > max) max = magnitude;
     }

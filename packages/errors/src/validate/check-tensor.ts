@@ -31,7 +31,7 @@ export function checkTensor(value: unknown, requirement: TensorRequirement): Ten
   const ranks = requirement.rank === undefined ? undefined : ([] as number[]).concat(requirement.rank);
   const dtypes = requirement.dtype === undefined ? undefined : ([] as DataType[]).concat(requirement.dtype);
   const expected = () => { // only when refused; every part made text (a requirement is the caller's, not the user's: a bad one still reports)
-    const rankText = ranks === undefined ? '' : ` of rank ${ranks.map(messageText).join(' or ')}`;
+    const rankText = ranks === undefined ? '' : ` of rank ${ranks.map((r) => (typeof r === 'number' ? String(r) : messageText(r))).join(' or ')}`;
     const kind = `${dtypes === undefined ? '' : `${dtypes.map(messageText).join(' or ')} `}tensor`;
     return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}${rankText}${requirement.shape === undefined ? '' : ` ${messageText(requirement.shape)}`}`;
   };
