@@ -73,4 +73,12 @@ describe('callBackend arguments', () => {
     expect(() => callBackend('load', 7 as never)).toThrow(InvalidArgumentError);
     expect(() => callBackend('load', { dataId: {}, shape: [1], dtype: 'float32', isDisposed: true } as never)).toThrow(/^load: 'backend' must be the name of an initialised backend/);
   });
+
+  it('run refuses a function that is no function, naming the caller', async () => {
+    await useBackend('cpu');
+    for (const fn of [undefined, null, 'x', {}]) {
+      expect(() => callBackend('f', 'cpu').run(fn as never)).toThrow(InvalidArgumentError);
+      expect(() => callBackend('f', 'cpu').run(fn as never)).toThrow(/^f \(callBackend\.run\): 'fn' must be a synchronous function to run on the backend/);
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { setBackend } from '@tensorflow/tfjs-core';
 import { engineState as state } from '@attnkit/kernels';
-import { describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { describeValue, InvalidArgumentError, messageText } from '@attnkit/errors';
 import { assertBackendReady } from './assert-backend-ready.js';
 import { parseBackendName } from './backend-name.js';
 import { BackendNotReadyError } from './errors/backend-not-ready-error.js';
@@ -57,6 +57,7 @@ export function callBackend(caller: string, backend?: string): CallBackend {
   return {
     name,
     run<T>(fn: () => T): T {
+      if (typeof fn !== 'function') throw new InvalidArgumentError({ caller: `${messageText(caller)} (callBackend.run)`, argument: 'fn', expected: 'a synchronous function to run on the backend', received: describeValue(fn) });
       if (state().pendingBackendInit != null) throw new BackendNotReadyError(caller, 'initialising');
       const previous = state().backendName;
       const switched = previous !== name;
@@ -68,7 +69,7 @@ export function callBackend(caller: string, backend?: string): CallBackend {
         if (switched && typeof previous === 'string') switchNow(previous, caller);
       }
       if (typeof (result as { then?: unknown } | null)?.then === 'function') {
-        throw new InvalidArgumentError({ caller: `${caller} (callBackend.run)`, argument: 'fn', expected: 'a synchronous function (await outside run)', received: 'a function that returned a promise' });
+        throw new InvalidArgumentError({ caller: `${messageText(caller)} (callBackend.run)`, argument: 'fn', expected: 'a synchronous function (await outside run)', received: 'a function that returned a promise' });
       }
       return result;
     },

@@ -1,4 +1,5 @@
 import { boundMessage } from './bound-message.js';
+import { messageText } from './message-text.js';
 
 /**
  * Base class of every error thrown by an `@attnkit/*` package.
@@ -6,7 +7,8 @@ import { boundMessage } from './bound-message.js';
  * Catch it to handle any attnkit failure; switch on `code` (stable, machine-readable) rather than on
  * the message (written for people and free to improve). Messages are bounded
  * ({@link boundMessage}: at most 2 000 characters, start and end kept); structured fields keep the
- * full details.
+ * full details. It is built from whatever it is given (a code that is no string is described), so
+ * reporting never throws.
  *
  * @example
  * try { await useBackend('webgl'); } catch (e) { if (e instanceof AttnkitError) console.log(e.code); }
@@ -16,8 +18,9 @@ export class AttnkitError extends Error {
   readonly code: string;
 
   constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(boundMessage(message), options?.cause === undefined ? undefined : { cause: options.cause });
+    const cause = typeof options === 'object' && options !== null ? (options as { cause?: unknown }).cause : undefined;
+    super(boundMessage(message), cause === undefined ? undefined : { cause });
     this.name = new.target.name;
-    this.code = code;
+    this.code = messageText(code);
   }
 }

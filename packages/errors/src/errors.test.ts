@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AttnkitError } from './attnkit-error.js';
 import { InvalidArgumentError } from './invalid-argument-error.js';
 import { UseAfterDisposeError } from './use-after-dispose-error.js';
+import { ResourceLimitError } from './resource-limit-error.js';
 
 describe('the shared errors', () => {
   it('InvalidArgumentError says what was expected, what was received and how to fix it', () => {
@@ -29,5 +30,21 @@ describe('message parts that are not strings', () => {
     const e = new InvalidArgumentError({ caller: Symbol('c') as never, argument: { toString: () => { throw new Error('no'); } } as never, expected: 'x', received: 'y' });
     expect(e.message).toBe("symbol c: 'Object' must be x; received y.");
     expect(new UseAfterDisposeError(Symbol() as never).message).toBe('symbol: called after dispose() freed its weights. Create a new instance instead.');
+  });
+});
+
+describe('errors built from anything: reporting never throws', () => {
+  it('AttnkitError describes a code that is no string and ignores options that are no object', () => {
+    const e = new AttnkitError(null as never, 'm', 'x' as never);
+    expect([e.code, e.message, e.cause]).toEqual(['null', 'm', undefined]);
+  });
+
+  it('ResourceLimitError names every part it was given, NaN for sizes that are no number', () => {
+    const e = new ResourceLimitError(null as never);
+    expect(e.message).toBe('undefined: undefined need undefined, more than the undefined undefined allows (undefined). Split the work: shorter sequences, fewer heads, or smaller batches.');
+    expect([e.caller, e.backend, e.bytes, e.limit]).toEqual(['undefined', 'undefined', NaN, NaN]);
+    const f = new ResourceLimitError({ caller: 'f', what: 'the scores', backend: 'cpu', bytes: -1, limit: 'x' as never, rule: 'r', hint: Symbol('h') as never });
+    expect(f.message).toBe("f: the scores need number -1, more than the x cpu allows (r). symbol h");
+    expect(new ResourceLimitError({ caller: 'f', what: 'the scores', backend: 'cpu', bytes: 2 ** 31, limit: 2 ** 30, rule: 'r' }).message).toBe('f: the scores need 2.0 GiB, more than the 1.0 GiB cpu allows (r). Split the work: shorter sequences, fewer heads, or smaller batches.');
   });
 });

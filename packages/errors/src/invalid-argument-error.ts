@@ -1,8 +1,5 @@
 import { AttnkitError } from './attnkit-error.js';
-import { describeValue } from './validate/describe-value.js';
-
-/** A message part as text: strings as they are, anything else (a Symbol, an object) described, never thrown on. */
-const asText = (value: unknown): string => (typeof value === 'string' ? value : describeValue(value));
+import { messageText as asText } from './message-text.js';
 
 /** The structured parts of an {@link InvalidArgumentError} message. */
 export interface InvalidArgumentDetails {

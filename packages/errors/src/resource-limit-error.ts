@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from './invalid-argument-error.js';
 import { describeValue } from './validate/index.js';
 import { AttnkitError } from './attnkit-error.js';
+import { messageText } from './message-text.js';
 
 /** Bytes as a short figure in binary units: `'17.9 GiB'`, `'512.0 MiB'`. */
 export function formatBytes(bytes: number): string {
@@ -22,19 +23,23 @@ export function formatBytes(bytes: number): string {
 export class ResourceLimitError extends AttnkitError {
   readonly caller: string;
   readonly backend: string;
-  /** Bytes the operation needs. */
+  /** Bytes the operation needs (NaN when it was built without a number). */
   readonly bytes: number;
-  /** The backend's budget in bytes. */
+  /** The backend's budget in bytes (NaN when it was built without a number). */
   readonly limit: number;
 
   constructor(details: { caller: string; what: string; backend: string; bytes: number; limit: number; rule: string; hint?: string }) {
+    // built from whatever it is given (every part made text, a size that is no number described), so reporting never throws
+    const given: Partial<typeof details> = typeof details === 'object' && details !== null ? details : {};
+    const size = (value: unknown) => (typeof value === 'number' && value >= 0 ? formatBytes(value) : messageText(value));
+    const [caller, backend] = [messageText(given.caller), messageText(given.backend)];
     super(
       'ATTNKIT_RESOURCE_LIMIT',
-      `${details.caller}: ${details.what} need ${formatBytes(details.bytes)}, more than the ${formatBytes(details.limit)} ${details.backend} allows (${details.rule}). ${details.hint ?? 'Split the work: shorter sequences, fewer heads, or smaller batches.'}`,
+      `${caller}: ${messageText(given.what)} need ${size(given.bytes)}, more than the ${size(given.limit)} ${backend} allows (${messageText(given.rule)}). ${given.hint === undefined ? 'Split the work: shorter sequences, fewer heads, or smaller batches.' : messageText(given.hint)}`,
     );
-    this.caller = details.caller;
-    this.backend = details.backend;
-    this.bytes = details.bytes;
-    this.limit = details.limit;
+    this.caller = caller;
+    this.backend = backend;
+    this.bytes = typeof given.bytes === 'number' ? given.bytes : NaN;
+    this.limit = typeof given.limit === 'number' ? given.limit : NaN;
   }
 }

@@ -10,4 +10,9 @@ describe('summarizeList', () => {
     expect(summarizeList(['x'.repeat(500)])).toBe(`${'x'.repeat(117)}...`);
     expect(summarizeList(['a is [2, 3]', 'b', 'c'], 2, '; ')).toBe('a is [2, 3]; b and 1 more');
   });
+
+  it('reads a separator that is no string as ", " (as a bad count as 12): a message helper never throws', () => {
+    expect(summarizeList(['a', 'b'], 12, null as never)).toBe('a, b');
+    expect(summarizeList(['a', 'b'], 12, {} as never)).toBe('a, b');
+  });
 });

@@ -1,5 +1,5 @@
 import { AttnkitError } from './attnkit-error.js';
-import { describeValue } from './validate/describe-value.js';
+import { messageText } from './message-text.js';
 
 /**
  * A layer or model was called (or disposed again) after `dispose()` freed its weights.
@@ -11,7 +11,7 @@ export class UseAfterDisposeError extends AttnkitError {
   readonly caller: string;
 
   constructor(caller: string) {
-    const name = typeof caller === 'string' ? caller : describeValue(caller);
+    const name = messageText(caller);
     super('ATTNKIT_USE_AFTER_DISPOSE', `${name}: called after dispose() freed its weights. Create a new instance instead.`);
     this.caller = name;
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fusedAttentionReference } from './fused-attention-reference.js';
+import { thrown } from '@attnkit/test-utils';
 
 describe('fusedAttentionReference', () => {
   // one head, T = 2, S = 3, D = 1, scale 1: scores q·k; the second key blocked for query 0, every key for query 1
@@ -27,5 +28,20 @@ describe('fusedAttentionReference', () => {
     expect(Array.from(nan.subarray(0, 2)).every(Number.isNaN)).toBe(true);
     const blockedNaN = fusedAttentionReference({ ...problem, bias: { values: Float32Array.from([Number.NaN, 0, 0, 0, 0, 0]), strides: [0, 0, 3] as const }, mask: { values: Uint8Array.from([0, 1, 1]), strides: [0, 0, 0] as const } });
     expect(Array.from(blockedNaN).some(Number.isNaN)).toBe(false);
+  });
+
+  it('refuses a scale, mask, bias or layout it cannot read, naming the field', () => {
+    const message = (extra: object) => thrown(() => fusedAttentionReference({ ...problem, ...extra } as never)).message;
+    expect(message({ scale: Number.NaN })).toBe("fusedAttentionReference: 'problem.scale' must be a finite number; received number NaN.");
+    expect(message({ mask: null })).toContain("'problem.mask' must be absent, or { values: Uint8Array");
+    expect(message({ mask: { values: Uint8Array.of(1, 1, 1), strides: [0, 0] } })).toContain("'problem.mask.strides' must be three element strides");
+    expect(message({ mask: { values: Uint8Array.of(1, 1, 1), strides: [0, 0, 3] } })).toBe("fusedAttentionReference: 'problem.mask.values' must be at least 6 elements; received 3.");
+    expect(message({ bias: { values: Uint8Array.of(1, 1, 1), strides: [0, 0, 0] } })).toContain("'problem.bias.values' must be an Float32Array");
+    expect(message({ bias: { values: new Float32Array(3), strides: [0, -1, 0] } })).toContain("'problem.bias.strides[1]' must be an integer ≥ 0");
+    expect(message({ layout: null })).toContain("'problem.layout' must be an object { query, key, value, out }");
+    const contiguous = { offset: 0, batch: 0, heads: 0, rows: 2 };
+    expect(message({ layout: { query: { offset: 0, batch: 0, heads: 0, rows: 1 }, key: contiguous, value: contiguous } })).toContain("'problem.layout.out' must be an operand layout");
+    expect(message({ layout: { query: { ...contiguous, rows: 'x' }, key: contiguous, value: contiguous, out: contiguous } })).toContain("'problem.layout.query.rows' must be an integer ≥ 0");
+    expect(message({ layout: { query: { offset: 0, batch: 0, heads: 0, rows: 1 }, key: { offset: 0, batch: 0, heads: 0, rows: 1 }, value: contiguous, out: { ...contiguous, offset: 1 } } })).toBe("fusedAttentionReference: 'problem.layout.out' must be a layout within the output's B·H·T·Dv = 4 values; received one reaching 5.");
   });
 });

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, checkInteger, checkObject, describeValue } from '@attnkit/errors';
 import { checkFlatArray } from './check-flat-array.js';
-import { headMajorLayout, type FusedAttentionProblem } from './fused-attention-problem.js';
+import { headMajorLayout, type FusedAttentionLayout, type FusedAttentionProblem } from './fused-attention-problem.js';
 
 const LOWEST_FLOAT32 = -3.4028234663852886e38;
 const f32 = Math.fround;
@@ -21,10 +21,13 @@ export function fusedAttentionReference(problem: FusedAttentionProblem): Float32
   const caller = 'fusedAttentionReference';
   checkObject(problem, { caller, argument: 'problem', expected: 'a fused attention problem { batch, heads, queryLength, keyLength, headDim, valueDim, scale, query, key, value, mask?, bias? }' });
   for (const key of ['batch', 'heads', 'queryLength', 'keyLength', 'headDim', 'valueDim'] as const) checkInteger(problem[key], { caller, argument: `problem.${key}`, min: 0 });
-  if (typeof problem.scale !== 'number') throw new InvalidArgumentError({ caller, argument: 'problem.scale', expected: 'a number', received: describeValue(problem.scale) });
+  if (typeof problem.scale !== 'number' || !Number.isFinite(problem.scale)) throw new InvalidArgumentError({ caller, argument: 'problem.scale', expected: 'a finite number', received: describeValue(problem.scale) });
   const { batch, heads, queryLength: t, keyLength: s, headDim: d, valueDim: dv, query, key, value, mask, bias } = problem;
-  const layout = problem.layout ?? { query: headMajorLayout(heads, t, d), key: headMajorLayout(heads, s, d), value: headMajorLayout(heads, s, dv), out: headMajorLayout(heads, t, dv) };
+  const layout = problem.layout === undefined ? { query: headMajorLayout(heads, t, d), key: headMajorLayout(heads, s, d), value: headMajorLayout(heads, s, dv), out: headMajorLayout(heads, t, dv) } : checkLayout(problem.layout, caller);
   const extent = (l: { offset: number; batch: number; heads: number; rows: number }, rows: number, width: number) => batch * heads * rows * width === 0 ? 0 : l.offset + (batch - 1) * l.batch + (heads - 1) * l.heads + (rows - 1) * l.rows + width;
+  if (extent(layout.out, t, dv) > batch * heads * t * dv) throw new InvalidArgumentError({ caller, argument: 'problem.layout.out', expected: `a layout within the output's B·H·T·Dv = ${batch * heads * t * dv} values`, received: `one reaching ${extent(layout.out, t, dv)}` });
+  checkRows(mask, 'Uint8Array', 'problem.mask', [batch, heads, t, s], caller);
+  checkRows(bias, 'Float32Array', 'problem.bias', [batch, heads, t, s], caller);
   checkFlatArray(query, 'Float32Array', extent(layout.query, t, d), caller, 'problem.query');
   checkFlatArray(key, 'Float32Array', extent(layout.key, s, d), caller, 'problem.key');
   checkFlatArray(value, 'Float32Array', extent(layout.value, s, dv), caller, 'problem.value');
@@ -65,4 +68,26 @@ export function fusedAttentionReference(problem: FusedAttentionProblem): Float32
     }
   }
   return out;
+}
+
+/** A layout's four operand layouts, each `{ offset, batch, heads, rows }` of integers ≥ 0, or a typed error naming the field. */
+function checkLayout(layout: unknown, caller: string): FusedAttentionLayout {
+  checkObject(layout, { caller, argument: 'problem.layout', expected: 'an object { query, key, value, out } of operand layouts { offset, batch, heads, rows }' });
+  for (const operand of ['query', 'key', 'value', 'out'] as const) {
+    const given = (layout as Record<string, unknown>)[operand];
+    checkObject(given, { caller, argument: `problem.layout.${operand}`, expected: 'an operand layout { offset, batch, heads, rows }' });
+    for (const field of ['offset', 'batch', 'heads', 'rows'] as const) checkInteger((given as Record<string, unknown>)[field], { caller, argument: `problem.layout.${operand}.${field}`, min: 0 });
+  }
+  return layout as FusedAttentionLayout;
+}
+
+/** An optional mask or bias: `{ values, strides: [B, H, T] }` whose values cover every row of S it is read at, or a typed error. */
+function checkRows(rows: unknown, kind: 'Uint8Array' | 'Float32Array', argument: string, [batch, heads, t, s]: readonly [number, number, number, number], caller: string): void {
+  if (rows === undefined) return;
+  checkObject(rows, { caller, argument, expected: `absent, or { values: ${kind} [B|1, H|1, T|1, S], strides: [batch, heads, query] }` });
+  const { values, strides } = rows as { values?: unknown; strides?: unknown };
+  if (!Array.isArray(strides) || strides.length !== 3) throw new InvalidArgumentError({ caller, argument: `${argument}.strides`, expected: 'three element strides [batch, heads, query] (0 where broadcast)', received: describeValue(strides) });
+  const [sb, sh, st] = strides.map((stride, i) => checkInteger(stride, { caller, argument: `${argument}.strides[${i}]`, min: 0 })) as [number, number, number];
+  const needed = batch * heads * t * s === 0 ? 0 : (batch - 1) * sb + (heads - 1) * sh + (t - 1) * st + s;
+  checkFlatArray(values, kind, needed, caller, `${argument}.values`);
 }

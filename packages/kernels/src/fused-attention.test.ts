@@ -64,6 +64,10 @@ describe('fusedAttention', () => {
     expect(thrown(() => fusedAttention(q, k, v, { bias: zeros([3, 1, 5, 7]) })).message).toContain("'bias' must be a rank-4 float32 tensor broadcastable to [B, H, T, S] = [2, 3, 5, 7]");
     expect(thrown(() => fusedAttention(zeros([2, 3, 5, 4], 'int32'), k, v)).message).toContain("'query' must be a float32 tensor of rank 4");
     expect(thrown(() => fusedAttention(q, k, v, { scale: Number.NaN })).message).toBe("fusedAttention: 'scale' must be a finite number; received NaN.");
+    expect(thrown(() => fusedAttention(q, k, v, { scale: null as never })).message).toBe("fusedAttention: 'scale' must be a finite number; received null."); // no number: refused, as a null mask is, not read as absent
+    const disposed = zeros([2]);
+    disposed.dispose();
+    expect(thrown(() => fusedAttention(q, k, v, { scale: disposed as never })).message).toBe("fusedAttention: 'scale' must be a finite number; received a disposed float32 tensor [2].");
     expect(thrown(() => fusedAttention(q, k, v, { kernel: 'gpu' as never })).message).toBe("fusedAttention: 'kernel' must be one of 'simd', 'js'; received string 'gpu'.");
     expect(thrown(() => fusedAttention(q, k, v, { attentionMask: ones([2, 1, 1, 7], 'bool') } as never))).toBeInstanceOf(InvalidArgumentError);
   });

@@ -1,5 +1,5 @@
 import { engine, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
-import { checkOptionKeys, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import type { BroadcastRows, FusedAttentionKernelName, FusedAttentionProblem } from './fused-attention-problem.js';
 import { backendValues } from './backend-values.js';
 import { fusedAttentionKernel } from './fused-attention-kernels.js';
@@ -84,9 +84,9 @@ export function fusedAttention(query: Tensor, key: Tensor, value: Tensor, option
   const target = [batch, heads, queryLength, keyLength];
   const mask = checkBroadcast(options.mask, target, caller, 'mask');
   const bias = checkBroadcast(options.bias, target, caller, 'bias');
-  const scale = options.scale ?? (headDim === 0 ? 1 : Math.sqrt(1 / headDim));
+  const scale = options.scale === undefined ? (headDim === 0 ? 1 : Math.sqrt(1 / headDim)) : options.scale; // null is no number: refused, as a null mask is
   if (typeof scale !== 'number' || !Number.isFinite(scale)) {
-    throw new InvalidArgumentError({ caller, argument: 'scale', expected: 'a finite number', received: String(scale) });
+    throw new InvalidArgumentError({ caller, argument: 'scale', expected: 'a finite number', received: typeof scale === 'number' ? String(scale) : describeValue(scale) });
   }
   const kernel = fusedAttentionKernel(options.kernel, caller);
   if (engine().isTapeOn()) {

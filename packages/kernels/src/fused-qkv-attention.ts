@@ -1,5 +1,5 @@
 import { engine, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
-import { checkInteger, checkOptionKeys, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { checkInteger, checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import type { FusedAttentionLayout, FusedAttentionProblem } from './fused-attention-problem.js';
 import { backendValues } from './backend-values.js';
 import { broadcastRows, checkBroadcast, type FusedAttentionOptions } from './fused-attention.js';
@@ -94,8 +94,8 @@ export function fusedAttentionTokens(query: Tensor, key: Tensor, value: Tensor, 
 }
 
 function checkScale(given: number | undefined, headDim: number, caller: string): number {
-  const scale = given ?? (headDim === 0 ? 1 : Math.sqrt(1 / headDim));
-  if (typeof scale !== 'number' || !Number.isFinite(scale)) throw new InvalidArgumentError({ caller, argument: 'scale', expected: 'a finite number', received: String(scale) });
+  const scale = given === undefined ? (headDim === 0 ? 1 : Math.sqrt(1 / headDim)) : given; // null is no number: refused, as a null mask is
+  if (typeof scale !== 'number' || !Number.isFinite(scale)) throw new InvalidArgumentError({ caller, argument: 'scale', expected: 'a finite number', received: typeof scale === 'number' ? String(scale) : describeValue(scale) });
   return scale;
 }
 

@@ -1,4 +1,4 @@
-import { AttnkitError } from '@attnkit/errors';
+import { AttnkitError, messageText } from '@attnkit/errors';
 
 /**
  * A function without a gradient was called while tfjs records one (inside `tf.grad`,
@@ -13,8 +13,11 @@ export class InferenceOnlyError extends AttnkitError {
   readonly hint: string;
 
   constructor(details: { caller: string; hint: string }) {
-    super('ATTNKIT_INFERENCE_ONLY', `${details.caller}: has no gradient, and was called while tfjs records gradients (inside grad, variableGrads or an optimizer's minimize). ${details.hint}`);
-    this.caller = details.caller;
-    this.hint = details.hint;
+    // built from whatever it is given (every part made text), so reporting never throws
+    const given: Partial<typeof details> = typeof details === 'object' && details !== null ? details : {};
+    const [caller, hint] = [messageText(given.caller), given.hint === undefined ? '' : messageText(given.hint)];
+    super('ATTNKIT_INFERENCE_ONLY', `${caller}: has no gradient, and was called while tfjs records gradients (inside grad, variableGrads or an optimizer's minimize). ${hint}`.trimEnd());
+    this.caller = caller;
+    this.hint = hint;
   }
 }

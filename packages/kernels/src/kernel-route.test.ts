@@ -5,6 +5,7 @@ import { f32Kernels } from './f32-kernels.js';
 import { fusedAttentionKernels } from './fused-attention-kernels.js';
 import { kernelRoute, type RoutedKernel } from './kernel-route.js';
 import { useTfjsBackend } from './testing/use-tfjs-backend.js';
+import { thrown } from '@attnkit/test-utils';
 
 const KERNELS: readonly RoutedKernel[] = ['f32MatMul', 'int8MatMul', 'fusedAttention', 'gelu', 'layerNorm', 'maskedSoftmax'];
 const routes = (inputs = [] as Parameters<typeof kernelRoute>[1]) => Object.fromEntries(KERNELS.map((k) => [k, kernelRoute(k, inputs).useKernel]));
@@ -36,5 +37,11 @@ describe('kernelRoute: hand-written kernel or tfjs', () => {
     const simd = f32Kernels().preferred !== undefined;
     expect(recorded).toEqual({ f32MatMul: false, int8MatMul: false, fusedAttention: false, gelu: simd, layerNorm: simd, maskedSoftmax: simd });
     x.dispose();
+  });
+
+  it('refuses an input that is no tensor (a hole or undefined is an optional input left out)', () => {
+    expect(thrown(() => kernelRoute('gelu', [1 as never])).message).toBe("kernelRoute: 'inputs[0]' must be a tensor (or undefined: an optional input left out); received number 1.");
+    expect(thrown(() => kernelRoute('gelu', [undefined, null as never])).message).toContain("'inputs[1]'");
+    expect(kernelRoute('gelu', [undefined])).toEqual(kernelRoute('gelu', [])); // an absent input is skipped
   });
 });

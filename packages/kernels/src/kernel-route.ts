@@ -1,4 +1,4 @@
-import { InvalidArgumentError, describeValue } from '@attnkit/errors';
+import { InvalidArgumentError, describeValue, isTensorLike } from '@attnkit/errors';
 import { engine, getBackend, getKernel, type Tensor } from '@tensorflow/tfjs-core';
 import { f32Kernels } from './f32-kernels.js';
 import { fusedAttentionKernels } from './fused-attention-kernels.js';
@@ -43,6 +43,10 @@ const RULES: Readonly<Record<RoutedKernel, { readonly inferenceOnly: boolean; re
 export function kernelRoute(kernel: RoutedKernel, inputs: readonly (Tensor | undefined)[] = []): KernelRoute {
   if (typeof kernel !== 'string' || !Object.hasOwn(RULES, kernel)) throw new InvalidArgumentError({ caller: 'kernelRoute', argument: 'kernel', expected: `one of ${Object.keys(RULES).map((k) => `'${k}'`).join(', ')}`, received: describeValue(kernel) });
   if (!Array.isArray(inputs)) throw new InvalidArgumentError({ caller: 'kernelRoute', argument: 'inputs', expected: 'a list of the call\'s input tensors', received: describeValue(inputs) });
+  for (let i = 0; i < inputs.length; i++) {
+    const t: unknown = inputs[i];
+    if (t !== undefined && !isTensorLike(t)) throw new InvalidArgumentError({ caller: 'kernelRoute', argument: `inputs[${i}]`, expected: 'a tensor (or undefined: an optional input left out)', received: describeValue(t) });
+  }
   const backend = getBackend();
   const rule = RULES[kernel];
   const useKernel = (!rule.inferenceOnly || !engine().isTapeOn()) && inputs.every((t) => t === undefined || t.dtype === 'float32') && rule.available(backend);

@@ -1,4 +1,4 @@
-import { AttnkitError } from '@attnkit/errors';
+import { AttnkitError, messageText, messageTexts } from '@attnkit/errors';
 
 /**
  * An int8 kernel was requested by name that this JavaScript engine cannot run (its WebAssembly
@@ -14,9 +14,12 @@ export class KernelUnavailableError extends AttnkitError {
   readonly supported: readonly string[];
 
   constructor(details: { caller: string; kernel: string; supported: readonly string[]; hint: string }) {
-    super('ATTNKIT_KERNEL_UNAVAILABLE', `${details.caller}: the '${details.kernel}' kernel does not run in this engine (its WebAssembly does not validate); the ones that do: ${details.supported.join(', ')}. ${details.hint}`);
-    this.caller = details.caller;
-    this.kernel = details.kernel;
-    this.supported = details.supported;
+    // built from whatever it is given (every part made text), so reporting never throws
+    const given: Partial<typeof details> = typeof details === 'object' && details !== null ? details : {};
+    const [caller, kernel, supported] = [messageText(given.caller), messageText(given.kernel), messageTexts(given.supported)];
+    super('ATTNKIT_KERNEL_UNAVAILABLE', `${caller}: the '${kernel}' kernel does not run in this engine (its WebAssembly does not validate); the ones that do: ${supported.length > 0 ? supported.join(', ') : 'none'}. ${given.hint === undefined ? '' : messageText(given.hint)}`.trimEnd());
+    this.caller = caller;
+    this.kernel = kernel;
+    this.supported = supported;
   }
 }

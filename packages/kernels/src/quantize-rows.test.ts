@@ -21,4 +21,11 @@ describe('quantizeRows', () => {
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect(error.message).toBe("int8MatMul: 'x' must be finite values only (int8 quantization scales each row by its largest magnitude); received NaN at flat index 2. Replace or mask the non-finite values first.");
   });
+
+  it('names whatever argument name it is given without throwing on it', () => {
+    const error = thrown(() => quantizeRows(Float32Array.of(1), -1, 1, 127, 'f', Symbol('w') as never));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toBe("f: 'symbol w rows' must be an integer ≥ 0; received number -1.");
+    expect(thrown(() => quantizeRows([1, {}] as never, 1, 2, 127, 'f', 'x')).message).toContain('received Object at flat index 1');
+  });
 });

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, checkInteger, describeValue } from '@attnkit/errors';
+import { InvalidArgumentError, checkInteger, describeValue, messageText } from '@attnkit/errors';
 
 /** Rows quantized by {@link quantizeRows}: `values` int8 `[rows, depth]`, `scales` float32 `[rows]`. */
 export interface QuantizedRows {
@@ -19,11 +19,12 @@ export interface QuantizedRows {
  * quantizeRows(Float32Array.of(0.5, -1, 0.25), 1, 3, 127, 'f', 'x'); // values [64, -127, 32], scales [1/127]
  */
 export function quantizeRows(values: ArrayLike<number>, rows: number, depth: number, levels: 127 | 63, caller: string, argument: string): QuantizedRows {
-  checkInteger(rows, { caller, argument: `${argument} rows`, min: 0 });
-  checkInteger(depth, { caller, argument: `${argument} depth`, min: 0 });
+  const name = messageText(argument); // a name for messages: whatever it is, made text once
+  checkInteger(rows, { caller, argument: `${name} rows`, min: 0 });
+  checkInteger(depth, { caller, argument: `${name} depth`, min: 0 });
   if (levels !== 127 && levels !== 63) throw new InvalidArgumentError({ caller, argument: 'levels', expected: '127 (8-bit) or 63 (7-bit)', received: describeValue(levels) });
   const length = (values as { length?: unknown } | null)?.length;
-  if (typeof values !== 'object' || values === null || typeof length !== 'number' || length < rows * depth) throw new InvalidArgumentError({ caller, argument, expected: `an array of at least rows · depth = ${rows * depth} numbers`, received: describeValue(values) });
+  if (typeof values !== 'object' || values === null || typeof length !== 'number' || length < rows * depth) throw new InvalidArgumentError({ caller, argument: name, expected: `an array of at least rows · depth = ${rows * depth} numbers`, received: describeValue(values) });
   const out = new Int8Array(rows * depth);
   const scales = new Float32Array(rows);
   const round = Math.fround;
@@ -33,7 +34,7 @@ export function quantizeRows(values: ArrayLike<number>, rows: number, depth: num
     for (let p = start; p < start + depth; p++) {
       const magnitude = Math.abs(values[p] as number);
       if (!(magnitude < Infinity)) {
-        throw new InvalidArgumentError({ caller, argument, expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${values[p]} at flat index ${p}`, hint: 'Replace or mask the non-finite values first.' });
+        throw new InvalidArgumentError({ caller, argument: name, expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${typeof values[p] === 'number' ? values[p] : describeValue(values[p])} at flat index ${p}`, hint: 'Replace or mask the non-finite values first.' });
       }
       if (magnitude > max) max = magnitude;
     }

@@ -2,6 +2,7 @@ import { randomNormal, tensor1d } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTfjsBackend } from './testing/use-tfjs-backend.js';
 import { InvalidArgumentError } from '@attnkit/errors';
+import { thrown } from '@attnkit/test-utils';
 import { checkResidualLayerNorm, residualLayerNormValues } from './residual-layer-norm-option.js';
 
 describe('the residualLayerNorm option', () => {
@@ -33,5 +34,15 @@ describe('the residualLayerNorm option', () => {
     const option = typeof raw === 'object' ? Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, typeof v === 'string' ? tensors[v] : v])) : raw;
     expect(() => checkResidualLayerNorm(option as never, [2, 3], 'test')).toThrow(InvalidArgumentError);
     expect(() => checkResidualLayerNorm(option as never, [2, 3], 'test')).toThrow(message);
+  });
+
+  it('refuses an output shape that is no non-empty list of sizes', () => {
+    const option = { residual: tensor1d([1, 2]), gamma: tensor1d([1, 1]), beta: tensor1d([0, 0]), epsilon: 1e-5 };
+    for (const outShape of [undefined, null, [], [2, Number.NaN], 'x']) {
+      const error = thrown(() => checkResidualLayerNorm(option, outShape as never, 'f32MatMul'));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toMatch(/^checkResidualLayerNorm: 'outShape' must be the product's output shape \[\.\.\., M\]/);
+    }
+    Object.values(option).forEach((t) => typeof t === 'object' && t.dispose());
   });
 });

@@ -22,6 +22,9 @@ export interface ResidualLayerNormOption {
  * checkResidualLayerNorm({ residual, gamma, beta, epsilon: 1e-12 }, [8, 128, 384], 'f32MatMul');
  */
 export function checkResidualLayerNorm(option: ResidualLayerNormOption, outShape: readonly number[], caller: string): void {
+  if (!Array.isArray(outShape) || outShape.length === 0 || !outShape.every((d) => Number.isInteger(d) && d >= 0)) {
+    throw new InvalidArgumentError({ caller: 'checkResidualLayerNorm', argument: 'outShape', expected: 'the product\'s output shape [..., M] (a non-empty list of integers ≥ 0)', received: describeValue(outShape) });
+  }
   checkObject(option, { caller, argument: 'residualLayerNorm', expected: 'an object { residual, gamma, beta, epsilon }' });
   checkOptionKeys(option, ['residual', 'gamma', 'beta', 'epsilon'], caller);
   checkTensor(option.residual, { caller, argument: 'residualLayerNorm.residual', dtype: 'float32', shape: '[..., M]' });

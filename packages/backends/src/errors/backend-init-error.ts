@@ -1,4 +1,4 @@
-import { AttnkitError } from '@attnkit/errors';
+import { AttnkitError, messageText, messageTexts } from '@attnkit/errors';
 
 /**
  * The environment offers the backend, but tfjs failed to initialise it (for example the wasm
@@ -11,9 +11,10 @@ export class BackendInitError extends AttnkitError {
   readonly backend: string;
 
   constructor(backend: string, detail: string, cause?: unknown) {
-    super('ATTNKIT_BACKEND_INIT_FAILED', `backend '${backend}' failed to initialise: ${detail}.`, {
+    // built from whatever it is given (every part made text), so reporting never throws
+    super('ATTNKIT_BACKEND_INIT_FAILED', `backend '${messageText(backend)}' failed to initialise: ${messageText(detail)}.`, {
       cause,
     });
-    this.backend = backend;
+    this.backend = messageText(backend);
   }
 }

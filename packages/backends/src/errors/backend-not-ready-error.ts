@@ -1,4 +1,4 @@
-import { AttnkitError } from '@attnkit/errors';
+import { AttnkitError, messageText, messageTexts } from '@attnkit/errors';
 
 /**
  * A block was called before any backend finished initialising. attnkit does not let tfjs pick a
@@ -18,11 +18,11 @@ export class BackendNotReadyError extends AttnkitError {
     super(
       'ATTNKIT_BACKEND_NOT_READY',
       state === 'uninitialised'
-        ? `${caller}: backend '${backend}' is not initialised. Call \`await useBackend('${backend}')\` (or withBackend) from @attnkit/backends once first.`
-        : `${caller}: no backend is ready (${what}). Call \`await useBackend('cpu' | 'wasm' | 'webgl' | 'webgpu')\` ` +
+        ? `${messageText(caller)}: backend '${messageText(backend)}' is not initialised. Call \`await useBackend('${messageText(backend)}')\` (or withBackend) from @attnkit/backends once first.`
+        : `${messageText(caller)}: no backend is ready (${what}). Call \`await useBackend('cpu' | 'wasm' | 'webgl' | 'webgpu')\` ` +
             'from @attnkit/backends and wait for it before calling attnkit blocks.',
     );
-    this.caller = caller;
-    this.state = state;
+    this.caller = messageText(caller);
+    this.state = state === 'none' || state === 'uninitialised' ? state : 'initialising';
   }
 }

@@ -1,4 +1,4 @@
-import { AttnkitError } from '@attnkit/errors';
+import { AttnkitError, messageText, messageTexts } from '@attnkit/errors';
 
 /** The structured parts of a {@link BackendPackageMissingError} message. */
 export interface BackendPackageMissingDetails {
@@ -32,16 +32,19 @@ export class BackendPackageMissingError extends AttnkitError {
   readonly installCommand: string;
 
   constructor(details: BackendPackageMissingDetails) {
-    const installCommand = `npm install ${details.packageName}@${details.versionRange}`;
+    // built from whatever it is given (every part made text), so reporting never throws
+    const given: Partial<BackendPackageMissingDetails> = typeof details === 'object' && details !== null ? details : {};
+    const [caller, backend, packageName] = [messageText(given.caller), messageText(given.backend), messageText(given.packageName)];
+    const installCommand = `npm install ${packageName}@${messageText(given.versionRange)}`;
     super(
       'ATTNKIT_BACKEND_PACKAGE_MISSING',
-      `${details.caller}: the '${details.backend}' backend needs ${details.packageName}, which is not installed. ` +
+      `${caller}: the '${backend}' backend needs ${packageName}, which is not installed. ` +
         `Install it: ${installCommand}`,
-      { cause: details.cause },
+      { cause: given.cause },
     );
-    this.caller = details.caller;
-    this.backend = details.backend;
-    this.packageName = details.packageName;
+    this.caller = caller;
+    this.backend = backend;
+    this.packageName = packageName;
     this.installCommand = installCommand;
   }
 }

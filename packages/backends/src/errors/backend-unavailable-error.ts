@@ -1,4 +1,4 @@
-import { AttnkitError } from '@attnkit/errors';
+import { AttnkitError, messageText, messageTexts } from '@attnkit/errors';
 
 /**
  * The backend exists but this environment cannot run it (webgl in Node, webgpu without an adapter).
@@ -20,14 +20,16 @@ export class BackendUnavailableError extends AttnkitError {
     reason: string;
     available: readonly string[];
   }) {
+    const given: Partial<typeof details> = typeof details === 'object' && details !== null ? details : {};
+    const [requested, environment, reason, available] = [messageText(given.requested), messageText(given.environment), messageText(given.reason), messageTexts(given.available)];
     super(
       'ATTNKIT_BACKEND_UNAVAILABLE',
-      `backend '${details.requested}' is not available in ${details.environment}: ${details.reason}. ` +
-        `Available here: ${details.available.length > 0 ? details.available.join(', ') : 'none'}.`,
+      `backend '${requested}' is not available in ${environment}: ${reason}. ` +
+        `Available here: ${available.length > 0 ? available.join(', ') : 'none'}.`,
     );
-    this.requested = details.requested;
-    this.environment = details.environment;
-    this.reason = details.reason;
-    this.available = details.available;
+    this.requested = requested;
+    this.environment = environment;
+    this.reason = reason;
+    this.available = available;
   }
 }

@@ -41,4 +41,25 @@ describe('typed errors', () => {
     expect(e.cause).toBe(cause);
     expect(e).toBeInstanceOf(AttnkitError);
   });
+
+  it('each class is built from whatever it is given, so reporting never throws', () => {
+    const disposed = { dataId: {}, shape: [2], dtype: 'float32', isDisposed: true, toString: () => { throw new Error('Tensor is disposed.'); } };
+    const errors = [
+      new UnknownBackendError(disposed as never, null as never),
+      new BackendUnavailableError(null as never),
+      new WasmBinariesMissingError('x' as never, Symbol('d') as never),
+      new BackendNotReadyError(null as never, 'x' as never),
+      new BackendInitError(disposed as never, undefined as never),
+      new BackendPackageMissingError(undefined as never),
+    ];
+    expect(errors.map((e) => e.message)).toEqual([
+      "unknown backend 'a disposed float32 tensor [2]'; attnkit knows none.",
+      "backend 'undefined' is not available in undefined: undefined. Available here: none.",
+      expect.stringMatching(/^wasm binaries not found: none named \(symbol d\)\. /),
+      expect.stringMatching(/^null: no backend is ready \(a backend is still initialising\)/),
+      "backend 'a disposed float32 tensor [2]' failed to initialise: undefined.",
+      "undefined: the 'undefined' backend needs undefined, which is not installed. Install it: npm install undefined@undefined",
+    ]);
+    expect([(errors[0] as UnknownBackendError).known, (errors[3] as BackendNotReadyError).state, (errors[2] as WasmBinariesMissingError).missing]).toEqual([[], 'initialising', []]);
+  });
 });

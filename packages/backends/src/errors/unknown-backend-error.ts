@@ -1,4 +1,4 @@
-import { AttnkitError } from '@attnkit/errors';
+import { AttnkitError, messageText, messageTexts } from '@attnkit/errors';
 
 /**
  * A backend name that attnkit does not know (a typo, or a backend it has no adapter for).
@@ -11,11 +11,12 @@ export class UnknownBackendError extends AttnkitError {
   readonly known: readonly string[];
 
   constructor(requested: string, known: readonly string[]) {
+    const [name, names] = [messageText(requested), messageTexts(known)];
     super(
       'ATTNKIT_UNKNOWN_BACKEND',
-      `unknown backend '${requested}'; attnkit knows ${known.join(', ')}.`,
+      `unknown backend '${name}'; attnkit knows ${names.length > 0 ? names.join(', ') : 'none'}.`,
     );
-    this.requested = requested;
-    this.known = known;
+    this.requested = name;
+    this.known = names;
   }
 }

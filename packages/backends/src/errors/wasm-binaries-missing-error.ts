@@ -1,4 +1,4 @@
-import { AttnkitError } from '@attnkit/errors';
+import { AttnkitError, messageText, messageTexts } from '@attnkit/errors';
 
 /**
  * The tfjs wasm binaries could not be found where attnkit looked for them. attnkit never loads
@@ -13,12 +13,13 @@ export class WasmBinariesMissingError extends AttnkitError {
   readonly missing: readonly string[];
 
   constructor(missing: readonly string[], detail: string) {
+    const files = messageTexts(missing);
     super(
       'ATTNKIT_WASM_BINARIES_MISSING',
-      `wasm binaries not found: ${missing.join(', ')} (${detail}). ` +
+      `wasm binaries not found: ${files.length > 0 ? files.join(', ') : 'none named'} (${messageText(detail)}). ` +
         'In Node, reinstall @tensorflow/tfjs-backend-wasm or pass wasmPaths: "<dir>/"; in the browser, ' +
         "add attnkitWasm() from '@attnkit/backends/vite' to your Vite config or pass wasmPaths.",
     );
-    this.missing = missing;
+    this.missing = files;
   }
 }

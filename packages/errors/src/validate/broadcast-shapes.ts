@@ -10,7 +10,7 @@ import { describeValue, formatShape } from './describe-value.js';
  */
 export function broadcastShapes(a: readonly number[], b: readonly number[], caller: string, argument: string): number[] {
   for (const shape of [a, b]) {
-    if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) {
+    if (!Array.isArray(shape) || !Array.from(shape as unknown[]).every((d) => typeof d === 'number' && Number.isInteger(d) && d >= 0)) { // Array.from: a hole is no size
       throw new InvalidArgumentError({ caller: typeof caller === 'string' ? caller : 'broadcastShapes', argument: typeof argument === 'string' ? argument : 'shape', expected: 'two shapes (lists of non-negative integers)', received: describeValue(shape) });
     }
   }

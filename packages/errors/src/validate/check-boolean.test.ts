@@ -11,4 +11,11 @@ describe('checkBoolean', () => {
     expect(() => checkBoolean(value, { caller: 'f', argument: 'training', fallback: false })).toThrow(InvalidArgumentError);
     expect(() => checkBoolean(value, { caller: 'f', argument: 'training', fallback: false })).toThrow(`f: 'training' must be true or false; received ${received}.`);
   });
+
+  it('refuses a fallback that is no boolean, even when the value is given', () => {
+    for (const fallback of [undefined, null, 'x', 0]) {
+      expect(() => checkBoolean(true, { caller: 'f', argument: 'b', fallback: fallback as never })).toThrow(InvalidArgumentError);
+      expect(() => checkBoolean(undefined, { caller: 'f', argument: 'b', fallback: fallback as never })).toThrow(/^checkBoolean: 'details.fallback' must be true or false/);
+    }
+  });
 });

@@ -11,7 +11,8 @@ import { describeValue } from './describe-value.js';
  */
 export function checkBoolean(value: unknown, details: { readonly caller: string; readonly argument: string; readonly fallback: boolean }): boolean {
   const { caller, argument, fallback } = checkObject(details, { caller: 'checkBoolean', argument: 'details', expected: 'an object { caller, argument, fallback }' });
-  if (value === undefined) return fallback === true;
+  if (typeof fallback !== 'boolean') throw new InvalidArgumentError({ caller: 'checkBoolean', argument: 'details.fallback', expected: 'true or false (what an absent flag means)', received: describeValue(fallback) });
+  if (value === undefined) return fallback;
   if (typeof value !== 'boolean') {
     throw new InvalidArgumentError({ caller, argument, expected: 'true or false', received: describeValue(value) });
   }

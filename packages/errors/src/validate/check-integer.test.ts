@@ -11,4 +11,11 @@ describe('checkInteger', () => {
   ] as const)('rejects %j', (value, range, message) => {
     expect(() => checkInteger(value, { caller: 'f', argument: 'n', ...range })).toThrow(message);
   });
+
+  it('refuses bounds that are no number instead of comparing with them (3 < null and 3 > "x" are false)', () => {
+    expect(() => checkInteger(3, { caller: 'f', argument: 'n', min: null as never })).toThrow("checkInteger: 'options.min' must be a number (or absent: no bound); received null.");
+    expect(() => checkInteger(3, { caller: 'f', argument: 'n', max: 'x' as never })).toThrow("checkInteger: 'options.max' must be a number (or absent: no bound); received string 'x'.");
+    expect(() => checkInteger(3, { caller: 'f', argument: 'n', min: Number.NaN })).toThrow("'options.min' must be a number");
+    expect(checkInteger(3, { caller: 'f', argument: 'n', min: -Infinity, max: Infinity })).toBe(3);
+  });
 });

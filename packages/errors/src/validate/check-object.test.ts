@@ -13,4 +13,11 @@ describe('checkObject', () => {
     for (const value of [undefined, null, 3, 'x', [1], tensor([1])]) expect(() => checkObject(value, { caller: 'Layer', argument: 'config' })).toThrow(InvalidArgumentError);
     expect(() => checkObject(undefined, { caller: 'Layer', argument: 'config', expected: 'a LayerConfig object' })).toThrow("Layer: 'config' must be a LayerConfig object; received undefined.");
   });
+
+  it('refuses details that are no object, even for a valid value (a misuse fails where it is written)', () => {
+    for (const details of [undefined, null, 'x', [1]]) {
+      expect(() => checkObject({}, details as never)).toThrow(InvalidArgumentError);
+      expect(() => checkObject({}, details as never)).toThrow(/^checkObject: 'details' must be an object \{ caller, argument, expected\? \}/);
+    }
+  });
 });

@@ -38,4 +38,13 @@ describe('checkTensor', () => {
     );
     x.dispose();
   });
+
+  it('reports with a requirement it cannot print as is (a disposed tensor as shape), never throwing while reporting', () => {
+    const disposed = zeros([2]);
+    disposed.dispose();
+    const x = zeros([2, 3], 'int32');
+    expect(() => checkTensor(x, { caller: 'f', argument: 'x', dtype: 'float32', shape: disposed as never })).toThrow("f: 'x' must be a float32 tensor a disposed float32 tensor [2]; received int32 tensor of rank 2 [2, 3].");
+    expect(() => checkTensor(x, { caller: 'f', argument: 'x', rank: [disposed as never] })).toThrow("f: 'x' must be a tensor of rank a disposed float32 tensor [2]; received");
+    x.dispose();
+  });
 });

@@ -1,5 +1,6 @@
 import type { DataType, Tensor } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError } from '../invalid-argument-error.js';
+import { messageText } from '../message-text.js';
 import { describeValue, isTensorLike } from './describe-value.js';
 import { checkObject } from './check-object.js';
 
@@ -29,20 +30,22 @@ export function checkTensor(value: unknown, requirement: TensorRequirement): Ten
   const { caller, argument } = requirement;
   const ranks = requirement.rank === undefined ? undefined : ([] as number[]).concat(requirement.rank);
   const dtypes = requirement.dtype === undefined ? undefined : ([] as DataType[]).concat(requirement.dtype);
-  const rankText = ranks === undefined ? '' : ` of rank ${ranks.join(' or ')}`;
-  const kind = `${dtypes === undefined ? '' : `${dtypes.join(' or ')} `}tensor`;
-  const expected = `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}${rankText}${requirement.shape === undefined ? '' : ` ${requirement.shape}`}`;
+  const expected = () => { // only when refused; every part made text (a requirement is the caller's, not the user's: a bad one still reports)
+    const rankText = ranks === undefined ? '' : ` of rank ${ranks.map((r) => (typeof r === 'number' ? String(r) : messageText(r))).join(' or ')}`;
+    const kind = `${dtypes === undefined ? '' : `${dtypes.map(messageText).join(' or ')} `}tensor`;
+    return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}${rankText}${requirement.shape === undefined ? '' : ` ${messageText(requirement.shape)}`}`;
+  };
   if (!isTensorLike(value)) {
-    throw new InvalidArgumentError({ caller, argument, expected, received: describeValue(value) });
+    throw new InvalidArgumentError({ caller, argument, expected: expected(), received: describeValue(value) });
   }
   if (value.isDisposed) {
-    throw new InvalidArgumentError({ caller, argument, expected, received: describeValue(value), hint: 'It was disposed before this call.' });
+    throw new InvalidArgumentError({ caller, argument, expected: expected(), received: describeValue(value), hint: 'It was disposed before this call.' });
   }
   if (dtypes !== undefined && !dtypes.includes(value.dtype)) {
-    throw new InvalidArgumentError({ caller, argument, expected, received: describeValue(value), ...(requirement.dtypeHint === undefined ? {} : { hint: requirement.dtypeHint }) });
+    throw new InvalidArgumentError({ caller, argument, expected: expected(), received: describeValue(value), ...(requirement.dtypeHint === undefined ? {} : { hint: requirement.dtypeHint }) });
   }
   if (ranks !== undefined && !ranks.includes(value.rank)) {
-    throw new InvalidArgumentError({ caller, argument, expected, received: describeValue(value) });
+    throw new InvalidArgumentError({ caller, argument, expected: expected(), received: describeValue(value) });
   }
   return value;
 }

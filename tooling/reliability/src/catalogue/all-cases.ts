@@ -23,6 +23,9 @@ import { modelsPositionsCases } from './models-positions-cases.js';
 import { trainPositionsCases } from './train-positions-cases.js';
 import { morePositionsCases } from './more-positions-cases.js';
 import { backendsPositionsCases } from './backends-positions-cases.js';
+import { kernelsPositionsCases } from './kernels-positions-cases.js';
+import { errorsPositionsCases } from './errors-positions-cases.js';
+import { backendsMorePositionsCases } from './backends-more-positions-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
 import { tokenizerCases } from './tokenizer-cases.js';
@@ -64,6 +67,9 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...trainPositionsCases,
   ...morePositionsCases,
   ...backendsPositionsCases,
+  ...kernelsPositionsCases,
+  ...errorsPositionsCases,
+  ...backendsMorePositionsCases,
 ];
 
 /** The areas the catalogue must cover (a missing or misspelled area fails the run). */
