@@ -2,7 +2,7 @@ import { ones, tidy, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { AttnkitError } from '@attnkit/errors';
 import {
   InferenceOnlyError, KernelUnavailableError, checkInt8Weight, checkResidualLayerNorm, dequantizeAccumulators, erf64, erfF32, f32Kernel, f32MatMul, f32MatMul64, fusedAttention, fusedAttentionKernel,
-  fusedAttentionReference, fusedAttentionTokens, fusedQkvAttention, geluF32, int8Kernel, int8MatMul, int8MatMulReference, kernelRoute, originalWasmKernel, quantizeRows, quantizeWeightPerChannel,
+  fusedAttentionReference, fusedAttentionTokens, fusedQkvAttention, freezeInt8Weight, geluF32, isFrozenInt8Weight, int8Kernel, int8MatMul, int8MatMulReference, kernelRoute, originalWasmKernel, quantizeRows, quantizeWeightPerChannel,
   residualLayerNormF32, startKernelThreads,
 } from '@attnkit/kernels';
 import type { CatalogueCase } from './catalogue-case.js';
@@ -50,6 +50,9 @@ const VALID_CALLS: readonly ValidCall[] = [
   // quantization and its references
   { name: 'kernels.quantizeWeightPerChannel', args: () => [{ values: Float32Array.of(1, 2, 3, 4, 5, 6), inFeatures: 3, outFeatures: 2 }], call: ([w]) => quantizeWeightPerChannel(w as never),
     options: { index: 0, keys: ['values', 'inFeatures', 'outFeatures'] } },
+  { name: 'kernels.freezeInt8Weight', args: () => [int8Weight()], call: ([w]) => freezeInt8Weight(w as never), options: { index: 0, keys: ['values', 'scales', 'inFeatures', 'outFeatures'] } },
+  { name: 'kernels.isFrozenInt8Weight', args: () => [freezeInt8Weight(int8Weight())], call: ([w]) => isFrozenInt8Weight(w),
+    accepted: Object.fromEntries(['undefined', 'null', 'NaN', '{}', '"x"', 'a sparse array [1, , 1]', 'a disposed tensor', 'an int32 tensor', 'a rank-0 float tensor'].map((label) => [`0:${label}`, 'answers for any value: false unless it is a frozen Int8Weight'])) },
   { name: 'kernels.checkInt8Weight', args: () => [int8Weight(), 'catalogue', 'weight'], call: ([w, c, a]) => checkInt8Weight(w, c as string, a as string),
     options: { index: 0, keys: ['values', 'scales', 'inFeatures', 'outFeatures'] }, accepted: acceptedEverywhere('the caller and argument only name the weight in messages', [1, 2]) },
   { name: 'kernels.quantizeRows', args: () => [Float32Array.of(0.5, -1, 0.25), 1, 3, 127, 'catalogue', 'x'], call: ([v, r, d, l, c, a]) => quantizeRows(v as never, r as number, d as number, l as never, c as string, a as string),
