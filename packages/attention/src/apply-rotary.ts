@@ -39,12 +39,25 @@ export function applyRotary(query: Tensor, key: Tensor, cos: Tensor, sin: Tensor
   const caller = 'applyRotary';
   checkTensor(query, { caller, argument: 'query', dtype: 'float32', rank: 4, shape: '[B, H, T, D]' });
   checkTensor(key, { caller, argument: 'key', dtype: 'float32', rank: 4, shape: '[B, Hkv, T, D]' });
-  checkTensor(cos, { caller, argument: 'cos', dtype: 'float32', rank: 3, shape: '[B, T, R]' });
-  checkTensor(sin, { caller, argument: 'sin', dtype: 'float32', rank: 3, shape: '[B, T, R]' });
   const [batch, , length, headDim] = query.shape as [number, number, number, number];
+  checkRotaryCosSin(cos, sin, batch, length, headDim, caller);
   if (key.shape[0] !== batch || key.shape[2] !== length || key.shape[3] !== headDim) {
     throw new InvalidArgumentError({ caller, argument: 'key', expected: `[B, Hkv, T, D] with B, T, D = ${batch}, ${length}, ${headDim} (from 'query')`, received: formatShape(key.shape) });
   }
+  const rotaryDim = cos.shape[2] as number;
+  return tidy(() => {
+    const [c, s] = [expandDims(cos, 1), expandDims(sin, 1)]; // [B, T, R] -> [B, 1, T, R], shared by the heads
+    return { query: rotate(query, c, s, rotaryDim), key: rotate(key, c, s, rotaryDim) };
+  });
+}
+
+/**
+ * Checks rotary `cos` and `sin` `[B, T, R]` (float32, R even, 2 ≤ R ≤ D) for heads of `batch`,
+ * `length` and `headDim` (typed errors naming `cos` or `sin`); returns R.
+ */
+export function checkRotaryCosSin(cos: Tensor, sin: Tensor, batch: number, length: number, headDim: number, caller: string): number {
+  checkTensor(cos, { caller, argument: 'cos', dtype: 'float32', rank: 3, shape: '[B, T, R]' });
+  checkTensor(sin, { caller, argument: 'sin', dtype: 'float32', rank: 3, shape: '[B, T, R]' });
   const rotaryDim = cos.shape[2] as number;
   if (cos.shape[0] !== batch || cos.shape[1] !== length || rotaryDim % 2 !== 0 || rotaryDim < 2 || rotaryDim > headDim) {
     throw new InvalidArgumentError({ caller, argument: 'cos', expected: `[B, T, R] with B, T = ${batch}, ${length} and R even, 2 ≤ R ≤ D = ${headDim}`, received: formatShape(cos.shape), hint: 'rotaryCosSin() or RotaryEmbedding.forward() make cos and sin from the position ids [B, T].' });
@@ -52,8 +65,5 @@ export function applyRotary(query: Tensor, key: Tensor, cos: Tensor, sin: Tensor
   if (sin.shape.some((size, i) => size !== cos.shape[i])) {
     throw new InvalidArgumentError({ caller, argument: 'sin', expected: `the shape of 'cos', ${formatShape(cos.shape)}`, received: formatShape(sin.shape) });
   }
-  return tidy(() => {
-    const [c, s] = [expandDims(cos, 1), expandDims(sin, 1)]; // [B, T, R] -> [B, 1, T, R], shared by the heads
-    return { query: rotate(query, c, s, rotaryDim), key: rotate(key, c, s, rotaryDim) };
-  });
+  return rotaryDim;
 }

@@ -1,7 +1,8 @@
-import { reshape, split, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
+import { engine, reshape, split, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
+import { ROTARY_KERNEL, kernelRoute } from '@attnkit/kernels';
 import { InvalidArgumentError, checkBoolean, checkInteger, checkObject, checkOptionKeys, describeValue, formatShape } from '@attnkit/errors';
 import { Linear, Module, RMSNorm, checkWidth, int8QkvFusable, int8QkvProjection, type Int8Linear, type StateDictSource } from '@attnkit/nn';
-import { applyRotary } from './apply-rotary.js';
+import { applyRotary, checkRotaryCosSin } from './apply-rotary.js';
 import { groupedQueryAttention } from './grouped-query-attention.js';
 import { groupedQueryAttentionOutput } from './grouped-query-attention-output.js';
 import { KvCache } from './kv-cache.js';
@@ -150,8 +151,19 @@ export class DecoderAttention extends Module {
       const [q, k, v] = int8QkvFusable(this.qProj, this.kProj, this.vProj) // quantized (quantizeLinearLayers): one int8 product, bit for bit the three
         ? split(int8QkvProjection(this.qProj as unknown as Int8Linear, this.kProj as unknown as Int8Linear, this.vProj as unknown as Int8Linear, x), [h * d, kv * d, kv * d], -1)
         : [this.qProj.forward(x), this.kProj.forward(x), this.vProj.forward(x)];
-      let [query, key, value] = [heads(q!, h, this.qNorm), heads(k!, kv, this.kNorm), heads(v!, kv, undefined)];
-      if (positionEmbeddings !== undefined) ({ query, key } = applyRotary(query, key, positionEmbeddings.cos, positionEmbeddings.sin));
+      let [query, key, value]: Tensor[] = [];
+      if (positionEmbeddings !== undefined && kernelRoute('rotary', [q!, positionEmbeddings.cos, positionEmbeddings.sin]).useKernel) { // wasm: the transpose and the rotation in one pass per projection
+        const { cos, sin } = positionEmbeddings;
+        checkRotaryCosSin(cos, sin, batch, length, d, caller);
+        const rotated = (projected: Tensor, count: number, norm: RMSNorm | undefined) => {
+          const split = reshape(projected, [batch, length, count, d]); // [B, T, count·D] -> [B, T, count, D]
+          return engine().runKernel(ROTARY_KERNEL, { x: norm === undefined ? split : norm.forward(split), cos, sin }, { heads: count }) as Tensor; // -> [B, count, T, D]
+        };
+        [query, key, value] = [rotated(q!, h, this.qNorm), rotated(k!, kv, this.kNorm), heads(v!, kv, undefined)];
+      } else {
+        [query, key, value] = [heads(q!, h, this.qNorm), heads(k!, kv, this.kNorm), heads(v!, kv, undefined)];
+        if (positionEmbeddings !== undefined) ({ query, key } = applyRotary(query!, key!, positionEmbeddings.cos, positionEmbeddings.sin));
+      }
       if (cache !== undefined) ({ key, value } = cache.update(this.layerIndex, key, value)); // [B, Hkv, S, D]
       const attention = { mask: attentionMask, bias: attentionBias, dropout: this.dropout, training, ...(options.seed === undefined ? {} : { seed: options.seed }) };
       const attended: { output: Tensor; attentionWeights?: Tensor } = returnWeights ? groupedQueryAttention(query, key, value, attention) : { output: groupedQueryAttentionOutput(query, key, value, attention) };

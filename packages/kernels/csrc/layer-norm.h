@@ -1,3 +1,4 @@
+#pragma once
 // out[i] = (x[i] − mean) / √(var + eps) · gamma + beta over rows of `width` floats, as nn.LayerNorm
 // (biased variance, eps inside the square root): the one source of attnkit's LayerNorm. The mean
 // over 4-lane partial sums plus a scalar tail, then the biased variance in a second pass over the

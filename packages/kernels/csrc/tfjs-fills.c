@@ -6,11 +6,18 @@
 //   layerNorm(x, gamma, beta, out, rows, width, eps): nn.LayerNorm over rows (layer-norm.h)
 //   maskedSoftmax(scores, mask, out, rows, width, maskRowBytes): over rows, the mask one byte per
 //     entry advancing maskRowBytes per row (0: one mask row for all rows) (masked-softmax.h)
+//   rmsNorm(x, weight, out, rows, width, eps): LlamaRMSNorm over rows (rms-norm.h)
+//   siluMul(x, out, rows, width): SwiGLU's silu(gate) · up from rows [gate | up] (silu-mul.h)
+//   rotaryHeads(x, cos, sin, out, batch, length, heads, dim, rotaryDim): [B, T, H, D] → [B, H, T, D]
+//     with rotary position embeddings applied (rotary.h)
 #include <stdint.h>
 #include <wasm_simd128.h>
 #include "gelu.h"
 #include "layer-norm.h"
 #include "masked-softmax.h"
+#include "rms-norm.h"
+#include "rotary.h"
+#include "silu-mul.h"
 
 __attribute__((export_name("erf"))) void erf_fill(const float *in, float *out, int32_t n) {
   int32_t i = 0;
@@ -38,4 +45,16 @@ __attribute__((export_name("layerNorm"))) void layer_norm_fill(const float *x, c
 
 __attribute__((export_name("maskedSoftmax"))) void masked_softmax_fill(const float *scores, const uint8_t *mask, float *out, int32_t rows, int32_t width, int32_t mask_row_bytes) {
   masked_softmax_rows(scores, mask, out, rows, width, mask_row_bytes);
+}
+
+__attribute__((export_name("rmsNorm"))) void rms_norm_fill(const float *x, const float *weight, float *out, int32_t rows, int32_t width, float eps) {
+  rms_norm_rows(x, weight, out, rows, width, eps);
+}
+
+__attribute__((export_name("siluMul"))) void silu_mul_fill(const float *x, float *out, int32_t rows, int32_t width) {
+  silu_mul_rows(x, out, rows, width);
+}
+
+__attribute__((export_name("rotaryHeads"))) void rotary_heads_fill(const float *x, const float *cos, const float *sin, float *out, int32_t batch, int32_t length, int32_t heads, int32_t dim, int32_t rdim) {
+  rotary_heads(x, cos, sin, out, batch, length, heads, dim, rdim);
 }

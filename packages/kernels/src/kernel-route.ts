@@ -5,9 +5,12 @@ import { fusedAttentionKernels } from './fused-attention-kernels.js';
 import { GELU_KERNEL } from './tfjs-fills/wasm-gelu-fill.js';
 import { LAYER_NORM_KERNEL } from './tfjs-fills/wasm-layer-norm-fill.js';
 import { MASKED_SOFTMAX_KERNEL } from './tfjs-fills/wasm-masked-softmax-fill.js';
+import { RMS_NORM_KERNEL } from './tfjs-fills/wasm-rms-norm-fill.js';
+import { ROTARY_KERNEL } from './tfjs-fills/wasm-rotary-fill.js';
+import { SILU_MUL_KERNEL } from './tfjs-fills/wasm-silu-mul-fill.js';
 
 /** The hand-written kernels a call can be routed to, each replacing tfjs ops. */
-export type RoutedKernel = 'f32MatMul' | 'int8MatMul' | 'fusedAttention' | 'gelu' | 'layerNorm' | 'maskedSoftmax';
+export type RoutedKernel = 'f32MatMul' | 'int8MatMul' | 'fusedAttention' | 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'rmsNorm' | 'siluMul' | 'rotary';
 
 /** What {@link kernelRoute} decides for one call. */
 export interface KernelRoute {
@@ -25,6 +28,9 @@ const RULES: Readonly<Record<RoutedKernel, { readonly inferenceOnly: boolean; re
   gelu: { inferenceOnly: false, available: (backend) => getKernel(GELU_KERNEL, backend) !== undefined }, // registered with its gradient on wasm
   layerNorm: { inferenceOnly: false, available: (backend) => getKernel(LAYER_NORM_KERNEL, backend) !== undefined },
   maskedSoftmax: { inferenceOnly: false, available: (backend) => getKernel(MASKED_SOFTMAX_KERNEL, backend) !== undefined },
+  rmsNorm: { inferenceOnly: true, available: (backend) => getKernel(RMS_NORM_KERNEL, backend) !== undefined }, // no gradient: the composite while recording
+  siluMul: { inferenceOnly: true, available: (backend) => getKernel(SILU_MUL_KERNEL, backend) !== undefined },
+  rotary: { inferenceOnly: true, available: (backend) => getKernel(ROTARY_KERNEL, backend) !== undefined },
 };
 
 /**

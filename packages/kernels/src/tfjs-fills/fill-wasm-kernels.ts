@@ -5,6 +5,9 @@ import { fillWasmGather } from './wasm-gather-fill.js';
 import { fillWasmGelu } from './wasm-gelu-fill.js';
 import { fillWasmLayerNorm } from './wasm-layer-norm-fill.js';
 import { fillWasmMaskedSoftmax } from './wasm-masked-softmax-fill.js';
+import { fillWasmRmsNorm } from './wasm-rms-norm-fill.js';
+import { fillWasmRotary } from './wasm-rotary-fill.js';
+import { fillWasmSiluMul } from './wasm-silu-mul-fill.js';
 import { fillWasmSlice } from './wasm-slice-fill.js';
 import { fillWasmTile } from './wasm-tile-fill.js';
 import { fillWasmUnsortedSegmentSum } from './wasm-unsorted-segment-sum-fill.js';
@@ -12,7 +15,7 @@ import { guardWasmZeroSize } from './wasm-zero-size-guard.js';
 
 /**
  * Registers attnkit's kernels on the tfjs-backend-wasm backend, once (idempotent): its own kernels
- * (`GELU_KERNEL`, `LAYER_NORM_KERNEL`, `MASKED_SOFTMAX_KERNEL`, from `csrc/tfjs-fills.c` run on
+ * (`GELU_KERNEL`, `LAYER_NORM_KERNEL`, `MASKED_SOFTMAX_KERNEL`, `RMS_NORM_KERNEL`, `SILU_MUL_KERNEL`, `ROTARY_KERNEL`, from `csrc/tfjs-fills.c` run on
  * tfjs-wasm's memory), faster or missing versions of tfjs kernels (`Erf`, `BatchMatMul`,
  * `_FusedMatMul`, `Slice`, `GatherV2`, `Tile`, `UnsortedSegmentSum`), and last the zero-size guard,
  * which wraps every kernel that mishandles empty tensors, the fills included. `useBackend('wasm')`
@@ -26,6 +29,6 @@ import { guardWasmZeroSize } from './wasm-zero-size-guard.js';
  * fillWasmKernels(); // ['_FusedMatMul', 'UnsortedSegmentSum', 'BatchMatMul', 'Erf', ...]
  */
 export function fillWasmKernels(): readonly string[] {
-  const fills = [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmLayerNorm(), ...fillWasmTile(), ...fillWasmMaskedSoftmax()];
+  const fills = [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmLayerNorm(), ...fillWasmTile(), ...fillWasmMaskedSoftmax(), ...fillWasmRmsNorm(), ...fillWasmSiluMul(), ...fillWasmRotary()];
   return [...new Set([...fills, ...guardWasmZeroSize()])]; // the guard last: it wraps the fills too
 }

@@ -12,11 +12,20 @@ export type ElementwiseKernel = (input: number, output: number, length: number) 
 export type LayerNormKernel = (x: number, gamma: number, beta: number, out: number, rows: number, width: number, eps: number) => void;
 /** `(scores, mask, out, rows, width, maskRowBytes)`: byte offsets, `scores`/`out` as `[rows, width]`, `mask` one byte per entry (non-zero = allowed). */
 export type MaskedSoftmaxKernel = (scores: number, mask: number, out: number, rows: number, width: number, maskRowBytes: number) => void;
+/** `(x, weight, out, rows, width, eps)`: byte offsets and sizes, as rms-norm.h. */
+export type RmsNormKernel = (x: number, weight: number, out: number, rows: number, width: number, eps: number) => void;
+/** `(x, out, rows, width)`: rows [gate | up] of 2·width floats → rows of width, as silu-mul.h. */
+export type SiluMulKernel = (x: number, out: number, rows: number, width: number) => void;
+/** `(x, cos, sin, out, batch, length, heads, dim, rotaryDim)`, as rotary.h. */
+export type RotaryHeadsKernel = (x: number, cos: number, sin: number, out: number, batch: number, length: number, heads: number, dim: number, rotaryDim: number) => void;
 export interface SimdKernels {
   erf: ElementwiseKernel;
   gelu: ElementwiseKernel;
   layerNorm: LayerNormKernel;
   maskedSoftmax: MaskedSoftmaxKernel;
+  rmsNorm: RmsNormKernel;
+  siluMul: SiluMulKernel;
+  rotaryHeads: RotaryHeadsKernel;
 }
 
 const instances = new WeakMap<object, SimdKernels>();

@@ -1,5 +1,5 @@
-import { concat, mul, split, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { int8MatMul } from '@attnkit/kernels';
+import { concat, engine, mul, split, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { SILU_MUL_KERNEL, int8MatMul, kernelRoute } from '@attnkit/kernels';
 import { checkBoolean, checkInteger, checkObject, checkOptionKeys } from '@attnkit/errors';
 import { Module } from '../module/module.js';
 import { activationByName, type ActivationFunction } from '../ops/activation-by-name.js';
@@ -40,6 +40,8 @@ export class GatedFeedForward extends Module {
   readonly upProj: Linear;
   readonly downProj: Linear;
   readonly activation: ActivationFunction;
+  /** The activation is SiLU (SwiGLU): an int8 forward on wasm runs `SILU_MUL_KERNEL`. */
+  readonly #silu: boolean;
 
   constructor(config: GatedFeedForwardConfig) {
     super();
@@ -50,6 +52,7 @@ export class GatedFeedForward extends Module {
     const feedForwardDim = checkInteger(config.feedForwardDim, { caller, argument: 'feedForwardDim', min: 1 });
     const bias = checkBoolean(config.bias, { caller, argument: 'bias', fallback: false });
     this.activation = activationByName(config.activation === undefined ? 'silu' : config.activation, caller);
+    this.#silu = config.activation === undefined || config.activation === 'silu' || config.activation === 'swish';
     const seed = config.seed === undefined ? undefined : checkInteger(config.seed, { caller, argument: 'seed' });
     const options = (offset: number) => ({ bias, ...(seed === undefined ? {} : { seed: seed + offset }) });
     [this.gateProj, this.upProj, this.downProj] = this.guard(() => [
@@ -61,22 +64,26 @@ export class GatedFeedForward extends Module {
 
   /**
    * `x [..., E]` → `[..., E]`. When `gate_proj` and `up_proj` are `Int8Linear`s that can run as one
-   * product (`quantizeLinearLayers`), they do: one int8 product `[..., 2F]`, bit for bit the two.
+   * product (`quantizeLinearLayers`), they do: one int8 product `[..., 2F]`, bit for bit the two;
+   * with SiLU on wasm, `silu(gate) · up` is then one kernel (`SILU_MUL_KERNEL`).
    */
   forward(x: Tensor): Tensor {
     this.assertLive('GatedFeedForward.forward');
     return tidy(() => {
-      const [gate, up] = int8Fusable([this.gateProj, this.upProj]) ? this.#int8GateUp(x) : [this.gateProj.forward(x), this.upProj.forward(x)]; // [..., E] -> [..., F] each
-      return this.downProj.forward(mul(this.activation(gate), up)); // [..., F] -> [..., E]
+      if (!int8Fusable([this.gateProj, this.upProj])) return this.downProj.forward(mul(this.activation(this.gateProj.forward(x)), this.upProj.forward(x))); // [..., E] -> [..., F] -> [..., E]
+      const both = this.#int8GateUp(x); // [..., 2F]: the gate's columns, then up's
+      const hidden = this.#silu && kernelRoute('siluMul', [both]).useKernel
+        ? engine().runKernel(SILU_MUL_KERNEL, { x: both }) as Tensor // silu(gate) · up in one pass (wasm)
+        : ((([gate, up]) => mul(this.activation(gate!), up!))(split(both, 2, -1))); // [..., F]
+      return this.downProj.forward(hidden); // [..., F] -> [..., E]
     });
   }
 
-  /** gate_proj and up_proj as one int8 product, split: `[..., F]` each. */
-  #int8GateUp(x: Tensor): [Tensor, Tensor] {
+  /** gate_proj and up_proj as one int8 product: `[..., 2F]`, the gate's F columns first. */
+  #int8GateUp(x: Tensor): Tensor {
     const [gate, up] = [this.gateProj, this.upProj] as unknown as [Int8Linear, Int8Linear];
     checkWidth(x, 'GatedFeedForward.forward', 'x', gate.inFeatures, 'embedDim');
     const bias = gate.bias === undefined ? undefined : concat([gate.bias, up.bias as Tensor]); // [2F]
-    const both = int8MatMul(x, fusedInt8Weight([gate, up]), bias, gate.options.kernel === undefined ? {} : { kernel: gate.options.kernel }); // [..., 2F]
-    return split(both, [gate.outFeatures, up.outFeatures], -1) as [Tensor, Tensor];
+    return int8MatMul(x, fusedInt8Weight([gate, up]), bias, gate.options.kernel === undefined ? {} : { kernel: gate.options.kernel });
   }
 }
