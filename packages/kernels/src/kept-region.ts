@@ -54,12 +54,16 @@ export class KeptRegion<E extends { readonly bytes: number }> {
   }
 
   /**
-   * Room for `bytes` at the end of the region (restarting it first when over the budget or mostly
-   * collected): its offset, or undefined when `bytes` alone passes the budget.
+   * Room for `bytes` at the end of the region (restarting it first when mostly collected, or when
+   * over the budget with collected entries to drop): its offset, or undefined when `bytes` alone
+   * passes the budget, or would pass it while every entry kept is alive. Then the caller packs for
+   * that call only and the entries stay: a model larger than the budget keeps what fits instead of
+   * dropping all at each pass over its weights (which made every product pack its weight again).
    */
   reserve(bytes: number): number | undefined {
     if (bytes > this.budget) return undefined;
     const used = this.#end - this.#start;
+    if (used + bytes > this.budget && this.#freed === 0) return undefined;
     if (used + bytes > this.budget || this.#freed > used / 2) this.restart(this.#start);
     const offset = this.#end;
     this.#end = Math.ceil((offset + bytes) / 16) * 16;

@@ -32,7 +32,7 @@ interface GemmInstance {
 
 const JOB_BYTES = 80; // csrc/int8-gemm.h gemm_job: n, m, k, row_scale, col_scale, bias, activation, out, scratch, phase, residual, gamma, beta, eps, packed_b, x, a, levels, bad (19 words, rounded up)
 
-/** Bytes of kept weights (source bytes and packed panels) a module holds at most; past it they are all dropped and packed again on next use. */
+/** Bytes of kept weights (source bytes and packed panels) a module holds at most; past it a weight is packed for each call while those kept stay (collected ones make room). */
 export const KEPT_INT8_WEIGHT_BUDGET = 2 ** 29;
 
 /** A weight kept in the module's memory: a copy of its int8 bytes and, after it, their packed panel. */
