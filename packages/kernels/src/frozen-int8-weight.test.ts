@@ -49,18 +49,22 @@ describe.each(int8Kernels().supported.filter((k) => k !== 'js'))('int8MatMul of 
   beforeAll(() => useTfjsBackend('wasm'));
   afterAll(() => useTfjsBackend('cpu'));
 
-  it('gives the exact numbers of its values at every product, packing it once, leaking nothing', async () => {
+  it('gives the exact numbers of its values at every product, packing it once and keeping its panel only (no copy of its bytes), leaking nothing', async () => {
     for (const [rows, depth, cols] of [[1, 33, 7], [1, 576, 131], [4, 40, 9]] as const) {
       const x = randomNormal([rows, depth], 0, 1, 'float32', rows + depth);
       const plain = quantizeWeightPerChannel(randomNormal([depth, cols], 0, 0.1, 'float32', cols));
       const frozen = freezeInt8Weight(plain);
       const want = expected(x, plain.values, plain.scales, [depth, cols], kernel().activationLevels);
-      const before = kernel().keptWeights.count;
+      const before = kernel().keptWeights;
+      expect(Array.from(int8MatMul(x, frozen, undefined, { kernel: name }).dataSync())).toEqual(want);
+      const frozenBytes = kernel().keptWeights.bytes - before.bytes;
+      expect(Array.from(int8MatMul(x, plain, undefined, { kernel: name }).dataSync())).toEqual(want); // the plain weight: its own panel, and a copy of its bytes to compare
+      expect(kernel().keptWeights.bytes - before.bytes - frozenBytes).toBe(frozenBytes + Math.ceil((cols * depth) / 16) * 16);
       for (let round = 0; round < 3; round++) {
         expect(Array.from(int8MatMul(x, frozen, undefined, { kernel: name }).dataSync())).toEqual(want);
-        expect(Array.from(int8MatMul(x, plain, undefined, { kernel: name }).dataSync())).toEqual(want); // the plain weight in between: its own panel
+        expect(Array.from(int8MatMul(x, plain, undefined, { kernel: name }).dataSync())).toEqual(want);
       }
-      expect(kernel().keptWeights.count - before).toBe(2);
+      expect(kernel().keptWeights.count - before.count).toBe(2);
       expect(await leaksOf(() => int8MatMul(x, frozen, undefined, { kernel: name }).dispose())).toEqual({ tensors: 0, bytes: 0 });
       x.dispose();
     }

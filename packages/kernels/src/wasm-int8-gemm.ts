@@ -205,6 +205,9 @@ export class WasmInt8Gemm implements Int8GemmKernel {
       kernel.int8_gemm_pack_b(at.b, rows, cols, depth, at.scratch); // into the scratch, after A's panel
     } else if (packed || (!kept.fresh && kernel.bytes_equal(kept.entry.source, at.b, b.length) === 1)) {
       // the same bytes as when its panel was packed: nothing to do (a mutated Int8Weight is packed again below)
+    } else if (weightKey?.frozen === true) { // its bytes cannot change: the panel alone is kept, packed from this call's copy
+      kernel.int8_gemm_pack_b_to(at.b, cols, depth, kept.entry.panels);
+      kept.commit();
     } else {
       new Uint8Array(buffer).copyWithin(kept.entry.source, at.b, at.b + b.length);
       kernel.int8_gemm_pack_b_to(kept.entry.source, cols, depth, kept.entry.panels);
@@ -233,11 +236,11 @@ export class WasmInt8Gemm implements Int8GemmKernel {
    * it at the end of the kept region; undefined when it cannot be kept (another shape under the
    * same key, or beyond the budget): then it is packed for this call only.
    */
-  #keptWeight(weightKey: { readonly key: number; readonly owner: object }, { cols, depth }: Int8GemmShape, caller: string): { entry: KeptInt8Weight; fresh: boolean; commit(): void } | undefined {
+  #keptWeight(weightKey: { readonly key: number; readonly owner: object; readonly frozen?: boolean }, { cols, depth }: Int8GemmShape, caller: string): { entry: KeptInt8Weight; fresh: boolean; commit(): void } | undefined {
     const instance = this.#load();
     const found = this.#kept.get(weightKey.key);
     if (found !== undefined) return found.rows === cols && found.depth === depth ? { entry: found, fresh: false, commit: () => {} } : undefined;
-    const panels = Math.ceil((cols * depth) / 16) * 16;
+    const panels = weightKey.frozen === true ? 0 : Math.ceil((cols * depth) / 16) * 16; // a copy of the source bytes, to compare before each use (none for a frozen weight)
     const bytes = panels + instance.exports.packed_b_bytes(cols, depth);
     const source = this.#kept.reserve(bytes);
     if (source === undefined) return undefined;
