@@ -15,6 +15,19 @@ export interface CheckedEncodeOptions {
 }
 
 /**
+ * `SentenceEncoder.encode`'s options object checked for unknown keys, with every `null` option left
+ * out: a `null` reads as absent (its default), as `None` does in `SentenceTransformer.encode`
+ * (`normalize_embeddings=None` is falsy, `prompt=None` no prompt, ...).
+ *
+ * @example
+ * const options = encodeOptionsWithoutNulls({ normalize: null, batchSize: 8 }, 'SentenceEncoder.encode'); // { batchSize: 8 }
+ */
+export function encodeOptionsWithoutNulls(options: SentenceEncodeOptions, caller: string): SentenceEncodeOptions {
+  checkOptionKeys(options, OPTION_KEYS, caller);
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== null)) as SentenceEncodeOptions;
+}
+
+/**
  * Checks `SentenceEncoder.encode`'s options — known keys, types, and the combinations that make no
  * sense (token embeddings of a quantized precision, sentence embeddings of a folder without a
  * Pooling module) — and fills in their defaults. The prompt and `ranges` are checked where the
@@ -23,9 +36,9 @@ export interface CheckedEncodeOptions {
  * @example
  * const { batchSize, precision } = checkEncodeOptions(options, { caller: 'SentenceEncoder.encode', hasPooling: true, truncateDim: undefined });
  */
-export function checkEncodeOptions(options: SentenceEncodeOptions, folder: { readonly caller: string; readonly hasPooling: boolean; readonly truncateDim: number | undefined }): CheckedEncodeOptions {
+export function checkEncodeOptions(given: SentenceEncodeOptions, folder: { readonly caller: string; readonly hasPooling: boolean; readonly truncateDim: number | undefined }): CheckedEncodeOptions {
   const { caller } = folder;
-  checkOptionKeys(options, OPTION_KEYS, caller);
+  const options = encodeOptionsWithoutNulls(given, caller);
   const normalize = checkBoolean(options.normalize, { caller, argument: 'normalize', fallback: false });
   checkFunction(options.onProgress, { caller, argument: 'onProgress' });
   checkAbortSignal(options.signal, { caller });
