@@ -1,4 +1,4 @@
-import { checkAbortSignal, checkBoolean, checkFunction, checkInteger, checkOptionKeys, describeValue, InvalidArgumentError, isTensorLike } from '@attnkit/errors';
+import { checkAbortSignal, checkBoolean, checkFunction, checkInteger, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { PRECISIONS, type Precision } from './quantize-embeddings.js';
 import type { SentenceEncodeOptions } from './sentence-encoder.js';
 
@@ -73,22 +73,4 @@ export function checkTexts(given: readonly string[], caller: string): readonly s
   return texts as readonly string[];
 }
 
-/**
- * `ranges` as `quantizeEmbeddings` reads them: `{ min, max }`, each a list of `width` finite
- * numbers, and only with a precision they calibrate (`int8`, `uint8`).
- *
- * @example
- * checkRanges(quantizationRanges(calibration), 'int8', 384, 'SentenceEncoder.encode');
- */
-export function checkRanges(ranges: unknown, precision: Precision, width: number, caller: string): void {
-  if (precision === 'float32') throw new InvalidArgumentError({ caller, argument: 'ranges', expected: "absent with precision 'float32' (ranges calibrate 'int8' / 'uint8')", received: describeValue(ranges) });
-  const expected = `quantization ranges { min, max }: two lists of E = ${width} numbers (from quantizationRanges())`;
-  if (typeof ranges !== 'object' || ranges === null || isTensorLike(ranges)) throw new InvalidArgumentError({ caller, argument: 'ranges', expected, received: describeValue(ranges) });
-  for (const side of ['min', 'max'] as const) {
-    const list = (ranges as Record<string, unknown>)[side];
-    const listLike = Array.isArray(list) || ArrayBuffer.isView(list);
-    if (!listLike || (list as ArrayLike<unknown>).length !== width || !Array.from(list as ArrayLike<unknown>).every((v) => typeof v === 'number' && Number.isFinite(v))) {
-      throw new InvalidArgumentError({ caller, argument: `ranges.${side}`, expected, received: describeValue(list) });
-    }
-  }
-}
+export { checkRanges } from './quantize-embeddings.js';

@@ -47,7 +47,7 @@ export function encoderParameterCount(sizes: EncoderSizes): number {
  */
 export function checkEncoderSize(sizes: EncoderSizes, caller = 'checkEncoderSize'): void {
   const layers = checkObject(sizes, { caller: typeof caller === 'string' ? caller : 'checkEncoderSize', argument: 'config', expected: 'an encoder config' }).numHiddenLayers;
-  if (layers > MAX_ENCODER_LAYERS) {
+  if (typeof layers === 'number' && layers > MAX_ENCODER_LAYERS) { // anything else is encoderParameterCount's to refuse (a tensor compared here would be read)
     throw new InvalidArgumentError({ caller, argument: 'num_hidden_layers', expected: `at most ${MAX_ENCODER_LAYERS} layers`, received: String(layers) });
   }
   const parameters = encoderParameterCount(sizes);

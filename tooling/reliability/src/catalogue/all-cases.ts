@@ -23,6 +23,7 @@ import { modelsPositionsCases } from './models-positions-cases.js';
 import { trainPositionsCases } from './train-positions-cases.js';
 import { morePositionsCases } from './more-positions-cases.js';
 import { backendsPositionsCases } from './backends-positions-cases.js';
+import { encodersPositionsCases } from './encoders-positions-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
 import { tokenizerCases } from './tokenizer-cases.js';
@@ -64,6 +65,7 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...trainPositionsCases,
   ...morePositionsCases,
   ...backendsPositionsCases,
+  ...encodersPositionsCases,
 ];
 
 /** The areas the catalogue must cover (a missing or misspelled area fails the run). */
