@@ -80,6 +80,32 @@ const THE_MODEL = Symbol('a BERT model');
 const IDS = 'int32 ids [1, 3] below the vocabulary are valid input';
 const every = (position: number, reason: string): Record<string, string> => Object.fromEntries(['undefined', 'null', 'NaN', '{}', '"x"', 'a sparse array [1, , 1]', 'a disposed tensor', 'an int32 tensor', 'a rank-0 float tensor'].map((label) => [`${position}:${label}`, reason]));
 
+const BERT_KEYS = ['vocab_size', 'hidden_size', 'num_hidden_layers', 'num_attention_heads', 'intermediate_size', 'max_position_embeddings', 'type_vocab_size', 'layer_norm_eps', 'hidden_dropout_prob', 'pad_token_id', 'hidden_act', 'position_embedding_type', 'initializer_range'];
+/** config.json keys given each hostile value (the sizes, norms, dropouts, ids and names every family reads). */
+const CONFIG_KEYS: Record<keyof typeof CONFIG_JSON, readonly string[]> = {
+  bert: BERT_KEYS, roberta: BERT_KEYS, electra: [...BERT_KEYS, 'embedding_size'], mpnet: [...BERT_KEYS, 'relative_attention_num_buckets'], roformer: [...BERT_KEYS, 'embedding_size', 'rotary_value'],
+  distilbert: ['vocab_size', 'dim', 'n_layers', 'n_heads', 'hidden_dim', 'max_position_embeddings', 'dropout', 'attention_dropout', 'activation', 'pad_token_id', 'sinusoidal_pos_embds', 'initializer_range'],
+  modernbert: ['vocab_size', 'hidden_size', 'num_hidden_layers', 'num_attention_heads', 'intermediate_size', 'max_position_embeddings', 'norm_eps', 'hidden_activation', 'pad_token_id', 'local_attention', 'global_attn_every_n_layers', 'layer_types', 'rope_parameters', 'classifier_pooling', 'decoder_bias', 'norm_bias'],
+};
+const CLASSIFIER_KEYS = ['num_labels', 'id2label', 'label2id', 'problem_type', 'classifier_dropout'];
+const NULL_DEFAULT = 'a null config.json value reads as the key left out: its default (documented)';
+const nullDefaults = (...keys: string[]): Record<string, string> => Object.fromEntries(keys.map((key) => [`${key}:null`, NULL_DEFAULT]));
+const notRead = (key: string, reason: string): Record<string, string> => Object.fromEntries(['null', 'NaN', '"x"', '{}', '-1', 'a disposed tensor'].map((label) => [`${key}:${label}`, reason]));
+const BERT_NULLS = ['type_vocab_size', 'position_embedding_type', 'layer_norm_eps', 'hidden_dropout_prob', 'hidden_act', 'pad_token_id', 'initializer_range'];
+/** What each family's parser takes besides a refusal: null values with a default, and keys it documents as not read. */
+const CONFIG_ACCEPTED: Record<keyof typeof CONFIG_JSON, Record<string, string>> = {
+  bert: nullDefaults(...BERT_NULLS), roberta: nullDefaults(...BERT_NULLS), electra: nullDefaults(...BERT_NULLS, 'embedding_size'),
+  mpnet: { ...nullDefaults(...BERT_NULLS, 'relative_attention_num_buckets'), ...notRead('type_vocab_size', 'not read: MPNet has no token types (documented)') },
+  roformer: { ...nullDefaults(...BERT_NULLS, 'embedding_size', 'rotary_value'), ...notRead('position_embedding_type', "not read: RoFormer's positions are rotary whatever config.json says (documented)") },
+  distilbert: { ...nullDefaults('dropout', 'attention_dropout', 'activation', 'pad_token_id', 'initializer_range'), ...notRead('sinusoidal_pos_embds', 'not read: the position table is in the checkpoint either way (transformers writes the sinusoidal values into it)') },
+  modernbert: {
+    ...nullDefaults('norm_eps', 'norm_bias', 'max_position_embeddings', 'local_attention', 'layer_types', 'hidden_activation', 'decoder_bias', 'classifier_pooling', 'rope_parameters'),
+    ...notRead('global_attn_every_n_layers', 'not read when layer_types is given (documented: layer_types, else every n-th layer global)'),
+    'rope_parameters:{}': 'no rope parameters: each layer type its default theta (documented)',
+  },
+};
+const CLASSIFIER_ACCEPTED = { ...nullDefaults('num_labels', 'id2label', 'label2id', 'problem_type', 'classifier_dropout'), 'label2id:{}': 'an empty label2id (kept as given, as transformers does; logits are read by index)' };
+
 /** The encoder families' configs, parsers and position helpers: plain functions of numbers and JSON. */
 const HELPER_CALLS: readonly ValidCall[] = [
   ...([
@@ -87,7 +113,8 @@ const HELPER_CALLS: readonly ValidCall[] = [
     ['parseDistilBertConfig', parseDistilBertConfig, 'distilbert'], ['parseElectraConfig', parseElectraConfig, 'electra'], ['parseMPNetConfig', parseMPNetConfig, 'mpnet'],
     ['parseRoFormerConfig', parseRoFormerConfig, 'roformer'], ['parseModernBertConfig', parseModernBertConfig, 'modernbert'], ['parseSequenceClassificationConfig', parseSequenceClassificationConfig, 'bert'],
   ] as const).map(([name, parse, family]): ValidCall => ({
-    name: `models.${name}`, args: () => [{ ...CONFIG_JSON[family] }, 'catalogue'], call: ([j, c]) => (parse as (json: unknown, caller?: string) => unknown)(j, c as string), optional: [1], accepted: callerAccepted(1),
+    name: `models.${name}`, args: () => [{ ...CONFIG_JSON[family] }, 'catalogue'], call: ([j, c]) => (parse as (json: unknown, caller?: string) => unknown)(j, c as string), optional: [1],
+    options: { index: 0, keys: [...CONFIG_KEYS[family], ...(name === 'parseSequenceClassificationConfig' ? CLASSIFIER_KEYS : [])] }, accepted: { ...callerAccepted(1), ...CONFIG_ACCEPTED[family], ...(name === 'parseSequenceClassificationConfig' ? CLASSIFIER_ACCEPTED : {}) },
   })),
   { name: 'models.checkNotRemoteCode', args: () => [{ ...CONFIG_JSON.bert }, 'catalogue'], call: ([j, c]) => checkNotRemoteCode(j, c as string), optional: [1], accepted: { ...callerAccepted(1), '0:{}': 'a config without model_type or auto_map needs no code of its own' } },
   { name: 'models.encoderParameterCount', args: () => [{ ...BERT }], call: ([s]) => encoderParameterCount(s as never), options: { index: 0, keys: ['vocabSize', 'hiddenSize', 'embeddingSize', 'numHiddenLayers', 'intermediateSize', 'maxPositionEmbeddings', 'typeVocabSize'] } },
