@@ -4,7 +4,8 @@ import { callBackend } from '@attnkit/backends';
 import type { Tokenizer } from '@attnkit/tokenizers';
 import { checkEncodeOptions, encodeOptionsWithoutNulls, checkRanges, checkTexts } from './check-encode-options.js';
 import { l2Normalize } from './l2-normalize.js';
-import type { Dense } from './modules/dense.js';
+import { Dense } from './modules/dense.js';
+import { checkEncoderParts } from './check-encoder-parts.js';
 import { Pooling } from './modules/pooling.js';
 import { quantizeEmbeddings, type Precision, type QuantizationRanges, type QuantizedEmbeddings } from './quantize-embeddings.js';
 import type { SentenceFolder } from './read-sentence-folder.js';
@@ -78,7 +79,11 @@ export class SentenceEncoder {
         received: describeValue(encoder),
       });
     }
+    checkEncoderParts('SentenceEncoder', tokenizer, folder, 'a SentenceFolder (readSentenceFolder)', true);
     if (!Array.isArray(dense)) throw new InvalidArgumentError({ caller: 'SentenceEncoder', argument: 'dense', expected: 'a list of Dense modules', received: describeValue(dense) });
+    Array.from(dense).forEach((d: unknown, i) => {
+      if (!(d instanceof Dense)) throw new InvalidArgumentError({ caller: 'SentenceEncoder', argument: `dense[${i}]`, expected: 'a Dense module', received: describeValue(d) });
+    });
     this.encoder = encoder;
     this.tokenizer = tokenizer;
     this.folder = folder;

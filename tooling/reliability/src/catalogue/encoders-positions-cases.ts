@@ -3,7 +3,7 @@ import { ones, tensor, tidy, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { modelFiles } from '@attnkit/hub';
 import { Embedding } from '@attnkit/nn';
 import {
-  BertEmbeddings, BertForMaskedLM, BertForSequenceClassification, BertLMPredictionHead, BertLayer, BertModel, BertResidualOutput, BertSelfAttention, ClassificationHead,
+  loadEncoder, loadSequenceClassifier, BertEmbeddings, BertForMaskedLM, BertForSequenceClassification, BertLMPredictionHead, BertLayer, BertModel, BertResidualOutput, BertSelfAttention, ClassificationHead,
   DistilBertEmbeddings, DistilBertForSequenceClassification, DistilBertModel, ElectraForSequenceClassification, ElectraModel, MPNetForSequenceClassification, MPNetLayer, MPNetModel,
   MPNetSelfAttention, ModernBertAttention, ModernBertEmbeddings, ModernBertEncoderLayer, ModernBertForMaskedLM, ModernBertForSequenceClassification, ModernBertMLP, ModernBertModel,
   ModernBertPredictionHead, ModernBertTiedDecoder, RoFormerEmbeddings, RoFormerForSequenceClassification, RoFormerLayer, RoFormerModel, RoFormerSelfAttention, RoFormerSinusoidalPositions,
@@ -12,8 +12,9 @@ import {
   parseModernBertConfig, parseRoFormerConfig, parseRobertaConfig, parseSequenceClassificationConfig, readEncoderFolder, readModelFolder, relativeKeyScores, relativePositionBuckets,
   roformerSinusoidalTable, seededRandom, type EncoderConfig, type ModernBertConfig, type SequenceClassificationConfig,
 } from '@attnkit/models';
+import { loadTokenizer } from '@attnkit/tokenizers';
 import {
-  Dense, Pooling, activationOfTorchPath, applyCrossEncoderActivation, isDecoderModel, l2Normalize, parseDenseConfig, parsePoolingConfig, poolModes, quantizationRanges, quantizeEmbeddings,
+  CrossEncoder, Dense, Pooling, SentenceEncoder, activationOfTorchPath, applyCrossEncoderActivation, isDecoderModel, l2Normalize, parseDenseConfig, parsePoolingConfig, poolModes, quantizationRanges, quantizeEmbeddings,
   readCrossEncoderFolder, readSentenceFolder, similarity,
 } from '@attnkit/sentence';
 import type { CatalogueCase } from './catalogue-case.js';
@@ -230,7 +231,14 @@ const LOADER_CALLS: readonly ValidCall[] = [
   { name: 'models.int8EncoderFiles', args: () => [BERT_FOLDER, {}], call: ([s, o]) => int8EncoderFiles(s as never, o as never), optional: [1], options: { index: 1, keys: ['backend', 'onNotice'] } },
 ];
 
-/** The sentence package's modules, folder readers and embedding helpers. */
+const THE_TOKENIZER = Symbol('the folder\'s tokenizer');
+/** The part the call read for a sentinel, else the hostile value in its place. */
+const pick = (given: unknown, read: unknown): unknown => (given === THE_MODEL || given === THE_TOKENIZER || given === THE_FOLDER ? read : given);
+/** A sentence folder's parts, read for one case (the encoder disposed by the case). */
+const sentenceParts = async () => ({ encoder: await loadEncoder(SENTENCE_FOLDER), tokenizer: await loadTokenizer(SENTENCE_FOLDER), folder: await readSentenceFolder(SENTENCE_FOLDER) });
+const crossParts = async () => ({ model: await loadSequenceClassifier(CROSS_FOLDER), tokenizer: await loadTokenizer(CROSS_FOLDER), folder: await readCrossEncoderFolder(modelFiles(CROSS_FOLDER)) });
+
+/** The sentence package's modules, folder readers, embedding helpers and the encoders' constructors. */
 const SENTENCE_CALLS: readonly ValidCall[] = [
   { name: 'sentence.parsePoolingConfig', args: () => [{ word_embedding_dimension: 4, pooling_mode_mean_tokens: true }, 'catalogue'], call: ([j, c]) => parsePoolingConfig(j, c as string), optional: [1], accepted: callerAccepted(1) },
   { name: 'sentence.parseDenseConfig', args: () => [{ in_features: 4, out_features: 2, bias: true, activation_function: 'torch.nn.modules.activation.Tanh' }, 'catalogue'], call: ([j, c]) => parseDenseConfig(j, c as string), optional: [1], accepted: callerAccepted(1) },
@@ -248,6 +256,12 @@ const SENTENCE_CALLS: readonly ValidCall[] = [
   { name: 'sentence.isDecoderModel', args: () => [THE_MODEL], call: ([m]) => used(() => new BertModel(BERT, undefined, { seed: 1 }), (model) => isDecoderModel((m === THE_MODEL ? model : m) as never)), accepted: every(0, 'a type guard: false for anything that is no decoder model') },
   { name: 'sentence.readSentenceFolder', args: () => [SENTENCE_FOLDER, {}], call: ([s, o]) => readSentenceFolder(s as never, o as never), optional: [1], options: { index: 1, keys: ['signal', 'fetch', 'onProgress'] } },
   { name: 'sentence.readCrossEncoderFolder', args: () => [modelFiles(CROSS_FOLDER)], call: ([s]) => readCrossEncoderFolder(s as never) },
+  { name: 'sentence.SentenceEncoder', args: () => [THE_MODEL, THE_TOKENIZER, THE_FOLDER, []], call: ([e, t, f, d]) => sentenceParts().then(({ encoder, tokenizer, folder }) => {
+    try { new SentenceEncoder(pick(e, encoder) as never, pick(t, tokenizer) as never, pick(f, folder) as never, d as never); } finally { encoder.dispose(); }
+  }), optional: [3] },
+  { name: 'sentence.CrossEncoder', args: () => [THE_MODEL, THE_TOKENIZER, THE_FOLDER], call: ([m, t, f]) => crossParts().then(({ model, tokenizer, folder }) => {
+    try { new CrossEncoder(pick(m, model) as never, pick(t, tokenizer) as never, pick(f, folder) as never); } finally { model.dispose(); }
+  }) },
 ];
 
 /**
