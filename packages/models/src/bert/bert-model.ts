@@ -11,6 +11,7 @@ import { loadCheckpoint } from '../encoder/load-checkpoint.js';
 import { checkEncoderSize } from '../encoder/encoder-size.js';
 import { relativeKeyScores, type RelativeKeyType } from './relative-key-scores.js';
 import { checkBuildOptions } from '../encoder/check-build-options.js';
+import { checkEncoderConfig } from '../encoder/check-encoder-config.js';
 import { checkLayerCall } from '../encoder/check-layer-call.js';
 import { checkEmbeddingIds } from '../encoder/check-encoder-inputs.js';
 
@@ -263,6 +264,7 @@ export class BertModel extends Module implements Encoder {
     const c = config;
     const expected = (new.target as typeof BertModel).modelTypes;
     if (!expected.includes(c.modelType)) throw new InvalidArgumentError({ caller: new.target.name, argument: 'config.modelType', expected: expected.map((t) => `"${t}"`).join(' or '), received: JSON.stringify(c.modelType), hint: 'loadEncoder picks the model class from config.json.' });
+    checkEncoderConfig(c, new.target.name);
     checkEncoderSize(c, new.target.name); // before any allocation
     checkBuildOptions(checkpoint, options, ['seed'], new.target.name);
     this.config = c;

@@ -170,6 +170,7 @@ export class RoFormerModel extends Module implements Encoder {
     const c = checkModelType(config, ['roformer'], 'RoFormerModel');
     const headDim = c.hiddenSize / c.numAttentionHeads;
     if (headDim % 2 !== 0) throw new InvalidArgumentError({ caller: 'RoFormerModel', argument: 'config', expected: 'an even head width hidden_size / num_attention_heads (rotary embeddings turn pairs)', received: `${c.hiddenSize} / ${c.numAttentionHeads} = ${headDim}` });
+    activationByName(c.hiddenAct, 'RoFormerModel'); // before the sinusoidal table is made: a layer refusing it later would leave that table behind
     this.config = c;
     [this.embeddings, this.embeddingsProject, this.encoder] = this.guard(() => {
       const parts = skipInitialization(() => [

@@ -183,6 +183,7 @@ const BLOCK_CALLS: readonly ValidCall[] = [
   { name: 'models.ClassificationHead.forward', args: () => [f([1, 3, 32])], call: ([h]) => used(() => new ClassificationHead(classifierConfig('bert'), 'tanh'), (m) => m.forward(h as Tensor)) },
 ];
 
+const ENCODER_CONFIG_KEYS = ['modelType', 'vocabSize', 'hiddenSize', 'numHiddenLayers', 'numAttentionHeads', 'intermediateSize', 'maxPositionEmbeddings', 'typeVocabSize', 'layerNormEps', 'hiddenDropoutProb', 'attentionProbsDropoutProb', 'padTokenId', 'hiddenAct', 'initializerRange', 'embeddingSize', 'positionOffset', 'maxSequenceLength', 'relativeAttentionNumBuckets', 'positionEmbeddingType', 'rotaryValue'];
 type Built = { dispose(): void; forward(inputs: never, options?: never): unknown };
 type ModelClass = new (config: never, checkpoint?: never, options?: never) => Built;
 /** A model class: its constructor (config, checkpoint, options) and its forward (the encoder inputs). */
@@ -190,9 +191,19 @@ function modelCalls(name: string, Model: ModelClass, config: () => unknown, opti
   return [
     { name: `models.${name}`, args: () => [config(), undefined, { seed: 1 }], call: ([c, w, o]) => built(() => new Model(c as never, w as never, o as never)), optional: [1, 2],
       options: { index: 2, keys: optionKeys }, accepted: { 'seed:-1': SEED } },
+
     { name: `models.${name}.forward`, args: () => [inputs()], call: ([i]) => used(() => new Model(config() as never, undefined, { seed: 1 } as never), (m) => m.forward(i as never)), options: { index: 0, keys: INPUT_KEYS } },
   ];
 }
+/** A model class's config fields (a config built or changed by hand), each given each hostile value: only those option cases (the positions are `modelCalls`'). */
+function configCalls(name: string, Model: ModelClass, config: () => unknown): ValidCall {
+  return { name: `models.${name}`, args: () => [{ ...(config() as object) }, undefined, { seed: 1 }], call: ([c, w, o]) => built(() => new Model(c as never, w as never, o as never)), options: { index: 0, keys: ENCODER_CONFIG_KEYS } };
+}
+const CONFIG_CALLS: readonly ValidCall[] = [
+  configCalls('BertModel', BertModel as never, () => BERT), configCalls('RobertaModel', RobertaModel as never, () => ROBERTA), configCalls('DistilBertModel', DistilBertModel as never, () => DISTILBERT),
+  configCalls('ElectraModel', ElectraModel as never, () => ELECTRA), configCalls('MPNetModel', MPNetModel as never, () => MPNET), configCalls('RoFormerModel', RoFormerModel as never, () => ROFORMER),
+  configCalls('ModernBertModel', ModernBertModel as never, () => MODERNBERT),
+];
 const MODEL_CALLS: readonly ValidCall[] = [
   ...modelCalls('BertModel', BertModel as never, () => BERT, ['seed']),
   ...modelCalls('RobertaModel', RobertaModel as never, () => ROBERTA, ['seed']),
@@ -270,4 +281,7 @@ const SENTENCE_CALLS: readonly ValidCall[] = [
  * option key given each hostile value, the others valid; Node only. Loader options: every key, a
  * tiny folder read per case.
  */
-export const encodersPositionsCases: CatalogueCase[] = [...HELPER_CALLS, ...BLOCK_CALLS, ...MODEL_CALLS, ...LOADER_CALLS, ...SENTENCE_CALLS].flatMap(variants);
+export const encodersPositionsCases: CatalogueCase[] = [
+  ...[...HELPER_CALLS, ...BLOCK_CALLS, ...MODEL_CALLS, ...LOADER_CALLS, ...SENTENCE_CALLS].flatMap(variants),
+  ...CONFIG_CALLS.flatMap(variants).filter((c) => c.input.includes(' option ')),
+];
