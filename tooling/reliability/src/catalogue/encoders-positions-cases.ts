@@ -14,7 +14,7 @@ import {
 } from '@attnkit/models';
 import { loadTokenizer } from '@attnkit/tokenizers';
 import {
-  CrossEncoder, Dense, Pooling, SentenceEncoder, activationOfTorchPath, applyCrossEncoderActivation, isDecoderModel, l2Normalize, parseDenseConfig, parsePoolingConfig, poolModes, quantizationRanges, quantizeEmbeddings,
+  CrossEncoder, Dense, Pooling, SentenceEncoder, activationOfTorchPath, loadSentenceEncoder, applyCrossEncoderActivation, isDecoderModel, l2Normalize, parseDenseConfig, parsePoolingConfig, poolModes, quantizationRanges, quantizeEmbeddings,
   readCrossEncoderFolder, readSentenceFolder, similarity,
 } from '@attnkit/sentence';
 import type { CatalogueCase } from './catalogue-case.js';
@@ -270,6 +270,9 @@ const SENTENCE_CALLS: readonly ValidCall[] = [
   { name: 'sentence.SentenceEncoder', args: () => [THE_MODEL, THE_TOKENIZER, THE_FOLDER, []], call: ([e, t, f, d]) => sentenceParts().then(({ encoder, tokenizer, folder }) => {
     try { new SentenceEncoder(pick(e, encoder) as never, pick(t, tokenizer) as never, pick(f, folder) as never, d as never); } finally { encoder.dispose(); }
   }), optional: [3] },
+  { name: 'sentence.SentenceEncoder.sentenceEmbeddings', args: () => [f([2, 3, 32]), ones([2, 3], 'int32'), 0], call: ([h, m, p]) => loadSentenceEncoder(SENTENCE_FOLDER).then((model) => {
+    try { tidyCall(() => model.sentenceEmbeddings(h as Tensor, m as Tensor, p as number)); } finally { model.dispose(); }
+  }), optional: [2] },
   { name: 'sentence.CrossEncoder', args: () => [THE_MODEL, THE_TOKENIZER, THE_FOLDER], call: ([m, t, f]) => crossParts().then(({ model, tokenizer, folder }) => {
     try { new CrossEncoder(pick(m, model) as never, pick(t, tokenizer) as never, pick(f, folder) as never); } finally { model.dispose(); }
   }) },
