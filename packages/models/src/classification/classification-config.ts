@@ -37,6 +37,7 @@ export interface SequenceClassificationConfig extends EncoderConfig {
  * config.id2label; // ['NEGATIVE', 'POSITIVE']
  */
 export function parseSequenceClassificationConfig(json: unknown, caller = 'parseSequenceClassificationConfig'): SequenceClassificationConfig {
+  caller = typeof caller === 'string' ? caller : 'parseSequenceClassificationConfig'; // a caller only names the function in messages
   const encoder = parseEncoderConfig(json, caller);
   const raw = configEntries(json, caller);
   const fail = (argument: string, expected: string, received: unknown): never => {

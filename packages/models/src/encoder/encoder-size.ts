@@ -50,11 +50,12 @@ function parameterCount(sizes: EncoderSizes, caller: string): number {
  * checkEncoderSize(parseEncoderConfig(json), 'loadEncoder');
  */
 export function checkEncoderSize(sizes: EncoderSizes, caller = 'checkEncoderSize'): void {
-  const layers = checkObject(sizes, { caller: typeof caller === 'string' ? caller : 'checkEncoderSize', argument: 'config', expected: 'an encoder config' }).numHiddenLayers;
+  caller = typeof caller === 'string' ? caller : 'checkEncoderSize'; // a caller only names the function in messages
+  const layers = checkObject(sizes, { caller, argument: 'config', expected: 'an encoder config' }).numHiddenLayers;
   if (typeof layers === 'number' && layers > MAX_ENCODER_LAYERS) { // anything else is encoderParameterCount's to refuse (a tensor compared here would be read)
     throw new InvalidArgumentError({ caller, argument: 'num_hidden_layers', expected: `at most ${MAX_ENCODER_LAYERS} layers`, received: String(layers) });
   }
-  const parameters = parameterCount(sizes, typeof caller === 'string' ? caller : 'checkEncoderSize');
+  const parameters = parameterCount(sizes, caller);
   if (!(parameters <= MAX_ENCODER_PARAMETERS)) {
     throw new ResourceLimitError({
       caller,

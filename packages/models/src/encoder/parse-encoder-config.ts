@@ -36,6 +36,7 @@ const PARSERS: Record<ModelType, (json: unknown, caller: string) => EncoderConfi
  * config.modelType; // 'roberta'
  */
 export function parseEncoderConfig(json: unknown, caller = 'parseEncoderConfig'): EncoderConfig {
+  caller = typeof caller === 'string' ? caller : 'parseEncoderConfig'; // a caller only names the function in messages
   const raw = configEntries(json, caller);
   checkNotRemoteCode(raw, caller);
   const modelType = raw.get('model_type') ?? 'bert';

@@ -69,6 +69,7 @@ const KEYS: EncoderConfigKeys = {
  * config.layerTypes[1]; // 'sliding_attention'
  */
 export function parseModernBertConfig(json: unknown, caller = 'parseModernBertConfig'): ModernBertConfig {
+  caller = typeof caller === 'string' ? caller : 'parseModernBertConfig'; // a caller only names the function in messages
   const raw = configEntries(json, caller);
   const encoder = readEncoderConfig(familyModelType(raw, ['modernbert'], caller), raw, KEYS, caller);
   const fail = (key: string, expected: string, received: unknown, hint?: string): never => {

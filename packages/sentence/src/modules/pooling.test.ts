@@ -87,3 +87,9 @@ describe('Pooling.forward promptLength and poolModes inputs', () => {
     [t, m, short].forEach((x) => x.dispose());
   });
 });
+
+describe('parsePoolingConfig caller', () => {
+  it('names itself when the caller is no string', () => {
+    expect(() => parsePoolingConfig({ word_embedding_dimension: 'x' }, Number.NaN as never)).toThrow(/^parsePoolingConfig: 'embedding_dimension' must be a positive integer/);
+  });
+});

@@ -27,6 +27,7 @@ const LEGACY_MODES: ReadonlyArray<[string, PoolingMode]> = [
  * parsePoolingConfig({ embedding_dimension: 384, pooling_mode: 'cls' }); // { embeddingDimension: 384, modes: ['cls'], includePrompt: true }
  */
 export function parsePoolingConfig(json: unknown, caller = 'parsePoolingConfig'): PoolingConfig {
+  caller = typeof caller === 'string' ? caller : 'parsePoolingConfig'; // a caller only names the function in messages
   const fail = (argument: string, expected: string, received: unknown): never => {
     throw new InvalidArgumentError({ caller, argument, expected, received: JSON.stringify(received) ?? String(received) });
   };

@@ -40,7 +40,7 @@ const ROFORMER: EncoderConfig = parseRoFormerConfig(CONFIG_JSON.roformer); // hi
 const MODERNBERT: ModernBertConfig = parseModernBertConfig(CONFIG_JSON.modernbert);
 const classifierConfig = (family: keyof typeof CONFIG_JSON): SequenceClassificationConfig => parseSequenceClassificationConfig({ ...CONFIG_JSON[family], num_labels: 2 });
 const SEED = 'any integer seed is a seed (as torch.manual_seed takes negative ones)';
-const CALLER = 'the caller only names the function in messages';
+const CALLER = "the caller only names the function in messages (one that is no string: the function's own name)";
 /** Every hostile value at a `caller` argument: it only names the function in messages (a name that is no string is read as the function's own). */
 const callerAccepted = (position: number): Record<string, string> => every(position, CALLER);
 
