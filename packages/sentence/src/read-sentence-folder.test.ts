@@ -30,11 +30,6 @@ describe('readSentenceFolder', () => {
     expect(await readSentenceFolder({ files: { 'config.json': '{}' } })).toMatchObject({ plain: true, pooling: undefined, modules: [], similarityFnName: 'cosine', maxSeqLength: undefined });
   });
 
-  it('refuses a folder with neither modules.json nor config.json (no model folder: a misspelled path) by name', async () => {
-    await expect(readSentenceFolder({ files: { 'tokenizer.json': '{}' } })).rejects.toThrow(/config\.json .* is missing, and so is modules\.json: this is no model folder/);
-    await expect(readSentenceFolder('./no-such-folder-here')).rejects.toMatchObject({ name: 'ModelLoadError' });
-  });
-
   it('treats "__proto__" prompt names as data', async () => {
     const folder = await readSentenceFolder(files({ 'config_sentence_transformers.json': '{"prompts": {"__proto__": "x: "}, "default_prompt_name": "__proto__"}' }));
     expect(folder.prompts.get('__proto__')).toBe('x: ');

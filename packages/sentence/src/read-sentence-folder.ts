@@ -71,7 +71,6 @@ export async function readSentenceFolder(source: ModelSource | ModelFiles, optio
   let transformerPath = '';
   let pooling: PoolingConfig | undefined;
   const modules: SentenceModule[] = [];
-  if (list === undefined && (await readJson(files, 'config.json')) === undefined) fail('config.json', 'is missing, and so is modules.json: this is no model folder (a Hugging Face folder has config.json; a sentence-transformers folder also modules.json).');
   if (list !== undefined) {
     if (list.length === 0) fail('modules.json', 'lists no module; a sentence-transformers folder starts with a Transformer.');
     for (const [i, entry] of list.entries()) {
