@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { thrown } from '@attnkit/test-utils';
-import { checkEncodeOptions, checkRanges, checkTexts } from './check-encode-options.js';
+import { checkEncodeOptions, checkRanges, checkTexts, encodeOptionsWithoutNulls } from './check-encode-options.js';
 
 const caller = 'SentenceEncoder.encode';
 const folder = { caller, hasPooling: true, truncateDim: undefined };
@@ -11,6 +11,16 @@ describe('checkEncodeOptions', () => {
     expect(checkEncodeOptions({}, folder)).toEqual({ normalize: false, batchSize: 32, precision: 'float32', outputValue: 'sentence_embedding', truncateDim: undefined });
     expect(checkEncodeOptions({}, { ...folder, truncateDim: 16 }).truncateDim).toBe(16);
     expect(checkEncodeOptions({ truncateDim: 8 }, { ...folder, truncateDim: 16 }).truncateDim).toBe(8);
+  });
+
+  it('reads a null option as absent, every option alike (None in sentence-transformers; normalize_embeddings=None is falsy)', () => {
+    const nulls = { batchSize: null, promptName: null, prompt: null, normalize: null, truncateDim: null, precision: null, ranges: null, outputValue: null, onProgress: null, signal: null };
+    expect(checkEncodeOptions(nulls as never, folder)).toEqual(checkEncodeOptions({}, folder));
+    expect(checkEncodeOptions({ normalize: null } as never, folder).normalize).toBe(false);
+    expect(encodeOptionsWithoutNulls(nulls as never, caller)).toEqual({});
+    expect(encodeOptionsWithoutNulls({ normalize: true, prompt: null } as never, caller)).toEqual({ normalize: true });
+    expect(() => encodeOptionsWithoutNulls({ normalise: null } as never, caller)).toThrow("received the unknown key 'normalise'");
+    expect(() => checkEncodeOptions({ normalize: 'yes' } as never, folder)).toThrow("SentenceEncoder.encode: 'normalize' must be true or false; received string 'yes'.");
   });
 
   it.each<[string, object, typeof folder, string]>([

@@ -1,4 +1,4 @@
-import { checkAbortSignal, checkBoolean, checkFunction, checkInteger, checkOptionKeys, describeValue, InvalidArgumentError, isTensorLike } from '@attnkit/errors';
+import { checkAbortSignal, checkBoolean, checkFunction, checkInteger, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { PRECISIONS, type Precision } from './quantize-embeddings.js';
 import type { SentenceEncodeOptions } from './sentence-encoder.js';
 
@@ -15,6 +15,19 @@ export interface CheckedEncodeOptions {
 }
 
 /**
+ * `SentenceEncoder.encode`'s options object checked for unknown keys, with every `null` option left
+ * out: a `null` reads as absent (its default), as `None` does in `SentenceTransformer.encode`
+ * (`normalize_embeddings=None` is falsy, `prompt=None` no prompt, ...).
+ *
+ * @example
+ * const options = encodeOptionsWithoutNulls({ normalize: null, batchSize: 8 }, 'SentenceEncoder.encode'); // { batchSize: 8 }
+ */
+export function encodeOptionsWithoutNulls(options: SentenceEncodeOptions, caller: string): SentenceEncodeOptions {
+  checkOptionKeys(options, OPTION_KEYS, caller);
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== null)) as SentenceEncodeOptions;
+}
+
+/**
  * Checks `SentenceEncoder.encode`'s options — known keys, types, and the combinations that make no
  * sense (token embeddings of a quantized precision, sentence embeddings of a folder without a
  * Pooling module) — and fills in their defaults. The prompt and `ranges` are checked where the
@@ -23,9 +36,9 @@ export interface CheckedEncodeOptions {
  * @example
  * const { batchSize, precision } = checkEncodeOptions(options, { caller: 'SentenceEncoder.encode', hasPooling: true, truncateDim: undefined });
  */
-export function checkEncodeOptions(options: SentenceEncodeOptions, folder: { readonly caller: string; readonly hasPooling: boolean; readonly truncateDim: number | undefined }): CheckedEncodeOptions {
+export function checkEncodeOptions(given: SentenceEncodeOptions, folder: { readonly caller: string; readonly hasPooling: boolean; readonly truncateDim: number | undefined }): CheckedEncodeOptions {
   const { caller } = folder;
-  checkOptionKeys(options, OPTION_KEYS, caller);
+  const options = encodeOptionsWithoutNulls(given, caller);
   const normalize = checkBoolean(options.normalize, { caller, argument: 'normalize', fallback: false });
   checkFunction(options.onProgress, { caller, argument: 'onProgress' });
   checkAbortSignal(options.signal, { caller });
@@ -60,22 +73,4 @@ export function checkTexts(given: readonly string[], caller: string): readonly s
   return texts as readonly string[];
 }
 
-/**
- * `ranges` as `quantizeEmbeddings` reads them: `{ min, max }`, each a list of `width` finite
- * numbers, and only with a precision they calibrate (`int8`, `uint8`).
- *
- * @example
- * checkRanges(quantizationRanges(calibration), 'int8', 384, 'SentenceEncoder.encode');
- */
-export function checkRanges(ranges: unknown, precision: Precision, width: number, caller: string): void {
-  if (precision === 'float32') throw new InvalidArgumentError({ caller, argument: 'ranges', expected: "absent with precision 'float32' (ranges calibrate 'int8' / 'uint8')", received: describeValue(ranges) });
-  const expected = `quantization ranges { min, max }: two lists of E = ${width} numbers (from quantizationRanges())`;
-  if (typeof ranges !== 'object' || ranges === null || isTensorLike(ranges)) throw new InvalidArgumentError({ caller, argument: 'ranges', expected, received: describeValue(ranges) });
-  for (const side of ['min', 'max'] as const) {
-    const list = (ranges as Record<string, unknown>)[side];
-    const listLike = Array.isArray(list) || ArrayBuffer.isView(list);
-    if (!listLike || (list as ArrayLike<unknown>).length !== width || !Array.from(list as ArrayLike<unknown>).every((v) => typeof v === 'number' && Number.isFinite(v))) {
-      throw new InvalidArgumentError({ caller, argument: `ranges.${side}`, expected, received: describeValue(list) });
-    }
-  }
-}
+export { checkRanges } from './quantize-embeddings.js';

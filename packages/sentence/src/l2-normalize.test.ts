@@ -43,3 +43,13 @@ describe.each(['cpu', 'wasm'] as const)('l2Normalize on %s', (backend) => {
     x.dispose();
   });
 });
+
+describe('l2Normalize eps', () => {
+  it('refuses an eps that is a tensor by name, without reading it', () => {
+    const x = tensor2d([[3, 4]]);
+    const eps = tensor2d([[1]]);
+    eps.dispose();
+    expect(() => l2Normalize(x, eps as never)).toThrow(/^l2Normalize: 'eps' must be a finite number > 0; received .*tensor/);
+    x.dispose();
+  });
+});

@@ -1,5 +1,5 @@
 import { div, maximum, sqrt, square, sum, tidy, type Tensor, type Tensor2D } from '@tensorflow/tfjs-core';
-import { checkTensor, InvalidArgumentError } from '@attnkit/errors';
+import { checkTensor, describeValue, InvalidArgumentError } from '@attnkit/errors';
 
 /**
  * Rows scaled to unit length, as sentence-transformers' `Normalize` module and
@@ -13,6 +13,6 @@ import { checkTensor, InvalidArgumentError } from '@attnkit/errors';
  */
 export function l2Normalize(x: Tensor, eps = 1e-12): Tensor2D {
   checkTensor(x, { caller: 'l2Normalize', argument: 'x', dtype: 'float32', rank: 2, shape: '[N, E]' });
-  if (typeof eps !== 'number' || !(eps > 0) || !Number.isFinite(eps)) throw new InvalidArgumentError({ caller: 'l2Normalize', argument: 'eps', expected: 'a finite number > 0', received: String(eps) });
+  if (typeof eps !== 'number' || !(eps > 0) || !Number.isFinite(eps)) throw new InvalidArgumentError({ caller: 'l2Normalize', argument: 'eps', expected: 'a finite number > 0', received: describeValue(eps) });
   return tidy(() => div(x, sqrt(maximum(sum(square(x), -1, true), eps * eps)))); // [N, E] / [N, 1]
 }

@@ -57,11 +57,23 @@ describe('quantizeEmbeddings equals sentence-transformers quantize_embeddings', 
 
   it.each<[() => Promise<unknown>, string]>([
     [() => quantizeEmbeddings(tensor2d([[1]]), 'float16' as never), 'quantizeEmbeddings: \'precision\' must be \'int8\', \'uint8\', \'binary\' or \'ubinary\'; received "float16".'],
-    [() => quantizeEmbeddings(tensor2d([[1, 2]]), 'int8', { ranges: { min: [0], max: [1] } }), "quantizeEmbeddings: 'ranges' must be min and max of E = 2 values each; received 1 and 1."],
+    [() => quantizeEmbeddings(tensor2d([[1, 2]]), 'int8', { ranges: { min: [0], max: [1] } }), "quantizeEmbeddings: 'ranges.min' must be quantization ranges { min, max }: two lists of E = 2 numbers (from quantizationRanges()); received array [0]."],
     [() => quantizationRanges(tensor2d([], [0, 3])), "quantizationRanges: 'embeddings' must be at least one row to calibrate on; received [0, E]."],
   ])('rejects bad input %#', async (call, message) => {
     const error = await call().then(() => new Error('no error'), (e: Error) => e);
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect(error.message).toBe(message);
+  });
+});
+
+describe('quantizeEmbeddings options', () => {
+  it('reads ranges null as absent (computed, as ranges=None) and refuses options or ranges it cannot read by name', async () => {
+    const embeddings = tensor2d([[0, 1], [2, -1]]);
+    expect(await quantizeEmbeddings(embeddings, 'uint8', { ranges: null } as never)).toEqual(await quantizeEmbeddings(embeddings, 'uint8'));
+    await expect(quantizeEmbeddings(embeddings, 'int8', null as never)).rejects.toThrow("quantizeEmbeddings: 'options' must be an options object; received null.");
+    await expect(quantizeEmbeddings(embeddings, 'int8', { range: {} } as never)).rejects.toThrow(/^quantizeEmbeddings: 'options' must be an object with only the keys ranges; received the unknown key 'range'/);
+    await expect(quantizeEmbeddings(embeddings, 'int8', { ranges: Number.NaN } as never)).rejects.toThrow(InvalidArgumentError);
+    await expect(quantizeEmbeddings(embeddings, 'int8', { ranges: { min: [0], max: [1] } })).rejects.toThrow(/^quantizeEmbeddings: 'ranges\.min' must be quantization ranges \{ min, max \}: two lists of E = 2 numbers/);
+    embeddings.dispose();
   });
 });

@@ -1,5 +1,5 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkTensor } from '@attnkit/errors';
+import { InvalidArgumentError, checkOptionKeys, checkTensor, describeValue, isTensorLike } from '@attnkit/errors';
 
 /** The precisions of sentence-transformers' `quantize_embeddings` (and `encode(..., precision)`). */
 export const PRECISIONS = ['float32', 'int8', 'uint8', 'binary', 'ubinary'] as const;
@@ -47,7 +47,7 @@ export async function quantizationRanges(embeddings: Tensor): Promise<Quantizati
 /**
  * sentence-transformers' `quantize_embeddings` for `embeddings [N, E]`:
  * - `int8` / `uint8`: per dimension, `floor((x - min) / ((max - min) / 255))` clipped to 0..255
- *   (`int8` subtracts 128); `min` / `max` from `ranges`, else from these embeddings themselves
+ *   (`int8` subtracts 128); `min` / `max` from `ranges`, else (absent or `null`, as `ranges=None`) from these embeddings themselves
  *   (as sentence-transformers does, so the scale depends on the batch: pass `ranges` for a corpus);
  * - `binary` / `ubinary`: one bit per dimension (`x > 0`), 8 to a byte, first dimension in the
  *   high bit (`ubinary`: the byte; `binary`: the byte - 128). Levels are computed in float64 on the
@@ -64,6 +64,8 @@ export async function quantizeEmbeddings(embeddings: Tensor, precision: Exclude<
   if (!(PRECISIONS as readonly unknown[]).includes(precision) || precision === ('float32' as Precision)) {
     throw new InvalidArgumentError({ caller, argument: 'precision', expected: "'int8', 'uint8', 'binary' or 'ubinary'", received: JSON.stringify(precision) ?? String(precision) });
   }
+  const given = checkOptionKeys(options, ['ranges'], caller).ranges ?? undefined; // null: computed, as ranges=None
+  if (given !== undefined) checkRanges(given, precision, width, caller);
   const values = await embeddings.data();
   if (precision === 'binary' || precision === 'ubinary') {
     const bytes = Math.ceil(width / 8);
@@ -75,8 +77,8 @@ export async function quantizeEmbeddings(embeddings: Tensor, precision: Exclude<
     }
     return { precision, shape: [rows, bytes], values: precision === 'ubinary' ? packed : Int8Array.from(packed, (b) => b - 128) };
   }
-  if (rows === 0 && options.ranges === undefined) return { precision, shape: [0, width], values: precision === 'int8' ? new Int8Array(0) : new Uint8Array(0) };
-  const ranges = options.ranges ?? (await quantizationRanges(embeddings));
+  if (rows === 0 && given === undefined) return { precision, shape: [0, width], values: precision === 'int8' ? new Int8Array(0) : new Uint8Array(0) };
+  const ranges = given ?? (await quantizationRanges(embeddings));
   if (ranges.min.length !== width || ranges.max.length !== width) {
     throw new InvalidArgumentError({ caller, argument: 'ranges', expected: `min and max of E = ${width} values each`, received: `${ranges.min.length} and ${ranges.max.length}` });
   }
@@ -91,4 +93,24 @@ export async function quantizeEmbeddings(embeddings: Tensor, precision: Exclude<
     out[i] = precision === 'int8' ? level - 128 : level;
   }
   return { precision, shape: [rows, width], values: out };
+}
+
+/**
+ * `ranges` as `quantizeEmbeddings` reads them: `{ min, max }`, each a list of `width` finite
+ * numbers, and only with a precision they calibrate (`int8`, `uint8`).
+ *
+ * @example
+ * checkRanges(quantizationRanges(calibration), 'int8', 384, 'SentenceEncoder.encode');
+ */
+export function checkRanges(ranges: unknown, precision: Precision, width: number, caller: string): void {
+  if (precision === 'float32') throw new InvalidArgumentError({ caller, argument: 'ranges', expected: "absent with precision 'float32' (ranges calibrate 'int8' / 'uint8')", received: describeValue(ranges) });
+  const expected = `quantization ranges { min, max }: two lists of E = ${width} numbers (from quantizationRanges())`;
+  if (typeof ranges !== 'object' || ranges === null || isTensorLike(ranges)) throw new InvalidArgumentError({ caller, argument: 'ranges', expected, received: describeValue(ranges) });
+  for (const side of ['min', 'max'] as const) {
+    const list = (ranges as Record<string, unknown>)[side];
+    const listLike = Array.isArray(list) || ArrayBuffer.isView(list);
+    if (!listLike || (list as ArrayLike<unknown>).length !== width || !Array.from(list as ArrayLike<unknown>).every((v) => typeof v === 'number' && Number.isFinite(v))) {
+      throw new InvalidArgumentError({ caller, argument: `ranges.${side}`, expected, received: describeValue(list) });
+    }
+  }
 }

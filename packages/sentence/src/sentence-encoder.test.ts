@@ -59,6 +59,15 @@ describe('SentenceEncoder.encode', () => {
     [empty, short].forEach((t) => t.dispose());
   });
 
+  it('reads a null option as left out, as None in sentence-transformers: normalize null is false, prompt null the default prompt', async () => {
+    const plain = await model.encode(['cat']);
+    const nulls = await model.encode(['cat'], { normalize: null, prompt: null, ranges: null, onProgress: null, signal: null, batchSize: null } as never);
+    const normalized = await model.encode(['cat'], { normalize: true });
+    expect(maxDifference(plain.dataSync(), nulls.dataSync()).maxAbsDiff).toBe(0);
+    expect(maxDifference(plain.dataSync(), normalized.dataSync()).maxAbsDiff).toBeGreaterThan(1e-3); // not unit rows already: null did not normalize
+    [plain, nulls, normalized].forEach((t) => t.dispose());
+  });
+
   it('applies the default prompt unless another is named or given', async () => {
     const byDefault = await model.encode(['cat']);
     const named = await model.encode(['cat'], { promptName: 'query' });

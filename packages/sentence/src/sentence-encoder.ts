@@ -2,16 +2,17 @@ import { concat, gather, reshape, slice, tensor1d, tensor2d, tidy, zeros, type T
 import { checkObject, describeValue, InvalidArgumentError, UseAfterDisposeError } from '@attnkit/errors';
 import { callBackend } from '@attnkit/backends';
 import type { Tokenizer } from '@attnkit/tokenizers';
-import { checkEncodeOptions, checkRanges, checkTexts } from './check-encode-options.js';
+import { checkEncodeOptions, encodeOptionsWithoutNulls, checkRanges, checkTexts } from './check-encode-options.js';
 import { l2Normalize } from './l2-normalize.js';
-import type { Dense } from './modules/dense.js';
+import { Dense } from './modules/dense.js';
+import { checkEncoderParts } from './check-encoder-parts.js';
 import { Pooling } from './modules/pooling.js';
 import { quantizeEmbeddings, type Precision, type QuantizationRanges, type QuantizedEmbeddings } from './quantize-embeddings.js';
 import type { SentenceFolder } from './read-sentence-folder.js';
 import { similarity, type SimilarityFunction } from './similarity.js';
 import { isDecoderModel, type SentenceTransformerModel } from './sentence-transformer-model.js';
 
-/** Options of {@link SentenceEncoder.encode}, named like `SentenceTransformer.encode`'s. A `null` `batchSize`, `promptName`, `truncateDim`, `precision` or `outputValue` is left out (its default, as `None` there). */
+/** Options of {@link SentenceEncoder.encode}, named like `SentenceTransformer.encode`'s. A `null` option (any of them) is left out: its default, as `None` there (`normalize_embeddings=None` is falsy). */
 export interface SentenceEncodeOptions {
   /** Texts per forward pass (default 32). Texts are sorted by token count first (longest first), so each batch pads little; results come back in input order. */
   readonly batchSize?: number;
@@ -19,7 +20,7 @@ export interface SentenceEncodeOptions {
   readonly promptName?: string;
   /** A prompt text to prepend; wins over `promptName`. Without either, the folder's `default_prompt_name` applies. */
   readonly prompt?: string;
-  /** Scale each embedding to unit length, after `truncateDim`. Default false. */
+  /** Scale each embedding to unit length, after `truncateDim`. Default false (`null` too, as `normalize_embeddings=None`). */
   readonly normalize?: boolean;
   /** Keep the first `truncateDim` dimensions (Matryoshka models). Default: the folder's, else all. */
   readonly truncateDim?: number;
@@ -78,7 +79,11 @@ export class SentenceEncoder {
         received: describeValue(encoder),
       });
     }
+    checkEncoderParts('SentenceEncoder', tokenizer, folder, 'a SentenceFolder (readSentenceFolder)', true);
     if (!Array.isArray(dense)) throw new InvalidArgumentError({ caller: 'SentenceEncoder', argument: 'dense', expected: 'a list of Dense modules', received: describeValue(dense) });
+    Array.from(dense).forEach((d: unknown, i) => {
+      if (!(d instanceof Dense)) throw new InvalidArgumentError({ caller: 'SentenceEncoder', argument: `dense[${i}]`, expected: 'a Dense module', received: describeValue(d) });
+    });
     this.encoder = encoder;
     this.tokenizer = tokenizer;
     this.folder = folder;
@@ -157,10 +162,11 @@ export class SentenceEncoder {
   encode(texts: readonly string[], options?: SentenceEncodeFloatOptions): Promise<Tensor2D>;
   encode(texts: readonly string[], options: SentenceEncodeQuantizedOptions): Promise<QuantizedEmbeddings>;
   encode(texts: readonly string[], options: SentenceEncodeTokenOptions): Promise<Tensor2D[]>;
-  async encode(given: readonly string[], options: SentenceEncodeOptions = {}): Promise<Tensor2D | QuantizedEmbeddings | Tensor2D[]> {
+  async encode(given: readonly string[], givenOptions: SentenceEncodeOptions = {}): Promise<Tensor2D | QuantizedEmbeddings | Tensor2D[]> {
     const caller = 'SentenceEncoder.encode';
     if (this.#disposed) throw new UseAfterDisposeError(caller);
     const backend = callBackend(caller); // every batch runs here, whatever the global backend is by then
+    const options = encodeOptionsWithoutNulls(givenOptions, caller); // a null option reads as absent, as None in sentence-transformers
     const { normalize, batchSize, precision, outputValue, truncateDim } = checkEncodeOptions(options, { caller, hasPooling: this.pooling !== undefined, truncateDim: this.folder.truncateDim });
     const texts = checkTexts(given, caller); // one read of each text: a hole is undefined (refused), and nothing changes after the check
     const prompt = this.#prompt(options, caller);

@@ -22,5 +22,6 @@ const KEYS: EncoderConfigKeys = { ...BERT_KEYS, padTokenId: 0, positionsAfterPad
  * const model = new BertModel(config); // initialised as transformers does
  */
 export function parseBertConfig(json: unknown, caller = 'parseBertConfig'): BertConfig {
+  caller = typeof caller === 'string' ? caller : 'parseBertConfig'; // a caller only names the function in messages
   return parseFamilyConfig(json, ['bert'], KEYS, caller);
 }

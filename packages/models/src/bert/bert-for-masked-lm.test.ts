@@ -71,3 +71,18 @@ describe('BertForMaskedLM', () => {
     expect(memory().numTensors).toBe(before); // a failed construction leaks nothing
   });
 });
+
+describe('BertLMPredictionHead.forward refusals', () => {
+  it('refuses hidden or a word-embedding table that is no float32 tensor, or a table of another width, by name', () => {
+    const model = new BertForMaskedLM(config, undefined, { seed: 1 });
+    const head = model.cls.get('predictions');
+    const table = model.bert.embeddings.wordEmbeddings.weight; // [30, 8]
+    const hidden = reshape(tensor1d(new Array(16).fill(0.5)), [2, 8]);
+    expect(() => head.forward(null as never, table)).toThrow("BertLMPredictionHead.forward: 'hidden' must be a float32 tensor of rank 2 or 3 [N, E] or [B, T, E]; received null.");
+    expect(() => head.forward(hidden, undefined as never)).toThrow("BertLMPredictionHead.forward: 'wordEmbeddings' must be a float32 tensor of rank 2 [V, E]; received undefined.");
+    const narrow = reshape(tensor1d(new Array(12).fill(0)), [3, 4]);
+    expect(() => head.forward(hidden, narrow)).toThrow(InvalidArgumentError);
+    expect(() => head.forward(hidden, narrow)).toThrow("BertLMPredictionHead.forward: 'wordEmbeddings' must be [V, E] with E = 8 (the width of hidden); received [3, 4].");
+    [hidden, narrow, model].forEach((t) => t.dispose());
+  });
+});

@@ -1,10 +1,11 @@
 import { add, concat, matMul, reshape, slice, tensor1d, tidy, zeros, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkObject, checkOptionKeys, describeValue } from '@attnkit/errors';
+import { InvalidArgumentError, checkObject, checkOptionKeys, checkTensor, describeValue, formatShape } from '@attnkit/errors';
 import { LayerNorm, Linear, Module, activationByName, gatherRows, skipInitialization, type ActivationFunction, type StateDictSource, ModuleDict } from '@attnkit/nn';
 import { BertModel } from './bert-model.js';
 import type { EncoderInputs } from '../encoder/encoder.js';
 import type { EncoderConfig } from '../encoder/encoder-config.js';
 import { initialiseLikeHuggingFace } from '../encoder/initialise-like-hugging-face.js';
+import { checkBuildOptions } from '../encoder/check-build-options.js';
 
 /**
  * `cls.predictions`: Hugging Face's `BertLMPredictionHead` — `transform` (dense, activation,
@@ -31,7 +32,11 @@ export class BertLMPredictionHead extends Module {
   }
 
   forward(hidden: Tensor, wordEmbeddings: Tensor): Tensor {
-    this.assertLive('BertLMPredictionHead.forward');
+    const caller = 'BertLMPredictionHead.forward';
+    this.assertLive(caller);
+    const width = checkTensor(hidden, { caller, argument: 'hidden', dtype: 'float32', rank: [2, 3], shape: '[N, E] or [B, T, E]' }).shape.at(-1) as number;
+    const table = checkTensor(wordEmbeddings, { caller, argument: 'wordEmbeddings', dtype: 'float32', rank: 2, shape: '[V, E]' });
+    if (table.shape[1] !== width) throw new InvalidArgumentError({ caller, argument: 'wordEmbeddings', expected: `[V, E] with E = ${width} (the width of hidden)`, received: formatShape(table.shape) });
     return tidy(() => {
       const shape = hidden.shape;
       const flat = reshape(hidden, [-1, shape.at(-1) as number]); // [..., E] -> [N, E]
@@ -84,7 +89,7 @@ export class BertForMaskedLM extends Module {
   constructor(encoder: BertModel | EncoderConfig, head?: StateDictSource, options: { readonly seed?: number } = {}) {
     super();
     const caller = 'BertForMaskedLM';
-    checkOptionKeys(options, ['seed'], caller);
+    checkBuildOptions(head, options, ['seed'], caller);
     if (encoder instanceof BertModel && encoder.isDisposed) throw new InvalidArgumentError({ caller, argument: 'encoder', expected: 'a live BertModel', received: 'a disposed one' });
     if (encoder instanceof Module && !(encoder instanceof BertModel)) throw new InvalidArgumentError({ caller, argument: 'encoder', expected: 'a BertModel (RoBERTa\'s and other families\' heads are named otherwise)', received: `a ${(encoder as Module).className}` });
     if (!(encoder instanceof BertModel) && (typeof encoder !== 'object' || encoder === null)) throw new InvalidArgumentError({ caller, argument: 'encoder', expected: 'a BertModel or a BERT config', received: describeValue(encoder) });

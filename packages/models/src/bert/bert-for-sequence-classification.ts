@@ -1,4 +1,3 @@
-import { checkOptionKeys } from '@attnkit/errors';
 import { Dropout, Linear, Module, skipInitialization, type StateDictSource } from '@attnkit/nn';
 import type { SequenceClassificationConfig } from '../classification/classification-config.js';
 import { fillClassifier } from '../classification/fill-classifier.js';
@@ -6,6 +5,7 @@ import { classifyEncoded, type SequenceClassifier, type SequenceClassifierBuildO
 import { checkModelType } from '../encoder/check-model-type.js';
 import type { EncoderInputs } from '../encoder/encoder.js';
 import { BertModel } from './bert-model.js';
+import { checkBuildOptions } from '../encoder/check-build-options.js';
 
 /** The head keys of {@link BertForSequenceClassification}; the pooler it reads is the encoder's (`bert.pooler.*`). */
 export const BERT_CLASSIFIER_KEYS = ['classifier.weight', 'classifier.bias'] as const;
@@ -33,7 +33,7 @@ export class BertForSequenceClassification extends Module implements SequenceCla
 
   constructor(config: SequenceClassificationConfig, checkpoint?: StateDictSource, options: SequenceClassifierBuildOptions = {}) {
     super();
-    checkOptionKeys(options, ['seed', 'newHead'], 'BertForSequenceClassification');
+    checkBuildOptions(checkpoint, options, ['seed', 'newHead'], 'BertForSequenceClassification');
     this.config = checkModelType(config, ['bert'], 'BertForSequenceClassification') as SequenceClassificationConfig;
     let initialised: string[] = [];
     [this.bert, this.dropout, this.classifier] = this.guard(() => {

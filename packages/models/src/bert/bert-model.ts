@@ -10,6 +10,10 @@ import { initialiseLikeHuggingFace } from '../encoder/initialise-like-hugging-fa
 import { loadCheckpoint } from '../encoder/load-checkpoint.js';
 import { checkEncoderSize } from '../encoder/encoder-size.js';
 import { relativeKeyScores, type RelativeKeyType } from './relative-key-scores.js';
+import { checkBuildOptions } from '../encoder/check-build-options.js';
+import { checkEncoderConfig } from '../encoder/check-encoder-config.js';
+import { checkLayerCall } from '../encoder/check-layer-call.js';
+import { checkEmbeddingIds } from '../encoder/check-encoder-inputs.js';
 
 // The module tree mirrors Hugging Face's modeling_bert, so a parameter's dotted path is its
 // checkpoint key (`encoder.layer.0.attention.self.query.weight`): loading is `loadStateDict`.
@@ -31,10 +35,12 @@ export class BertEmbeddings extends Module {
   readonly layerNorm: LayerNorm;
   readonly dropout: Dropout;
   readonly #absolute: boolean;
+  readonly #config: EncoderConfig;
 
   constructor(c: EncoderConfig) {
     super();
     checkObject(c, { caller: 'BertEmbeddings', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
+    this.#config = c;
     this.#absolute = c.positionEmbeddingType === 'absolute';
     [this.wordEmbeddings, this.positionEmbeddings, this.tokenTypeEmbeddings, this.layerNorm, this.dropout] = this.guard(() => [
       this.registerModule('word_embeddings', new Embedding(c.vocabSize, c.hiddenSize, { paddingIdx: c.padTokenId })),
@@ -46,7 +52,9 @@ export class BertEmbeddings extends Module {
   }
 
   forward(inputIds: Tensor, tokenTypeIds: Tensor | undefined): Tensor {
-    this.assertLive('BertEmbeddings.forward');
+    const caller = `${this.constructor.name}.forward`;
+    this.assertLive(caller);
+    checkEmbeddingIds(caller, this.#config, inputIds, this.tokenTypeEmbeddings === undefined ? undefined : tokenTypeIds); // read only when the model's forward has not
     return tidy(() => {
       const length = inputIds.shape[1] as number;
       const words = this.wordEmbeddings.forward(inputIds, { idsChecked: true }); // [B, T, E] (the model's forward checked the ids)
@@ -104,6 +112,7 @@ export class BertSelfAttention extends Module {
   /** `hidden [B, T, E]`, `mask` bool `[B, 1, 1, T]`, `bias` `[1, H, T, T]` added to the scores → `{ context [B, T, E], weights [B, H, T, T] (with outputAttentions) }`. */
   forward(hidden: Tensor, mask: Tensor | undefined, bias?: Tensor, options: LayerCallOptions = {}): { context: Tensor; weights: Tensor | undefined } {
     this.assertLive('BertSelfAttention.forward');
+    checkLayerCall('BertSelfAttention.forward', hidden, mask, bias, options);
     return tidy(() => {
       if (this.#tokenMajor(hidden, mask, bias, options)) {
         // wasm, inference, no weights asked for: the attention reads the projections' [B, T, H, D] rows as they lie
@@ -204,6 +213,7 @@ export class BertLayer extends Module {
   /** `weights [B, H, T, T]` only with `outputAttentions`. */
   forward(hidden: Tensor, mask: Tensor | undefined, bias?: Tensor, options: LayerCallOptions = {}): { hidden: Tensor; weights: Tensor | undefined } {
     this.assertLive('BertLayer.forward');
+    checkLayerCall('BertLayer.forward', hidden, mask, bias, options);
     return tidy(() => {
       const { context, weights } = this.attention.get('self').forward(hidden, mask, bias, options); // [B, T, E]
       const attended = this.attention.get('output').forward(context, hidden); // LN(dense(context) + hidden)
@@ -254,7 +264,9 @@ export class BertModel extends Module implements Encoder {
     const c = config;
     const expected = (new.target as typeof BertModel).modelTypes;
     if (!expected.includes(c.modelType)) throw new InvalidArgumentError({ caller: new.target.name, argument: 'config.modelType', expected: expected.map((t) => `"${t}"`).join(' or '), received: JSON.stringify(c.modelType), hint: 'loadEncoder picks the model class from config.json.' });
+    checkEncoderConfig(c, new.target.name);
     checkEncoderSize(c, new.target.name); // before any allocation
+    checkBuildOptions(checkpoint, options, ['seed'], new.target.name);
     this.config = c;
     let initialised: string[] = [];
     [this.embeddings, this.encoder, this.pooler] = this.guard(() => {

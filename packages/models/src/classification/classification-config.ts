@@ -30,13 +30,15 @@ export interface SequenceClassificationConfig extends EncoderConfig {
  * Reads a sequence-classification `config.json` of any encoder family, as transformers 5.17's
  * `PretrainedConfig` does: `id2label` (keys `"0"` ... `"N-1"`) gives the labels and their number;
  * without it, `num_labels` (default 2) labels named `LABEL_i`. `problem_type`, if set, is one of
- * {@link PROBLEM_TYPES} (`single_label_classification` needs 2 or more labels). Errors name the key.
+ * {@link PROBLEM_TYPES} (`single_label_classification` needs 2 or more labels). A `null` value reads
+ * as the key left out. Errors name the key.
  *
  * @example
  * const config = parseSequenceClassificationConfig(JSON.parse(await readFile('model/config.json', 'utf8')));
  * config.id2label; // ['NEGATIVE', 'POSITIVE']
  */
 export function parseSequenceClassificationConfig(json: unknown, caller = 'parseSequenceClassificationConfig'): SequenceClassificationConfig {
+  caller = typeof caller === 'string' ? caller : 'parseSequenceClassificationConfig'; // a caller only names the function in messages
   const encoder = parseEncoderConfig(json, caller);
   const raw = configEntries(json, caller);
   const fail = (argument: string, expected: string, received: unknown): never => {

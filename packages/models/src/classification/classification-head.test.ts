@@ -30,3 +30,11 @@ describe('ClassificationHead', () => {
     expect(() => new ClassificationHead(config, 'tanhh')).toThrow(/ClassificationHead: 'activation' must be/);
   });
 });
+
+describe('ClassificationHead.forward refusals', () => {
+  it.each([[null], ['x'], [[1, 2]]])('refuses hidden %s by name, leaking nothing', async (hidden) => {
+    const head = new ClassificationHead(config, 'tanh');
+    expect(await leaksOf(() => { expect(() => head.forward(hidden as never)).toThrow(/^ClassificationHead\.forward: 'hidden' must be a float32 tensor of rank 3 \[B, T, E\]; received /); })).toEqual({ tensors: 0, bytes: 0 });
+    head.dispose();
+  });
+});

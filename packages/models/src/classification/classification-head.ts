@@ -1,5 +1,5 @@
 import { squeeze, slice, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { checkObject } from '@attnkit/errors';
+import { checkObject, checkTensor } from '@attnkit/errors';
 import { Dropout, Linear, Module, activationByName, type ActivationFunction } from '@attnkit/nn';
 import type { SequenceClassificationConfig } from './classification-config.js';
 
@@ -32,6 +32,7 @@ export class ClassificationHead extends Module {
 
   forward(hidden: Tensor): Tensor {
     this.assertLive('ClassificationHead.forward');
+    checkTensor(hidden, { caller: 'ClassificationHead.forward', argument: 'hidden', dtype: 'float32', rank: 3, shape: '[B, T, E]' });
     return tidy(() => {
       const first = squeeze(slice(hidden, [0, 0, 0], [-1, 1, -1]), [1]); // [B, T, E] -> [B, E]: the <s> / [CLS] token
       const x = this.activation(this.dense.forward(this.dropout.forward(first))); // [B, E]

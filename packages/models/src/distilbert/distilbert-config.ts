@@ -21,5 +21,6 @@ const KEYS: EncoderConfigKeys = {
  * parseDistilBertConfig({ model_type: 'distilbert', vocab_size: 30522, dim: 768, n_layers: 6, n_heads: 12, hidden_dim: 3072, max_position_embeddings: 512 }).hiddenSize; // 768
  */
 export function parseDistilBertConfig(json: unknown, caller = 'parseDistilBertConfig'): DistilBertConfig {
+  caller = typeof caller === 'string' ? caller : 'parseDistilBertConfig'; // a caller only names the function in messages
   return parseFamilyConfig(json, ['distilbert'], KEYS, caller);
 }

@@ -1,5 +1,4 @@
 import { relu, slice, squeeze } from '@tensorflow/tfjs-core';
-import { checkOptionKeys } from '@attnkit/errors';
 import { Dropout, Linear, Module, skipInitialization, type StateDictSource } from '@attnkit/nn';
 import type { SequenceClassificationConfig } from '../classification/classification-config.js';
 import { fillClassifier } from '../classification/fill-classifier.js';
@@ -7,6 +6,7 @@ import { classifyEncoded, type SequenceClassifier, type SequenceClassifierBuildO
 import { checkModelType } from '../encoder/check-model-type.js';
 import type { EncoderInputs } from '../encoder/encoder.js';
 import { DistilBertModel } from './distilbert-model.js';
+import { checkBuildOptions } from '../encoder/check-build-options.js';
 
 /** The head keys of {@link DistilBertForSequenceClassification}. */
 export const DISTILBERT_CLASSIFIER_KEYS = ['pre_classifier.weight', 'pre_classifier.bias', 'classifier.weight', 'classifier.bias'] as const;
@@ -34,7 +34,7 @@ export class DistilBertForSequenceClassification extends Module implements Seque
 
   constructor(config: SequenceClassificationConfig, checkpoint?: StateDictSource, options: SequenceClassifierBuildOptions = {}) {
     super();
-    checkOptionKeys(options, ['seed', 'newHead'], 'DistilBertForSequenceClassification');
+    checkBuildOptions(checkpoint, options, ['seed', 'newHead'], 'DistilBertForSequenceClassification');
     this.config = checkModelType(config, ['distilbert'], 'DistilBertForSequenceClassification') as SequenceClassificationConfig;
     let initialised: string[] = [];
     [this.distilbert, this.preClassifier, this.classifier, this.dropout] = this.guard(() => {

@@ -7,6 +7,9 @@ import type { EncoderConfig } from '../encoder/encoder-config.js';
 import { attendHeads, encoderForward, type LayerCallOptions } from '../encoder/encoder-forward.js';
 import { initialiseLikeHuggingFace } from '../encoder/initialise-like-hugging-face.js';
 import { checkObject } from '@attnkit/errors';
+import { checkBuildOptions } from '../encoder/check-build-options.js';
+import { checkLayerCall } from '../encoder/check-layer-call.js';
+import { checkEmbeddingIds } from '../encoder/check-encoder-inputs.js';
 
 // The module tree mirrors Hugging Face's modeling_distilbert (`transformer.layer.0.attention.q_lin.weight`).
 
@@ -21,10 +24,12 @@ export class DistilBertEmbeddings extends Module {
   readonly positionEmbeddings: Embedding;
   readonly layerNorm: LayerNorm;
   readonly dropout: Dropout;
+  readonly #config: EncoderConfig;
 
   constructor(c: EncoderConfig) {
     super();
     checkObject(c, { caller: 'DistilBertEmbeddings', argument: 'config', expected: 'a parsed encoder config (parseEncoderConfig)' });
+    this.#config = c;
     [this.wordEmbeddings, this.positionEmbeddings, this.layerNorm, this.dropout] = this.guard(() => [
       this.registerModule('word_embeddings', new Embedding(c.vocabSize, c.hiddenSize, { paddingIdx: c.padTokenId })),
       this.registerModule('position_embeddings', new Embedding(c.maxPositionEmbeddings, c.hiddenSize)),
@@ -35,6 +40,7 @@ export class DistilBertEmbeddings extends Module {
 
   forward(inputIds: Tensor): Tensor {
     this.assertLive('DistilBertEmbeddings.forward');
+    checkEmbeddingIds('DistilBertEmbeddings.forward', this.#config, inputIds); // read only when the model's forward has not
     return tidy(() => {
       const words = this.wordEmbeddings.forward(inputIds, { idsChecked: true }); // [B, T, E] (checked by the model's forward)
       const positions = slice(this.positionEmbeddings.weight, [0, 0], [inputIds.shape[1] as number, -1]); // [T, E]: positions 0..T-1
@@ -77,6 +83,7 @@ export class TransformerBlock extends Module {
   /** `weights [B, H, T, T]` only with `outputAttentions`; DistilBERT has no score bias (`_bias` is ignored). */
   forward(hidden: Tensor, mask: Tensor | undefined, _bias?: Tensor, options: LayerCallOptions = {}): { hidden: Tensor; weights: Tensor | undefined } {
     this.assertLive('TransformerBlock.forward');
+    checkLayerCall('TransformerBlock.forward', hidden, mask, _bias, options);
     return tidy(() => {
       const heads = (projection: Linear) => splitHeads(projection.forward(hidden), this.#numHeads); // [B, T, E] -> [B, H, T, D]
       const attention = { mask, dropout: this.#attentionDropout, training: this.training };
@@ -104,6 +111,7 @@ export class DistilBertModel extends Module implements Encoder {
   /** `checkpoint`: values by checkpoint key (no `distilbert.` prefix), loaded strictly; without one, Hugging Face's initialisation. */
   constructor(config: EncoderConfig, checkpoint?: StateDictSource, options: { readonly seed?: number } = {}) {
     super();
+    checkBuildOptions(checkpoint, options, ['seed'], 'DistilBertModel');
     this.config = checkModelType(config, ['distilbert'], 'DistilBertModel');
     [this.embeddings, this.transformer] = this.guard(() => {
       const parts = skipInitialization(() => [

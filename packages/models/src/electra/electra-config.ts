@@ -16,5 +16,6 @@ const KEYS: EncoderConfigKeys = { ...BERT_KEYS, padTokenId: 0, positionsAfterPad
  * parseElectraConfig(json).embeddingSize; // 128 for electra-small
  */
 export function parseElectraConfig(json: unknown, caller = 'parseElectraConfig'): ElectraConfig {
+  caller = typeof caller === 'string' ? caller : 'parseElectraConfig'; // a caller only names the function in messages
   return parseFamilyConfig(json, ['electra'], KEYS, caller);
 }

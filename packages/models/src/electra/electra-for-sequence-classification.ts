@@ -1,4 +1,3 @@
-import { checkOptionKeys } from '@attnkit/errors';
 import { Module, skipInitialization, type StateDictSource } from '@attnkit/nn';
 import { ClassificationHead } from '../classification/classification-head.js';
 import type { SequenceClassificationConfig } from '../classification/classification-config.js';
@@ -8,6 +7,7 @@ import { checkModelType } from '../encoder/check-model-type.js';
 import type { EncoderInputs } from '../encoder/encoder.js';
 import { ROBERTA_CLASSIFIER_KEYS } from '../roberta/roberta-for-sequence-classification.js';
 import { ElectraModel } from './electra-model.js';
+import { checkBuildOptions } from '../encoder/check-build-options.js';
 
 /**
  * transformers' `ElectraForSequenceClassification`: an {@link ElectraModel} under `electra`, then
@@ -30,7 +30,7 @@ export class ElectraForSequenceClassification extends Module implements Sequence
 
   constructor(config: SequenceClassificationConfig, checkpoint?: StateDictSource, options: SequenceClassifierBuildOptions = {}) {
     super();
-    checkOptionKeys(options, ['seed', 'newHead'], 'ElectraForSequenceClassification');
+    checkBuildOptions(checkpoint, options, ['seed', 'newHead'], 'ElectraForSequenceClassification');
     this.config = checkModelType(config, ['electra'], 'ElectraForSequenceClassification') as SequenceClassificationConfig;
     let initialised: string[] = [];
     [this.electra, this.classifier] = this.guard(() => {

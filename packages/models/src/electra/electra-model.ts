@@ -5,6 +5,7 @@ import type { EncoderConfig } from '../encoder/encoder-config.js';
 import { encoderForward } from '../encoder/encoder-forward.js';
 import { initialiseLikeHuggingFace } from '../encoder/initialise-like-hugging-face.js';
 import { checkModelType } from '../encoder/check-model-type.js';
+import { checkBuildOptions } from '../encoder/check-build-options.js';
 
 /**
  * An ELECTRA encoder (the discriminator, as sentence embedders use it) equal to Hugging Face's
@@ -26,6 +27,7 @@ export class ElectraModel extends Module implements Encoder {
   /** `checkpoint`: values by checkpoint key (no `electra.` prefix), loaded strictly; without one, Hugging Face's initialisation. */
   constructor(config: EncoderConfig, checkpoint?: StateDictSource, options: { readonly seed?: number } = {}) {
     super();
+    checkBuildOptions(checkpoint, options, ['seed'], 'ElectraModel');
     this.config = checkModelType(config, ['electra'], 'ElectraModel');
     [this.embeddings, this.embeddingsProject, this.encoder] = this.guard(() => {
       const parts = skipInitialization(() => [

@@ -1,6 +1,9 @@
-import { tensor2d, type Tensor } from '@tensorflow/tfjs-core';
+import { Variable, tensor2d, type Tensor } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, checkTensor, describeValue, formatShape } from '@attnkit/errors';
 import type { EncoderConfig } from './encoder-config.js';
+
+/** The int32 tensors `checkIds` has read and found in range (never a `Variable`, whose values may change): an embeddings module's `forward` does not read them again. */
+const CHECKED = new WeakSet<Tensor>();
 
 /** Token ids, 0/1 attention mask or token types: `[B, T]` nested arrays or an int32 tensor. */
 export type IdsInput = Tensor | readonly (readonly number[])[];
@@ -54,6 +57,7 @@ export function checkIds(caller: string, argument: string, input: IdsInput, limi
     if (created) ids.dispose();
     throw error;
   }
+  if (!(ids instanceof Variable)) CHECKED.add(ids);
   return { ids, created };
 }
 
@@ -70,4 +74,22 @@ export function checkSequenceLength(caller: string, config: EncoderConfig, lengt
       hint: 'Truncate when tokenizing (truncation: true, maxLength).',
     });
   }
+}
+
+/**
+ * The ids an embeddings module's `forward` is given: `inputIds` int32 `[B, T]` with ids below the
+ * vocabulary and T within the position table, `tokenTypeIds` (when given) int32 of the same shape
+ * below the type vocabulary. Ids the model's `forward` has already checked are not read again;
+ * others are read once here (`B · T` integers).
+ *
+ * @example
+ * checkEmbeddingIds('BertEmbeddings.forward', config, inputIds, tokenTypeIds);
+ */
+export function checkEmbeddingIds(caller: string, config: EncoderConfig, inputIds: unknown, tokenTypeIds?: unknown): void {
+  const ids = checkTensor(inputIds, { caller, argument: 'inputIds', dtype: 'int32', rank: 2, shape: '[B, T]' });
+  if (!CHECKED.has(ids)) checkIds(caller, 'inputIds', ids, config.vocabSize);
+  checkSequenceLength(caller, config, ids.shape[1] as number);
+  if (tokenTypeIds === undefined) return;
+  const types = checkTensor(tokenTypeIds, { caller, argument: 'tokenTypeIds', dtype: 'int32', rank: 2, shape: '[B, T]' });
+  if (!CHECKED.has(types) || types.shape[0] !== ids.shape[0] || types.shape[1] !== ids.shape[1]) checkIds(caller, 'tokenTypeIds', types, Math.max(config.typeVocabSize, 1), ids.shape);
 }

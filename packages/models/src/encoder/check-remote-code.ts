@@ -27,6 +27,7 @@ const supported = () => MODEL_TYPES.map((t) => `"${t}"`).join(', ');
  * checkNotRemoteCode(JSON.parse(await readFile('nomic-embed-text-v1.5/config.json', 'utf8'))); // throws: model_type "nomic_bert"
  */
 export function checkNotRemoteCode(config: unknown, caller = 'checkNotRemoteCode'): void {
+  caller = typeof caller === 'string' ? caller : 'checkNotRemoteCode'; // a caller only names the function in messages
   const plain = typeof config === 'object' && config !== null && !Array.isArray(config) && Object.getPrototypeOf(config) === Object.prototype;
   if (!(config instanceof Map) && !plain) throw new InvalidArgumentError({ caller, argument: 'config', expected: 'a JSON object (config.json) or its entries as a Map', received: describeValue(config) });
   const raw: ReadonlyMap<unknown, unknown> = config instanceof Map ? config : new Map(Object.entries(config as object));

@@ -44,3 +44,10 @@ describe('checkpointKeys per family', () => {
     expect([...checkpointKeys(['bert.pooler.dense.weight'], 'roberta').keys]).toEqual([['bert.pooler.dense.weight', 'bert.pooler.dense.weight']]);
   });
 });
+
+describe('checkpointKeys refusals', () => {
+  it('refuses a name that is no string, and a modelType that is no string without reading it', () => {
+    expect(() => checkpointKeys(['embeddings.word_embeddings.weight', 1 as never])).toThrow("checkpointKeys: 'names' must be an iterable of tensor names (strings); received number 1 among them.");
+    expect(() => checkpointKeys([], { toString: () => 'bert' } as never)).toThrow(/^checkpointKeys: 'modelType' must be "bert"/);
+  });
+});

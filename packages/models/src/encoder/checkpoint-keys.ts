@@ -35,13 +35,14 @@ const LEGACY_NORM = { gamma: 'weight', beta: 'bias' } as const;
  */
 export function checkpointKeys(names: Iterable<string>, modelType: ModelType = 'bert'): CheckpointKeys {
   if (typeof names === 'string' || typeof (names as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== 'function') throw new InvalidArgumentError({ caller: 'checkpointKeys', argument: 'names', expected: 'an iterable of tensor names (not a string)', received: describeValue(names) });
-  if (!Object.hasOwn(FAMILY_PREFIX, modelType)) throw new InvalidArgumentError({ caller: 'checkpointKeys', argument: 'modelType', expected: Object.keys(FAMILY_PREFIX).map((t) => `"${t}"`).join(', '), received: describeValue(modelType) });
+  if (typeof modelType !== 'string' || !Object.hasOwn(FAMILY_PREFIX, modelType)) throw new InvalidArgumentError({ caller: 'checkpointKeys', argument: 'modelType', expected: Object.keys(FAMILY_PREFIX).map((t) => `"${t}"`).join(', '), received: describeValue(modelType) });
   const prefix = FAMILY_PREFIX[modelType];
   const keys = new Map<string, string>();
   const skipped: string[] = [];
   const buffers: string[] = [];
   const byKey = new Map<string, string[]>();
-  for (const stored of names) {
+  for (const stored of names as Iterable<unknown>) {
+    if (typeof stored !== 'string') throw new InvalidArgumentError({ caller: 'checkpointKeys', argument: 'names', expected: 'an iterable of tensor names (strings)', received: `${describeValue(stored)} among them` });
     if (HEADS.some((head) => stored.startsWith(head))) {
       skipped.push(stored);
       continue;

@@ -49,3 +49,10 @@ describe('checkEncoderSize', () => {
     expect(thrown(() => checkEncoderSize({ ...parseEncoderConfig(base), hiddenSize: 2.5 }))).toBeInstanceOf(InvalidArgumentError);
   });
 });
+
+describe('checkEncoderSize refusals', () => {
+  it('refuses a layer count that is no number by name, without comparing (reading) it', () => {
+    const layers = { valueOf: () => { throw new Error('read'); } };
+    expect(() => checkEncoderSize({ ...parseEncoderConfig(base), numHiddenLayers: layers as never })).toThrow(/^checkEncoderSize: 'numHiddenLayers' must be an integer/);
+  });
+});

@@ -25,7 +25,11 @@ export interface EncoderSizes {
  * encoderParameterCount({ vocabSize: 30522, hiddenSize: 768, numHiddenLayers: 12, intermediateSize: 3072, maxPositionEmbeddings: 512, typeVocabSize: 2 }); // ≈ 1.1e8
  */
 export function encoderParameterCount(sizes: EncoderSizes): number {
-  const caller = 'encoderParameterCount';
+  return parameterCount(sizes, 'encoderParameterCount');
+}
+
+/** {@link encoderParameterCount}, its errors naming `caller`. */
+function parameterCount(sizes: EncoderSizes, caller: string): number {
   checkObject(sizes, { caller, argument: 'sizes', expected: 'an encoder config { vocabSize, hiddenSize, numHiddenLayers, intermediateSize, maxPositionEmbeddings }' });
   const size = (argument: keyof EncoderSizes, min = 1) => checkInteger(sizes[argument], { caller, argument, min });
   const [vocabSize, h, numHiddenLayers, i, maxPositionEmbeddings] = [size('vocabSize'), size('hiddenSize'), size('numHiddenLayers'), size('intermediateSize'), size('maxPositionEmbeddings')];
@@ -46,11 +50,12 @@ export function encoderParameterCount(sizes: EncoderSizes): number {
  * checkEncoderSize(parseEncoderConfig(json), 'loadEncoder');
  */
 export function checkEncoderSize(sizes: EncoderSizes, caller = 'checkEncoderSize'): void {
-  const layers = checkObject(sizes, { caller: typeof caller === 'string' ? caller : 'checkEncoderSize', argument: 'config', expected: 'an encoder config' }).numHiddenLayers;
-  if (layers > MAX_ENCODER_LAYERS) {
+  caller = typeof caller === 'string' ? caller : 'checkEncoderSize'; // a caller only names the function in messages
+  const layers = checkObject(sizes, { caller, argument: 'config', expected: 'an encoder config' }).numHiddenLayers;
+  if (typeof layers === 'number' && layers > MAX_ENCODER_LAYERS) { // anything else is encoderParameterCount's to refuse (a tensor compared here would be read)
     throw new InvalidArgumentError({ caller, argument: 'num_hidden_layers', expected: `at most ${MAX_ENCODER_LAYERS} layers`, received: String(layers) });
   }
-  const parameters = encoderParameterCount(sizes);
+  const parameters = parameterCount(sizes, caller);
   if (!(parameters <= MAX_ENCODER_PARAMETERS)) {
     throw new ResourceLimitError({
       caller,

@@ -36,3 +36,15 @@ describe('parseEncoderConfig', () => {
     else expect(error.message).toMatch(message);
   });
 });
+
+describe('a caller that is no string', () => {
+  it('names the function itself in messages (the caller only names the function)', async () => {
+    const { parseBertConfig } = await import('../bert/bert-config.js');
+    const { checkEncoderSize } = await import('./encoder-size.js');
+    const { checkNotRemoteCode } = await import('./check-remote-code.js');
+    expect(() => parseEncoderConfig({ hidden_size: 'x' }, Number.NaN as never)).toThrow(/^parseEncoderConfig: /);
+    expect(() => parseBertConfig({ vocab_size: 0 }, {} as never)).toThrow(/^parseBertConfig: 'vocab_size' must be a positive integer/);
+    expect(() => checkEncoderSize({ ...parseEncoderConfig(config('bert')), numHiddenLayers: 1e9 }, null as never)).toThrow(/^checkEncoderSize: 'num_hidden_layers' must be at most 1024 layers/);
+    expect(() => checkNotRemoteCode({ auto_map: { AutoModel: 'x.Y' } }, [1] as never)).toThrow(/^checkNotRemoteCode: /);
+  });
+});

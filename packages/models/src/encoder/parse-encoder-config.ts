@@ -29,13 +29,15 @@ const PARSERS: Record<ModelType, (json: unknown, caller: string) => EncoderConfi
  * errors that name the supported values, never silently ignored. A folder that needs its own code
  * (`nomic_bert`, `new`, ..., or an `auto_map` naming custom code, as Jina's `bert` and
  * `xlm-roberta` folders do) is refused by name (`checkNotRemoteCode`) rather than loaded as another
- * architecture. A config without `model_type` is BERT's.
+ * architecture. A config without `model_type` is BERT's. A key whose value is `null` reads as left
+ * out: its default where the family has one (else the key is refused as missing).
  *
  * @example
  * const config = parseEncoderConfig(JSON.parse(await readFile('model/config.json', 'utf8')));
  * config.modelType; // 'roberta'
  */
 export function parseEncoderConfig(json: unknown, caller = 'parseEncoderConfig'): EncoderConfig {
+  caller = typeof caller === 'string' ? caller : 'parseEncoderConfig'; // a caller only names the function in messages
   const raw = configEntries(json, caller);
   checkNotRemoteCode(raw, caller);
   const modelType = raw.get('model_type') ?? 'bert';

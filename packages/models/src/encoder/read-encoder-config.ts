@@ -57,7 +57,8 @@ export function configEntries(json: unknown, caller: string): Map<string, unknow
  * The fields every encoder family shares, read from config.json's entries as `keys` names them:
  * sizes (positive integers, heads dividing the width), activation (a Hugging Face `ACT2FN` name
  * attnkit has), probabilities, `layer_norm_eps`, `pad_token_id` inside the vocabulary,
- * `position_embedding_type` (relative types where `keys.positions` allows them). Settings attnkit
+ * `position_embedding_type` (relative types where `keys.positions` allows them). A key whose value is `null`
+ * reads as left out (its default; a key without one is refused). Settings attnkit
  * does not implement (a decoder, another position type) are errors, never silently ignored; the
  * config is refused past the size attnkit builds (`checkEncoderSize`).
  *

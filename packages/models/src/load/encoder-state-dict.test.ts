@@ -30,3 +30,11 @@ describe('encoderStateDict (step 2 of loading: stored names become parameter key
     expect(() => encoderStateDict(null as never)).toThrow("encoderStateDict: 'folder' must be a read encoder folder (readEncoderFolder); received null.");
   });
 });
+
+describe('encoderStateDict refusals', () => {
+  it.each([[null], [Number.NaN], ['bert'], [{}]])('refuses encoderPath %s: it is \'\' or a path ending in \'.\'', async (path) => {
+    const folder = await read({ 'embeddings.LayerNorm.weight': f32(4) });
+    expect(() => encoderStateDict(folder, path as never)).toThrow(InvalidArgumentError);
+    expect(() => encoderStateDict(folder, path as never)).toThrow(/^encoderStateDict: 'encoderPath' must be where the encoder sits in the model: '' or a path ending in '\.'/);
+  });
+});

@@ -29,6 +29,7 @@ export interface EncoderStateDict {
 export function encoderStateDict(folder: EncoderFolder, encoderPath = ''): EncoderStateDict {
   const { files, tensors, int8, config } = checkObject(folder, { caller: 'encoderStateDict', argument: 'folder', expected: 'a read encoder folder (readEncoderFolder)' });
   if (!(tensors instanceof Map) || typeof config?.modelType !== 'string' || !(int8?.weights instanceof Map)) throw new InvalidArgumentError({ caller: 'encoderStateDict', argument: 'folder', expected: 'a read encoder folder (readEncoderFolder): { files, config, tensors, int8 }', received: describeValue(folder) });
+  if (typeof encoderPath !== 'string' || !(encoderPath === '' || encoderPath.endsWith('.'))) throw new InvalidArgumentError({ caller: 'encoderStateDict', argument: 'encoderPath', expected: "where the encoder sits in the model: '' or a path ending in '.' ('bert.')", received: describeValue(encoderPath) });
   const fail = (message: string): never => {
     throw new ModelLoadError('model.safetensors', `model.safetensors in ${files.where} ${message}`, undefined, files.caller);
   };

@@ -8,7 +8,9 @@ import { InvalidArgumentError } from '@attnkit/errors';
 import { Int8Linear, Linear } from '@attnkit/nn';
 import { readSafetensors, writeSafetensors, ModelLoadError } from '@attnkit/hub';
 import embeddedFixtures from '@attnkit/reference/fixtures/embedded-bert.json' with { type: 'json' };
-import { loadEncoder } from './load-encoder.js';
+import { loadEncoder, loadEncoderFolder } from './load-encoder.js';
+import { parseBertConfig } from '../bert/bert-config.js';
+import { BertModel } from '../bert/bert-model.js';
 import { loadBert } from '../bert/load-bert.js';
 
 const family = (name: string) => decodeURIComponent(new URL(`../../../../tooling/reference/fixtures/families/${name}/`, import.meta.url).pathname);
@@ -199,5 +201,19 @@ describe("loadEncoder with quantize: 'int8'", () => {
     }
     const error = await loadBert(family('bert'), { quantize: 'fp16' } as never).catch((e: unknown) => e);
     expect((error as Error).message).toBe("loadBert: 'quantize' must be 'int8' (or absent for float32 weights); received string 'fp16'.");
+  });
+});
+
+describe('loadEncoderFolder loader refusals', () => {
+  const loader = { caller: 'test', parseConfig: parseBertConfig, build: (c: never, s: { checkpoint: never }) => new BertModel(c, s.checkpoint) };
+  it.each<[string, object, RegExp]>([
+    ['an unknown key', { usesHead: true }, /^loadEncoderFolder: 'loader' must be an object with only the keys caller, parseConfig, build, modelTypes, usesHeads, encoderPath, floatHead; received the unknown key 'usesHead'/],
+    ['a usesHeads that is no boolean', { usesHeads: 'yes' }, /^loadEncoderFolder: 'loader\.usesHeads' must be true or false/],
+    ['a floatHead that is no boolean', { floatHead: null }, /^loadEncoderFolder: 'loader\.floatHead' must be true or false/],
+    ['modelTypes that is no list', { modelTypes: 'bert' }, /^loadEncoderFolder: 'modelTypes' must be absent or a list/],
+    ['an encoderPath that is neither a path nor a function', { encoderPath: 1 }, /^loadEncoderFolder: 'loader\.encoderPath' must be a path ending in '\.'/],
+    ['an encoderPath without its dot', { encoderPath: 'bert' }, /^encoderStateDict: 'encoderPath' must be where the encoder sits/],
+  ])('refuses %s', async (_, given, message) => {
+    await expect(loadEncoderFolder(family('bert'), {}, { ...loader, ...given } as never)).rejects.toThrow(message);
   });
 });

@@ -1,4 +1,4 @@
-import { checkObject, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { checkBoolean, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { kernelThreadsReady } from '@attnkit/kernels';
 import type { HubOptions, LoadProgress, ModelFiles, ModelLoadError, ModelSource } from '@attnkit/hub';
 import type { Module, StateDictSource } from '@attnkit/nn';
@@ -18,6 +18,7 @@ import { buildOnBackend } from './build-on-backend.js';
 import { encoderStateDict, type EncoderStateDict } from './encoder-state-dict.js';
 import { openModelFolder } from './open-model-folder.js';
 import { readEncoderFolder } from './read-encoder-folder.js';
+import { checkModelTypes } from './read-model-folder.js';
 
 /** Options of {@link loadEncoder}. */
 export interface LoadEncoderOptions {
@@ -101,6 +102,11 @@ const ENCODER_CLASSES: Record<ModelType, (config: EncoderConfig, checkpoint: Sta
 export async function loadEncoderFolder<C extends EncoderConfig, M extends LoadedModel>(source: ModelSource | ModelFiles, options: LoadEncoderOptions, loader: EncoderFolderLoader<C, M>): Promise<M> {
   const { caller, encoderPath: where = '' } = checkObject(loader, { caller: 'loadEncoderFolder', argument: 'loader', expected: 'an object { caller, parseConfig, build, ... }' });
   if (typeof caller !== 'string' || typeof loader.parseConfig !== 'function' || typeof loader.build !== 'function') throw new InvalidArgumentError({ caller: 'loadEncoderFolder', argument: 'loader', expected: 'an object with a caller name (a string) and parseConfig and build functions', received: describeValue(loader) });
+  checkOptionKeys(loader, ['caller', 'parseConfig', 'build', 'modelTypes', 'usesHeads', 'encoderPath', 'floatHead'], 'loadEncoderFolder', 'loader');
+  checkModelTypes(loader.modelTypes, 'loadEncoderFolder');
+  checkBoolean(loader.usesHeads, { caller: 'loadEncoderFolder', argument: 'loader.usesHeads', fallback: false });
+  checkBoolean(loader.floatHead, { caller: 'loadEncoderFolder', argument: 'loader.floatHead', fallback: false });
+  if (typeof where !== 'string' && typeof where !== 'function') throw new InvalidArgumentError({ caller: 'loadEncoderFolder', argument: 'loader.encoderPath', expected: "a path ending in '.' ('bert.'), '' or a function of the config giving one", received: describeValue(where) });
   const { files, backend } = await openModelFolder(source, options, caller); // the options checked, the backend this call started on
   const folder = await readEncoderFolder(files, { parseConfig: loader.parseConfig, modelTypes: loader.modelTypes, checkFinite: options.checkFinite === true });
   const encoderPath = typeof where === 'function' ? where(folder.config) : where;

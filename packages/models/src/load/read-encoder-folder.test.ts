@@ -6,6 +6,7 @@ import { parseBertConfig } from '../bert/bert-config.js';
 import { parseEncoderConfig } from '../encoder/parse-encoder-config.js';
 import { int8EncoderFiles } from '../int8/int8-encoder-files.js';
 import { readEncoderFolder } from './read-encoder-folder.js';
+import { readModelFolder } from './read-model-folder.js';
 
 const folder = (name: string) => decodeURIComponent(new URL(`../../../../tooling/reference/fixtures/families/${name}/`, import.meta.url).pathname);
 const file = (name: string, path: string) => readFileSync(`${folder(name)}${path}`);
@@ -40,5 +41,23 @@ describe('readEncoderFolder (step 1 of loading: nothing is made on a backend)', 
     await expect(readEncoderFolder('./bert' as never, { parseConfig: parseBertConfig })).rejects.toThrow("readEncoderFolder: 'files' must be the files of a model folder (modelFiles(source)); received string './bert'.");
     await expect(readEncoderFolder(modelFiles(folder('bert')), { parseConfig: parseBertConfig, checkfinite: true } as never)).rejects.toThrow(InvalidArgumentError);
     await expect(readEncoderFolder(modelFiles(folder('bert')), { parseConfig: 'bert' } as never)).rejects.toThrow("readEncoderFolder: 'parseConfig' must be a config parser such as parseEncoderConfig; received string 'bert'.");
+  });
+});
+
+describe('readEncoderFolder and readModelFolder option refusals', () => {
+  const files = () => modelFiles(folder('bert'), { caller: 'test' });
+  it.each<[string, object, RegExp]>([
+    ['modelTypes that is no list', { modelTypes: 'bert' }, /^readEncoderFolder: 'modelTypes' must be absent or a list of model_type strings/],
+    ['a checkFinite that is no boolean', { checkFinite: 'yes' }, /^readEncoderFolder: 'checkFinite' must be true or false/],
+  ])('readEncoderFolder refuses %s', async (_, options, message) => {
+    await expect(readEncoderFolder(files(), { parseConfig: parseBertConfig, ...options } as never)).rejects.toThrow(message);
+  });
+  it.each<[string, object, RegExp]>([
+    ['a null kind', { kind: null }, /^readModelFolder: 'kind' must be a non-empty name for messages; received null\.$/],
+    ['an everyFamily that is no string', { everyFamily: 1 }, /^readModelFolder: 'everyFamily' must be a non-empty name/],
+    ['a null defaultModelType', { defaultModelType: null }, /^readModelFolder: 'defaultModelType' must be absent or the model_type/],
+    ['a checkFinite of -1', { checkFinite: -1 }, /^readModelFolder: 'checkFinite' must be true or false/],
+  ])('readModelFolder refuses %s', async (_, options, message) => {
+    await expect(readModelFolder(files(), { parseConfig: parseBertConfig, kind: 'encoder', everyFamily: 'loadEncoder', ...options } as never)).rejects.toThrow(message);
   });
 });

@@ -1,7 +1,7 @@
-import { checkFunction, checkOptionKeys } from '@attnkit/errors';
+import { checkBoolean, checkFunction, checkOptionKeys } from '@attnkit/errors';
 import { checkModelFiles, type ModelFiles } from '@attnkit/hub';
 import type { EncoderConfig, ModelType } from '../encoder/encoder-config.js';
-import { readModelFolder, type ModelFolder } from './read-model-folder.js';
+import { checkModelTypes, readModelFolder, type ModelFolder } from './read-model-folder.js';
 
 /** What an encoder folder holds, read and checked, before anything is made on a backend. */
 export type EncoderFolder<C extends EncoderConfig = EncoderConfig> = ModelFolder<C>;
@@ -30,5 +30,7 @@ export async function readEncoderFolder<C extends EncoderConfig>(files: ModelFil
   checkModelFiles(files, 'readEncoderFolder');
   const { parseConfig, modelTypes, checkFinite = false } = checkOptionKeys(options, ['parseConfig', 'modelTypes', 'checkFinite'], 'readEncoderFolder');
   checkFunction(parseConfig, { caller: 'readEncoderFolder', argument: 'parseConfig', expected: 'a config parser such as parseEncoderConfig' });
+  checkModelTypes(modelTypes, 'readEncoderFolder');
+  checkBoolean(checkFinite, { caller: 'readEncoderFolder', argument: 'checkFinite', fallback: false });
   return readModelFolder(files, { parseConfig, modelTypes, checkFinite, kind: 'encoder', defaultModelType: 'bert', everyFamily: 'loadEncoder' });
 }

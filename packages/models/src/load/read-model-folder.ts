@@ -1,4 +1,4 @@
-import { checkFunction, checkObject, checkOptionKeys } from '@attnkit/errors';
+import { checkBoolean, checkFunction, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { checkModelFiles, nonFiniteTensors, parseInt8QuantizationConfig, readCheckpoint, readInt8WeightTensors, ModelLoadError, type Int8WeightTensors, type ModelFiles, type StoredTensor } from '@attnkit/hub';
 
 /** What a model folder holds, read and checked, before anything is made on a backend. */
@@ -41,6 +41,12 @@ export async function readModelFolder<C>(files: ModelFiles, options: ReadModelFo
   checkObject(options, { caller: 'readModelFolder', argument: 'options', expected: 'an object { parseConfig, kind, everyFamily, ... }' });
   const { parseConfig, modelTypes, checkFinite = false, kind, defaultModelType, everyFamily } = checkOptionKeys(options, ['parseConfig', 'modelTypes', 'checkFinite', 'kind', 'defaultModelType', 'everyFamily'], 'readModelFolder');
   checkFunction(parseConfig, { caller: 'readModelFolder', argument: 'parseConfig', expected: 'a config parser such as parseEncoderConfig' });
+  checkModelTypes(modelTypes, 'readModelFolder');
+  checkBoolean(checkFinite, { caller: 'readModelFolder', argument: 'checkFinite', fallback: false });
+  const names = { kind, everyFamily, defaultModelType };
+  for (const [argument, name] of Object.entries(names)) {
+    if ((argument !== 'defaultModelType' || name !== undefined) && (typeof name !== 'string' || name === '')) throw new InvalidArgumentError({ caller: 'readModelFolder', argument, expected: argument === 'defaultModelType' ? "absent or the model_type of a config without one ('bert')" : 'a non-empty name for messages', received: describeValue(name) });
+  }
   const fail = (file: string, message: string, cause?: unknown): never => {
     throw new ModelLoadError(file, message, cause, caller);
   };
@@ -70,4 +76,17 @@ export async function readModelFolder<C>(files: ModelFiles, options: ReadModelFo
     if (bad.length > 0) fail('model.safetensors', `model.safetensors in ${where} has non-finite weights (checkFinite): ${bad.slice(0, 3).join('; ')}${bad.length > 3 ? `; and ${bad.length - 3} more tensors` : ''}.`);
   }
   return { files, config: config as C, tensors, int8 };
+}
+
+/**
+ * Checks a loader's `modelTypes`: absent (every family its parser reads) or a list of `model_type`
+ * strings.
+ *
+ * @example
+ * checkModelTypes(['bert'], 'readEncoderFolder');
+ */
+export function checkModelTypes(modelTypes: unknown, caller: string): void {
+  if (modelTypes !== undefined && (!Array.isArray(modelTypes) || !modelTypes.every((t) => typeof t === 'string'))) {
+    throw new InvalidArgumentError({ caller, argument: 'modelTypes', expected: "absent or a list of model_type strings (['bert'])", received: describeValue(modelTypes) });
+  }
 }

@@ -62,13 +62,15 @@ const KEYS: EncoderConfigKeys = {
  * ones, `sparse_prediction`, `reference_compile`) are ignored; everything else is checked, and a bad
  * value is an `InvalidArgumentError` naming its key: an unknown layer type, a head width
  * `hidden_size / num_attention_heads` that is odd (rotary embeddings turn pairs), an unknown
- * activation or `classifier_pooling`, a `rope_type` other than the implemented ones.
+ * activation or `classifier_pooling`, a `rope_type` other than the implemented ones. A key whose
+ * value is `null` reads as left out (its default, where it has one).
  *
  * @example
  * const config = parseModernBertConfig(JSON.parse(await readFile('ModernBERT-base/config.json', 'utf8')));
  * config.layerTypes[1]; // 'sliding_attention'
  */
 export function parseModernBertConfig(json: unknown, caller = 'parseModernBertConfig'): ModernBertConfig {
+  caller = typeof caller === 'string' ? caller : 'parseModernBertConfig'; // a caller only names the function in messages
   const raw = configEntries(json, caller);
   const encoder = readEncoderConfig(familyModelType(raw, ['modernbert'], caller), raw, KEYS, caller);
   const fail = (key: string, expected: string, received: unknown, hint?: string): never => {

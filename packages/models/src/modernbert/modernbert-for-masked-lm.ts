@@ -1,5 +1,5 @@
 import { add, matMul, reshape, tidy, zeros, type Tensor, type Variable } from '@tensorflow/tfjs-core';
-import { checkBoolean, checkInteger, checkObject, checkOptionKeys } from '@attnkit/errors';
+import { checkBoolean, checkInteger, checkObject } from '@attnkit/errors';
 import { LayerNorm, Linear, Module, ModuleDict, ModuleList, skipInitialization, type StateDictSource } from '@attnkit/nn';
 import { checkModelType } from '../encoder/check-model-type.js';
 import type { EncoderConfig } from '../encoder/encoder-config.js';
@@ -10,6 +10,7 @@ import type { ModernBertConfig } from './modernbert-config.js';
 import { modernBertEncoderParts } from './modernbert-encoder-parts.js';
 import { ModernBertEmbeddings, ModernBertEncoderLayer } from './modernbert-model.js';
 import { ModernBertPredictionHead } from './modernbert-prediction-head.js';
+import { checkBuildOptions } from '../encoder/check-build-options.js';
 
 /**
  * transformers' `ModernBertForMaskedLM`: the ModernBERT encoder under `model`, then `head`
@@ -37,7 +38,7 @@ export class ModernBertForMaskedLM extends Module {
   constructor(config: EncoderConfig, checkpoint?: StateDictSource, options: { readonly seed?: number } = {}) {
     super();
     const caller = 'ModernBertForMaskedLM';
-    checkOptionKeys(options, ['seed'], caller);
+    checkBuildOptions(checkpoint, options, ['seed'], caller);
     const c = checkModelType(config, ['modernbert'], caller) as ModernBertConfig;
     this.config = c;
     [this.model, this.head, this.decoder] = this.guard(() => {

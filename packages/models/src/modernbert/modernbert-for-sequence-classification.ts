@@ -1,5 +1,4 @@
 import { cast, div, expandDims, mul, slice, squeeze, sum, tensor2d, type Tensor } from '@tensorflow/tfjs-core';
-import { checkOptionKeys } from '@attnkit/errors';
 import { Dropout, LayerNorm, Linear, Module, ModuleDict, ModuleList, skipInitialization, type StateDictSource } from '@attnkit/nn';
 import type { SequenceClassificationConfig } from '../classification/classification-config.js';
 import { fillClassifier } from '../classification/fill-classifier.js';
@@ -11,6 +10,7 @@ import type { ModernBertConfig } from './modernbert-config.js';
 import { modernBertEncoderParts } from './modernbert-encoder-parts.js';
 import { ModernBertEmbeddings, ModernBertEncoderLayer } from './modernbert-model.js';
 import { ModernBertPredictionHead, predictionHeadKeys } from './modernbert-prediction-head.js';
+import { checkBuildOptions } from '../encoder/check-build-options.js';
 
 /** A ModernBERT config with the sequence-classification keys (what `loadSequenceClassifier` reads for `model_type` `"modernbert"`). */
 export type ModernBertClassificationConfig = SequenceClassificationConfig & ModernBertConfig;
@@ -46,7 +46,7 @@ export class ModernBertForSequenceClassification extends Module implements Seque
 
   constructor(config: SequenceClassificationConfig, checkpoint?: StateDictSource, options: SequenceClassifierBuildOptions = {}) {
     super();
-    checkOptionKeys(options, ['seed', 'newHead'], 'ModernBertForSequenceClassification');
+    checkBuildOptions(checkpoint, options, ['seed', 'newHead'], 'ModernBertForSequenceClassification');
     const c = checkModelType(config, ['modernbert'], 'ModernBertForSequenceClassification') as ModernBertClassificationConfig;
     this.config = c;
     let initialised: string[] = [];

@@ -8,6 +8,9 @@ import { attendHeads, encoderForward, type LayerCallOptions } from '../encoder/e
 import { initialiseLikeHuggingFace } from '../encoder/initialise-like-hugging-face.js';
 import type { ModernBertConfig, ModernBertLayerType } from './modernbert-config.js';
 import { modernBertEncoderParts, type ModernBertAttentionInputs } from './modernbert-encoder-parts.js';
+import { checkBuildOptions } from '../encoder/check-build-options.js';
+import { checkLayerCall, checkRotaryTables } from '../encoder/check-layer-call.js';
+import { checkEmbeddingIds } from '../encoder/check-encoder-inputs.js';
 
 // The module tree mirrors transformers' modeling_modernbert (`layers.1.attn.Wqkv.weight`), so a
 // parameter's dotted path is its checkpoint key: loading is `loadStateDict`.
@@ -25,10 +28,12 @@ export class ModernBertEmbeddings extends Module {
   readonly tokEmbeddings: Embedding;
   readonly norm: LayerNorm;
   readonly drop: Dropout;
+  readonly #config: ModernBertConfig;
 
   constructor(c: ModernBertConfig) {
     super();
     checkObject(c, { caller: 'ModernBertEmbeddings', ...CONFIG });
+    this.#config = c;
     [this.tokEmbeddings, this.norm, this.drop] = this.guard(() => [
       this.registerModule('tok_embeddings', new Embedding(c.vocabSize, c.hiddenSize, { paddingIdx: c.padTokenId })),
       this.registerModule('norm', new LayerNorm(c.hiddenSize, { eps: c.layerNormEps, bias: c.normBias })),
@@ -39,6 +44,7 @@ export class ModernBertEmbeddings extends Module {
   /** `ids [B, T]` (checked by the model's `forward`) → `[B, T, E]`. */
   forward(inputIds: Tensor): Tensor {
     this.assertLive('ModernBertEmbeddings.forward');
+    checkEmbeddingIds('ModernBertEmbeddings.forward', this.#config, inputIds); // read only when the model's forward has not
     return tidy(() => this.drop.forward(this.norm.forward(this.tokEmbeddings.forward(inputIds, { idsChecked: true }))));
   }
 }
@@ -71,6 +77,8 @@ export class ModernBertAttention extends Module {
 
   forward(hidden: Tensor, inputs: ModernBertAttentionInputs, options: LayerCallOptions = {}): { output: Tensor; weights: Tensor | undefined } {
     this.assertLive('ModernBertAttention.forward');
+    checkRotaryTables('ModernBertAttention.forward', 'inputs', inputs);
+    checkLayerCall('ModernBertAttention.forward', hidden, inputs.mask, undefined, options);
     return tidy(() => {
       const [q, k, v] = split(this.Wqkv.forward(hidden), 3, 2).map((x) => splitHeads(x, this.numHeads)); // [B, T, 3E] -> 3 × [B, T, E] -> [B, H, T, D]
       const { query, key } = applyRotary(q as Tensor, k as Tensor, inputs.cos, inputs.sin); // [B, H, T, D]
@@ -147,6 +155,8 @@ export class ModernBertEncoderLayer extends Module {
   /** `hidden [B, T, E]`, this layer type's mask and rotary tables → `{ hidden [B, T, E], weights [B, H, T, T] (with outputAttentions) }`. */
   forward(hidden: Tensor, inputs: ModernBertAttentionInputs, options: LayerCallOptions = {}): { hidden: Tensor; weights: Tensor | undefined } {
     this.assertLive('ModernBertEncoderLayer.forward');
+    checkRotaryTables('ModernBertEncoderLayer.forward', 'inputs', inputs);
+    checkLayerCall('ModernBertEncoderLayer.forward', hidden, inputs.mask, undefined, options);
     return tidy(() => {
       const normed = this.attnNorm === undefined ? hidden : this.attnNorm.forward(hidden);
       const { output, weights } = this.attn.forward(normed, inputs, options);
@@ -181,6 +191,7 @@ export class ModernBertModel extends Module implements Encoder {
   /** `checkpoint`: values by checkpoint key (no `model.` prefix), loaded strictly. */
   constructor(config: ModernBertConfig, checkpoint?: StateDictSource, options: { readonly seed?: number } = {}) {
     super();
+    checkBuildOptions(checkpoint, options, ['seed'], 'ModernBertModel');
     this.config = checkModelType(config, ['modernbert'], 'ModernBertModel') as ModernBertConfig;
     [this.embeddings, this.layers, this.finalNorm] = this.guard(() => {
       const parts = skipInitialization(() => [

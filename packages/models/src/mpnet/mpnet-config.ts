@@ -16,5 +16,6 @@ const KEYS: EncoderConfigKeys = { ...BERT_KEYS, padTokenId: 1, positionsAfterPad
  * parseMPNetConfig(json).relativeAttentionNumBuckets; // 32
  */
 export function parseMPNetConfig(json: unknown, caller = 'parseMPNetConfig'): MPNetConfig {
+  caller = typeof caller === 'string' ? caller : 'parseMPNetConfig'; // a caller only names the function in messages
   return parseFamilyConfig(json, ['mpnet'], KEYS, caller);
 }

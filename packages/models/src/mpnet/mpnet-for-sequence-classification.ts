@@ -1,4 +1,3 @@
-import { checkOptionKeys } from '@attnkit/errors';
 import { Embedding, Module, ModuleDict, ModuleList, skipInitialization, type StateDictSource } from '@attnkit/nn';
 import { ClassificationHead } from '../classification/classification-head.js';
 import type { SequenceClassificationConfig } from '../classification/classification-config.js';
@@ -11,6 +10,7 @@ import { RobertaEmbeddings } from '../roberta/roberta-model.js';
 import { ROBERTA_CLASSIFIER_KEYS } from '../roberta/roberta-for-sequence-classification.js';
 import { MPNetLayer } from './mpnet-model.js';
 import { mpnetPositionBias } from './mpnet-position-bias.js';
+import { checkBuildOptions } from '../encoder/check-build-options.js';
 
 /**
  * transformers' `MPNetForSequenceClassification`: the MPNet encoder without a pooler under `mpnet`
@@ -35,7 +35,7 @@ export class MPNetForSequenceClassification extends Module implements SequenceCl
 
   constructor(config: SequenceClassificationConfig, checkpoint?: StateDictSource, options: SequenceClassifierBuildOptions = {}) {
     super();
-    checkOptionKeys(options, ['seed', 'newHead'], 'MPNetForSequenceClassification');
+    checkBuildOptions(checkpoint, options, ['seed', 'newHead'], 'MPNetForSequenceClassification');
     this.config = checkModelType(config, ['mpnet'], 'MPNetForSequenceClassification') as SequenceClassificationConfig;
     let initialised: string[] = [];
     [this.mpnet, this.classifier] = this.guard(() => {

@@ -11,6 +11,8 @@ import { loadCheckpoint } from '../encoder/load-checkpoint.js';
 import { RobertaEmbeddings } from '../roberta/roberta-model.js';
 import { mpnetPositionBias } from './mpnet-position-bias.js';
 import { checkObject } from '@attnkit/errors';
+import { checkBuildOptions } from '../encoder/check-build-options.js';
+import { checkLayerCall } from '../encoder/check-layer-call.js';
 
 // The module tree mirrors Hugging Face's modeling_mpnet (`encoder.layer.0.attention.attn.q.weight`).
 
@@ -41,6 +43,7 @@ export class MPNetSelfAttention extends Module {
   /** `hidden [B, T, E]`, mask bool `[B, 1, 1, T]`, bias `[1, H, T, T]` → `{ context [B, T, E] (after o), weights [B, H, T, T] (with outputAttentions) }`. */
   forward(hidden: Tensor, mask: Tensor | undefined, bias: Tensor | undefined, options: LayerCallOptions = {}): { context: Tensor; weights: Tensor | undefined } {
     this.assertLive('MPNetSelfAttention.forward');
+    checkLayerCall('MPNetSelfAttention.forward', hidden, mask, bias, options);
     return tidy(() => {
       const heads = (projection: Linear) => splitHeads(projection.forward(hidden), this.#numHeads); // [B, T, E] -> [B, H, T, D]
       const { output, weights } = attendHeads(heads(this.q), heads(this.k), heads(this.v), {
@@ -81,6 +84,7 @@ export class MPNetLayer extends Module {
   /** `weights [B, H, T, T]` only with `outputAttentions`. */
   forward(hidden: Tensor, mask: Tensor | undefined, bias?: Tensor, options: LayerCallOptions = {}): { hidden: Tensor; weights: Tensor | undefined } {
     this.assertLive('MPNetLayer.forward');
+    checkLayerCall('MPNetLayer.forward', hidden, mask, bias, options);
     return tidy(() => {
       const { context, weights } = this.attention.get('attn').forward(hidden, mask, bias, options); // [B, T, E]
       const attended = this.attention.get('LayerNorm').forward(add(this.attention.get('dropout').forward(context), hidden)); // LN(attn + x)
@@ -109,6 +113,7 @@ export class MPNetModel extends Module implements Encoder {
   /** `checkpoint`: values by checkpoint key (no `mpnet.` prefix); a missing pooler is initialised (`initialisedKeys`). */
   constructor(config: EncoderConfig, checkpoint?: StateDictSource, options: { readonly seed?: number } = {}) {
     super();
+    checkBuildOptions(checkpoint, options, ['seed'], 'MPNetModel');
     this.config = checkModelType(config, ['mpnet'], 'MPNetModel');
     let initialised: string[] = [];
     [this.embeddings, this.encoder, this.pooler] = this.guard(() => {

@@ -18,5 +18,6 @@ const KEYS: EncoderConfigKeys = { ...BERT_KEYS, padTokenId: 1, positionsAfterPad
  * parseRobertaConfig(json).maxSequenceLength; // 512 for max_position_embeddings 514, pad_token_id 1
  */
 export function parseRobertaConfig(json: unknown, caller = 'parseRobertaConfig'): RobertaConfig {
+  caller = typeof caller === 'string' ? caller : 'parseRobertaConfig'; // a caller only names the function in messages
   return parseFamilyConfig(json, ['roberta', 'xlm-roberta'], KEYS, caller);
 }

@@ -1,4 +1,3 @@
-import { checkOptionKeys } from '@attnkit/errors';
 import { Module, ModuleDict, ModuleList, skipInitialization, type StateDictSource } from '@attnkit/nn';
 import { BertLayer } from '../bert/bert-model.js';
 import { ClassificationHead } from '../classification/classification-head.js';
@@ -9,6 +8,7 @@ import { checkModelType } from '../encoder/check-model-type.js';
 import type { EncoderInputs } from '../encoder/encoder.js';
 import { encoderForward } from '../encoder/encoder-forward.js';
 import { RobertaEmbeddings } from './roberta-model.js';
+import { checkBuildOptions } from '../encoder/check-build-options.js';
 
 /** The head keys of {@link RobertaForSequenceClassification} (and of ELECTRA's and MPNet's, which are built alike). */
 export const ROBERTA_CLASSIFIER_KEYS = ['classifier.dense.weight', 'classifier.dense.bias', 'classifier.out_proj.weight', 'classifier.out_proj.bias'] as const;
@@ -36,7 +36,7 @@ export class RobertaForSequenceClassification extends Module implements Sequence
 
   constructor(config: SequenceClassificationConfig, checkpoint?: StateDictSource, options: SequenceClassifierBuildOptions = {}) {
     super();
-    checkOptionKeys(options, ['seed', 'newHead'], 'RobertaForSequenceClassification');
+    checkBuildOptions(checkpoint, options, ['seed', 'newHead'], 'RobertaForSequenceClassification');
     this.config = checkModelType(config, ['roberta', 'xlm-roberta'], 'RobertaForSequenceClassification') as SequenceClassificationConfig;
     let initialised: string[] = [];
     [this.roberta, this.classifier] = this.guard(() => {

@@ -21,6 +21,7 @@ const KEYS: EncoderConfigKeys = { ...BERT_KEYS, padTokenId: 0, positionsAfterPad
  * parseRoFormerConfig(json).rotaryValue; // false for junnyu/roformer_chinese_base
  */
 export function parseRoFormerConfig(json: unknown, caller = 'parseRoFormerConfig'): RoFormerConfig {
+  caller = typeof caller === 'string' ? caller : 'parseRoFormerConfig'; // a caller only names the function in messages
   const config = parseFamilyConfig(json, ['roformer'], KEYS, caller) as RoFormerConfig;
   const headDim = config.hiddenSize / config.numAttentionHeads;
   if (headDim % 2 !== 0) throw new InvalidArgumentError({ caller, argument: 'hidden_size', expected: 'an even head width hidden_size / num_attention_heads (rotary embeddings turn pairs of dimensions)', received: `${config.hiddenSize} / ${config.numAttentionHeads} = ${headDim}` });

@@ -1,4 +1,3 @@
-import { checkOptionKeys } from '@attnkit/errors';
 import { Module, skipInitialization, type StateDictSource } from '@attnkit/nn';
 import { ClassificationHead } from '../classification/classification-head.js';
 import type { SequenceClassificationConfig } from '../classification/classification-config.js';
@@ -8,6 +7,7 @@ import { checkModelType } from '../encoder/check-model-type.js';
 import type { EncoderInputs } from '../encoder/encoder.js';
 import { ROBERTA_CLASSIFIER_KEYS } from '../roberta/roberta-for-sequence-classification.js';
 import { RoFormerModel } from './roformer-model.js';
+import { checkBuildOptions } from '../encoder/check-build-options.js';
 
 const TABLE_KEY = 'roformer.encoder.embed_positions.weight';
 
@@ -32,7 +32,7 @@ export class RoFormerForSequenceClassification extends Module implements Sequenc
 
   constructor(config: SequenceClassificationConfig, checkpoint?: StateDictSource, options: SequenceClassifierBuildOptions = {}) {
     super();
-    checkOptionKeys(options, ['seed', 'newHead'], 'RoFormerForSequenceClassification');
+    checkBuildOptions(checkpoint, options, ['seed', 'newHead'], 'RoFormerForSequenceClassification');
     this.config = checkModelType(config, ['roformer'], 'RoFormerForSequenceClassification') as SequenceClassificationConfig;
     let initialised: string[] = [];
     [this.roformer, this.classifier] = this.guard(() => {

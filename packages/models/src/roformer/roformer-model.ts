@@ -10,6 +10,9 @@ import { attendHeads, encoderForward, type LayerCallOptions } from '../encoder/e
 import { initialiseLikeHuggingFace } from '../encoder/initialise-like-hugging-face.js';
 import { loadCheckpoint } from '../encoder/load-checkpoint.js';
 import { RoFormerSinusoidalPositions } from './roformer-sinusoidal-positions.js';
+import { checkBuildOptions } from '../encoder/check-build-options.js';
+import { checkLayerCall, checkRotaryTables } from '../encoder/check-layer-call.js';
+import { checkEmbeddingIds } from '../encoder/check-encoder-inputs.js';
 
 // The module tree mirrors transformers' modeling_roformer (`encoder.layer.0.attention.self.query.weight`,
 // `encoder.embed_positions.weight`), so loading is `loadStateDict`.
@@ -32,10 +35,12 @@ export class RoFormerEmbeddings extends Module {
   readonly tokenTypeEmbeddings: Embedding;
   readonly layerNorm: LayerNorm;
   readonly dropout: Dropout;
+  readonly #config: EncoderConfig;
 
   constructor(c: EncoderConfig) {
     super();
     checkObject(c, { caller: 'RoFormerEmbeddings', argument: 'config', expected: 'a parsed RoFormer config (parseRoFormerConfig)' });
+    this.#config = c;
     [this.wordEmbeddings, this.tokenTypeEmbeddings, this.layerNorm, this.dropout] = this.guard(() => [
       this.registerModule('word_embeddings', new Embedding(c.vocabSize, c.embeddingSize, { paddingIdx: c.padTokenId })),
       this.registerModule('token_type_embeddings', new Embedding(c.typeVocabSize, c.embeddingSize)),
@@ -46,6 +51,7 @@ export class RoFormerEmbeddings extends Module {
 
   forward(inputIds: Tensor, tokenTypeIds: Tensor | undefined): Tensor {
     this.assertLive('RoFormerEmbeddings.forward');
+    checkEmbeddingIds('RoFormerEmbeddings.forward', this.#config, inputIds, tokenTypeIds); // read only when the model's forward has not
     return tidy(() => {
       const words = this.wordEmbeddings.forward(inputIds, { idsChecked: true }); // [B, T, E'] (the model's forward checked the ids)
       const types = tokenTypeIds === undefined
@@ -84,6 +90,8 @@ export class RoFormerSelfAttention extends Module {
   /** `hidden [B, T, E]`, mask bool `[B, 1, 1, T]`, rotary `[1, T, D]` tables → `{ context [B, T, E], weights [B, H, T, T] (with outputAttentions) }`. */
   forward(hidden: Tensor, mask: Tensor | undefined, rotary: RoFormerRotary, options: LayerCallOptions = {}): { context: Tensor; weights: Tensor | undefined } {
     this.assertLive('RoFormerSelfAttention.forward');
+    checkLayerCall('RoFormerSelfAttention.forward', hidden, mask, undefined, options);
+    checkRotaryTables('RoFormerSelfAttention.forward', 'rotary', rotary);
     return tidy(() => {
       const turned = (projection: Linear) => applyRotaryInterleaved(splitHeads(projection.forward(hidden), this.#numHeads), rotary.cos, rotary.sin); // [B, T, E] -> [B, H, T, D], turned
       const value = this.#rotaryValue ? turned(this.value) : splitHeads(this.value.forward(hidden), this.#numHeads);
@@ -120,6 +128,8 @@ export class RoFormerLayer extends Module {
   /** `weights [B, H, T, T]` only with `outputAttentions`. */
   forward(hidden: Tensor, mask: Tensor | undefined, rotary: RoFormerRotary, options: LayerCallOptions = {}): { hidden: Tensor; weights: Tensor | undefined } {
     this.assertLive('RoFormerLayer.forward');
+    checkLayerCall('RoFormerLayer.forward', hidden, mask, undefined, options);
+    checkRotaryTables('RoFormerLayer.forward', 'rotary', rotary);
     return tidy(() => {
       const { context, weights } = this.attention.get('self').forward(hidden, mask, rotary, options); // [B, T, E]
       const attended = this.attention.get('output').forward(context, hidden); // LN(dense(context) + hidden)
@@ -156,9 +166,11 @@ export class RoFormerModel extends Module implements Encoder {
   /** `checkpoint`: values by checkpoint key (no `roformer.` prefix), loaded strictly (but for a missing sinusoidal table, computed); without one, transformers' initialisation. */
   constructor(config: EncoderConfig, checkpoint?: StateDictSource, options: { readonly seed?: number } = {}) {
     super();
+    checkBuildOptions(checkpoint, options, ['seed'], 'RoFormerModel');
     const c = checkModelType(config, ['roformer'], 'RoFormerModel');
     const headDim = c.hiddenSize / c.numAttentionHeads;
     if (headDim % 2 !== 0) throw new InvalidArgumentError({ caller: 'RoFormerModel', argument: 'config', expected: 'an even head width hidden_size / num_attention_heads (rotary embeddings turn pairs)', received: `${c.hiddenSize} / ${c.numAttentionHeads} = ${headDim}` });
+    activationByName(c.hiddenAct, 'RoFormerModel'); // before the sinusoidal table is made: a layer refusing it later would leave that table behind
     this.config = c;
     [this.embeddings, this.embeddingsProject, this.encoder] = this.guard(() => {
       const parts = skipInitialization(() => [

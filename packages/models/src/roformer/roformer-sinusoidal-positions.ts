@@ -54,6 +54,7 @@ export class RoFormerSinusoidalPositions extends Module {
   /** Positions 0..T−1 (T ≤ M, checked by the model's forward) → `cos`, `sin` `[1, T, D]`, each angle twice in a row (θ₀, θ₀, θ₁, θ₁, ...). */
   rotaryTables(length: number): { cos: Tensor; sin: Tensor } {
     this.assertLive('RoFormerSinusoidalPositions.rotaryTables');
+    checkInteger(length, { caller: 'RoFormerSinusoidalPositions.rotaryTables', argument: 'length', min: 1, max: this.weight.shape[0] as number });
     const half = this.headDim / 2;
     return tidy(() => {
       const twice = (column: number) => {

@@ -5,6 +5,7 @@ import type { SequenceClassifier } from '@attnkit/models';
 import type { Tokenizer } from '@attnkit/tokenizers';
 import { applyCrossEncoderActivation, CROSS_ENCODER_ACTIVATIONS, type CrossEncoderActivation } from './cross-encoder-activation.js';
 import { checkPairs } from './check-pairs.js';
+import { checkEncoderParts } from '../check-encoder-parts.js';
 import type { CrossEncoderFolder } from './read-cross-encoder-folder.js';
 
 /** Options of {@link CrossEncoder.predict}, named like `CrossEncoder.predict`'s in sentence-transformers. A `null` `batchSize`, `activation` or `promptName` is left out (its default, as `None` there). */
@@ -64,6 +65,7 @@ export class CrossEncoder {
   constructor(model: SequenceClassifier, tokenizer: Tokenizer, folder: CrossEncoderFolder) {
     for (const [argument, value, kind] of [['model', model, 'a SequenceClassifier (loadSequenceClassifier)'], ['tokenizer', tokenizer, 'a Tokenizer (loadTokenizer)'], ['folder', folder, 'a CrossEncoderFolder (readCrossEncoderFolder)']] as const) checkObject(value, { caller: 'CrossEncoder', argument, expected: kind });
     if (typeof model.forward !== 'function' || typeof (model as { config?: { numLabels?: unknown } }).config?.numLabels !== 'number') throw new InvalidArgumentError({ caller: 'CrossEncoder', argument: 'model', expected: 'a SequenceClassifier (loadSequenceClassifier)', received: describeValue(model) });
+    checkEncoderParts('CrossEncoder', tokenizer, folder, 'a CrossEncoderFolder (readCrossEncoderFolder)', false);
     this.model = model;
     this.tokenizer = tokenizer;
     this.folder = folder;

@@ -25,6 +25,7 @@ const TORCH_ACTIVATIONS: Readonly<Record<string, string>> = {
  * parseDenseConfig({ in_features: 768, out_features: 256, bias: true, activation_function: 'torch.nn.modules.activation.Tanh' });
  */
 export function parseDenseConfig(json: unknown, caller = 'parseDenseConfig'): DenseConfig {
+  caller = typeof caller === 'string' ? caller : 'parseDenseConfig'; // a caller only names the function in messages
   const fail = (argument: string, expected: string, received: unknown): never => {
     throw new InvalidArgumentError({ caller, argument, expected, received: JSON.stringify(received) ?? String(received) });
   };

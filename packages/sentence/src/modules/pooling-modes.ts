@@ -1,5 +1,5 @@
 import { add, concat, div, expandDims, gather, greater, max, maximum, mul, range, reshape, sqrt, sum, where, type Tensor } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, describeValue } from '@attnkit/errors';
+import { InvalidArgumentError, checkTensor, describeValue, formatShape } from '@attnkit/errors';
 import { firstCountedPosition, lastCountedPosition } from './counted-positions.js';
 
 /** sentence-transformers' pooling modes, in the order their outputs are concatenated. */
@@ -48,9 +48,12 @@ function maskedSum(tokens: Tensor, weights: Tensor): Tensor {
   return sum(mul(tokens, expandDims(weights, -1)), 1);
 }
 
-/** Each mode's output for the same batch, concatenated along the features (`[B, modes · E]`). */
+/** Each mode's output for the same batch, concatenated along the features: `tokens [B, T, E]` float32 and `mask [B, T]` (float32 or int32, 1 = counted) → `[B, modes · E]`. */
 export function poolModes(modes: readonly PoolingMode[], tokens: Tensor, mask: Tensor): Tensor {
   if (!Array.isArray(modes) || modes.length === 0 || !modes.every((m) => Object.hasOwn(POOL, m))) throw new InvalidArgumentError({ caller: 'poolModes', argument: 'modes', expected: `a non-empty list of ${Object.keys(POOL).map((m) => `'${m}'`).join(', ')}`, received: describeValue(modes) });
+  const tokensShape = checkTensor(tokens, { caller: 'poolModes', argument: 'tokens', dtype: 'float32', rank: 3, shape: '[B, T, E]' }).shape;
+  const maskShape = checkTensor(mask, { caller: 'poolModes', argument: 'mask', dtype: ['float32', 'int32'], rank: 2, shape: '[B, T] (1 = counted)' }).shape;
+  if (maskShape[0] !== tokensShape[0] || maskShape[1] !== tokensShape[1]) throw new InvalidArgumentError({ caller: 'poolModes', argument: 'mask', expected: `[B, T] = ${formatShape(tokensShape.slice(0, 2))}`, received: formatShape(maskShape) });
   const outputs = (modes as readonly PoolingMode[]).map((mode) => POOL[mode](tokens, mask));
   return outputs.length === 1 ? (outputs[0] as Tensor) : concat(outputs, 1);
 }

@@ -4,7 +4,7 @@ import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { Pooling, parsePoolingConfig } from './pooling.js';
-import type { PoolingMode } from './pooling-modes.js';
+import { poolModes, type PoolingMode } from './pooling-modes.js';
 
 // tokens [B 2, T 3, E 2]; row 0 has 2 tokens then padding, row 1 is left-padded (1 padding, 2 tokens)
 const tokens = () => tensor3d([[[1, 2], [3, 4], [100, 100]], [[100, 100], [5, 6], [7, -8]]]);
@@ -67,5 +67,29 @@ describe('parsePoolingConfig', () => {
     const error = thrown(() => parsePoolingConfig(json));
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect(error.message).toBe(message);
+  });
+});
+
+describe('Pooling.forward promptLength and poolModes inputs', () => {
+  it.each([[null], [Number.NaN], [-1], [1.5], ['2']])('refuses promptLength %s by name, leaking nothing', async (promptLength) => {
+    const pooling = new Pooling({ embeddingDimension: 2, modes: ['mean'], includePrompt: false });
+    const [t, m] = [tokens(), mask()];
+    expect(await leaksOf(() => { expect(() => pooling.forward(t, m, promptLength as never)).toThrow(/^Pooling\.forward: 'promptLength' must be an integer ≥ 0; received /); })).toEqual({ tensors: 0, bytes: 0 });
+    [t, m].forEach((x) => x.dispose());
+  });
+
+  it('poolModes refuses tokens or a mask that is no tensor, or a mask of another [B, T], by name', () => {
+    const [t, m] = [tokens(), mask()];
+    expect(() => poolModes(['mean'], null as never, m)).toThrow("poolModes: 'tokens' must be a float32 tensor of rank 3 [B, T, E]; received null.");
+    expect(() => poolModes(['mean'], t, 'x' as never)).toThrow("poolModes: 'mask' must be a float32 or int32 tensor of rank 2 [B, T] (1 = counted); received string 'x'.");
+    const short = tensor2d([[1, 1]], undefined, 'int32');
+    expect(() => poolModes(['mean'], t, short)).toThrow("poolModes: 'mask' must be [B, T] = [2, 3]; received [1, 2].");
+    [t, m, short].forEach((x) => x.dispose());
+  });
+});
+
+describe('parsePoolingConfig caller', () => {
+  it('names itself when the caller is no string', () => {
+    expect(() => parsePoolingConfig({ word_embedding_dimension: 'x' }, Number.NaN as never)).toThrow(/^parsePoolingConfig: 'embedding_dimension' must be a positive integer/);
   });
 });

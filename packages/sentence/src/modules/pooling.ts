@@ -1,5 +1,5 @@
 import { add, cast, expandDims, less, range, reshape, tidy, where, zerosLike, type Tensor, type Tensor2D } from '@tensorflow/tfjs-core';
-import { checkObject, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { checkInteger, checkObject, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { firstCountedPosition } from './counted-positions.js';
 import { POOLING_MODES, poolModes, type PoolingMode } from './pooling-modes.js';
 
@@ -27,6 +27,7 @@ const LEGACY_MODES: ReadonlyArray<[string, PoolingMode]> = [
  * parsePoolingConfig({ embedding_dimension: 384, pooling_mode: 'cls' }); // { embeddingDimension: 384, modes: ['cls'], includePrompt: true }
  */
 export function parsePoolingConfig(json: unknown, caller = 'parsePoolingConfig'): PoolingConfig {
+  caller = typeof caller === 'string' ? caller : 'parsePoolingConfig'; // a caller only names the function in messages
   const fail = (argument: string, expected: string, received: unknown): never => {
     throw new InvalidArgumentError({ caller, argument, expected, received: JSON.stringify(received) ?? String(received) });
   };
@@ -78,6 +79,7 @@ export class Pooling {
     checkTensor(attentionMask, { caller, argument: 'attentionMask', rank: 2, shape: '[B, T]' });
     const [batch, length, width] = tokens.shape;
     if (attentionMask.shape[0] !== batch || attentionMask.shape[1] !== length) throw new InvalidArgumentError({ caller, argument: 'attentionMask', expected: `[B, T] = ${formatShape(tokens.shape.slice(0, 2))}`, received: formatShape(attentionMask.shape) });
+    checkInteger(promptLength, { caller, argument: 'promptLength', min: 0 });
     if (width !== this.config.embeddingDimension) throw new InvalidArgumentError({ caller, argument: 'tokens', expected: `[B, T, E] with E = embedding_dimension ${this.config.embeddingDimension}`, received: formatShape(tokens.shape) });
     return tidy(() => {
       let mask = cast(attentionMask, 'float32'); // [B, T]

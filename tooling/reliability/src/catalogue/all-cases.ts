@@ -26,6 +26,7 @@ import { backendsPositionsCases } from './backends-positions-cases.js';
 import { kernelsPositionsCases } from './kernels-positions-cases.js';
 import { errorsPositionsCases } from './errors-positions-cases.js';
 import { backendsMorePositionsCases } from './backends-more-positions-cases.js';
+import { encodersPositionsCases } from './encoders-positions-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
 import { tokenizerCases } from './tokenizer-cases.js';
@@ -70,6 +71,7 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...kernelsPositionsCases,
   ...errorsPositionsCases,
   ...backendsMorePositionsCases,
+  ...encodersPositionsCases,
 ];
 
 /** The areas the catalogue must cover (a missing or misspelled area fails the run). */

@@ -37,7 +37,7 @@ const MODEL_CALLS: readonly ValidCall[] = [
     options: { index: 1, keys: LOAD_KEYS }, accepted: { 'hub:{}': NO_HUB } },
   { name: 'sentence.SentenceEncoder.encode', args: () => [['a cat', 'a dog'], { batchSize: 1 }], call: ([t, o]) => withModel(sentence, (m: SentenceEncoder) => m.encode(t as never, o as never)), optional: [1],
     options: { index: 1, keys: ['batchSize', 'promptName', 'prompt', 'normalize', 'truncateDim', 'precision', 'ranges', 'outputValue', 'onProgress', 'signal'] },
-    accepted: { ...nulls('batchSize', 'promptName', 'truncateDim', 'precision', 'outputValue'), 'prompt:"x"': PROMPT } },
+    accepted: { ...nulls('batchSize', 'promptName', 'prompt', 'normalize', 'truncateDim', 'precision', 'ranges', 'outputValue', 'onProgress', 'signal'), 'prompt:"x"': PROMPT } },
   { name: 'sentence.SentenceEncoder.similarity', args: () => [zeros([2, 32]), zeros([3, 32])], call: ([a, b]) => withModel(sentence, (m: SentenceEncoder) => m.similarity(a as Tensor, b as Tensor)) },
   { name: 'sentence.loadCrossEncoder', args: () => [CROSS, {}], call: ([s, o]) => withModel(() => loadCrossEncoder(s as never, o as never), () => undefined), optional: [1],
     options: { index: 1, keys: [...LOAD_KEYS, 'newHead', 'seed'] }, accepted: { 'hub:{}': NO_HUB, 'seed:-1': SEED } },
