@@ -87,7 +87,7 @@ export function generationReport(run: GenerationRun): string {
     }
   }
   lines.push('', `The bound: decode steps/s ≤ bandwidth (${run.threads} threads) ÷ weight bytes read per step; tokens/s bound = B × that. Counted per step: every matrix read fully once (whatever B is; the tied head, V × E, fully), norms and biases, one embedding row per table (per token: B rows, ignored); the KV cache and activations are not counted. fp32: 4 B a parameter. int8: 1 B a matrix weight + one float32 scale per output row (the head included), the rest float32 — the bound both attnkit int8 and transformers.js q8 are measured against.`, '');
-  lines.push(`| model | fp32 bytes/step | int8 bytes/step | attnkit int8 as loaded (tied head float32) | bound fp32 steps/s (${wheres.join(' / ')}) | bound int8 steps/s (${wheres.join(' / ')}) |`, '| --- | --- | --- | --- | --- | --- |');
+  lines.push(`| model | fp32 bytes/step | int8 bytes/step | attnkit int8 as loaded (tied head int8) | bound fp32 steps/s (${wheres.join(' / ')}) | bound int8 steps/s (${wheres.join(' / ')}) |`, '| --- | --- | --- | --- | --- | --- |');
   for (const [model, info] of Object.entries(run.models)) {
     const bound = (bytes: number) => wheres.map((w) => f1((bandwidthOf(run, w, run.threads) * 1e9) / bytes)).join(' / ');
     lines.push(`| ${model} | ${mb(info.bytes.fp32)} | ${mb(info.bytes.int8)} | ${mb(info.bytes.attnkitInt8)} | ${bound(info.bytes.fp32)} | ${bound(info.bytes.int8)} |`);

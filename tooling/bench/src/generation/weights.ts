@@ -6,7 +6,7 @@ export interface StepBytes {
   readonly fp32: number;
   /** int8 weights (1 B a parameter) and one float32 scale per output row for every matrix, the tied head included; norms, biases and embedding rows float32. */
   readonly int8: number;
-  /** attnkit's `quantize: 'int8'` as it loads a tied model: the Linear layers int8 with per-row scales, the head (the token embedding) float32. */
+  /** attnkit's `quantize: 'int8'` as it loads a tied model: the Linear layers int8 with per-row scales, and the head an int8 copy of the token embedding with per-row scales (`quantizeTiedHead`): the same bytes as `int8`. */
   readonly attnkitInt8: number;
   /** Parameters in matrices (head included), in vectors (norms, biases), and in one embedding row per table. */
   readonly counts: { readonly matrices: number; readonly vectors: number; readonly rows: number; readonly head: number };
@@ -45,7 +45,7 @@ export function stepBytes(config: Record<string, unknown>): StepBytes {
   return {
     fp32: 4 * (matrix + head + vectors + rows),
     int8: matrix + head + 4 * (scales + vocab) + 4 * (vectors + rows),
-    attnkitInt8: matrix + 4 * scales + 4 * (head + vectors + rows),
+    attnkitInt8: matrix + head + 4 * (scales + vocab) + 4 * (vectors + rows),
     counts: { matrices: matrix + head, vectors, rows, head },
     parameters: matrix + head + vectors + tables,
   };
