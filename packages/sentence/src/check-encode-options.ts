@@ -1,6 +1,7 @@
 import { checkAbortSignal, checkBoolean, checkFunction, checkInteger, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { PRECISIONS, type Precision } from './quantize-embeddings.js';
 import type { SentenceEncodeOptions } from './sentence-encoder.js';
+import { withoutNullOptions } from './without-null-options.js';
 
 const OPTION_KEYS = ['batchSize', 'promptName', 'prompt', 'normalize', 'truncateDim', 'precision', 'ranges', 'outputValue', 'onProgress', 'signal'] as const;
 
@@ -24,7 +25,7 @@ export interface CheckedEncodeOptions {
  */
 export function encodeOptionsWithoutNulls(options: SentenceEncodeOptions, caller: string): SentenceEncodeOptions {
   checkOptionKeys(options, OPTION_KEYS, caller);
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== null)) as SentenceEncodeOptions;
+  return withoutNullOptions(options);
 }
 
 /**

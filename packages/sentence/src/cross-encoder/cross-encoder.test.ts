@@ -35,6 +35,17 @@ describe('CrossEncoder.predict and rank: what they refuse, and what they give fo
     await expect(model.predict([['a', 'b']], { batchsize: 2 } as never)).rejects.toThrow(/batchsize/);
   });
 
+  it('reads every null option as left out (as None in sentence-transformers), for predict and rank alike', async () => {
+    const pairs: [string, string][] = [['a cat', 'a dog'], ['a cat', 'a car sat on a mat']];
+    const nulls = { batchSize: null, activation: null, applySoftmax: null, promptName: null, prompt: null, signal: null } as never;
+    const [plain, withNulls] = [await model.predict(pairs), await model.predict(pairs, nulls)];
+    expect(Array.from(await withNulls.data())).toEqual(Array.from(await plain.data()));
+    [plain, withNulls].forEach((t) => t.dispose());
+    const ranked = await model.rank('a cat', ['a dog', 'a car'], { ...(nulls as object), topK: null, returnDocuments: null } as never);
+    expect(ranked).toEqual(await model.rank('a cat', ['a dog', 'a car']));
+    expect(ranked).toHaveLength(2);
+  });
+
   it.each([
     ['topK 0', { topK: 0 }, "CrossEncoder.rank: 'topK' must be an integer from 1 to 9007199254740991; received number 0."],
     ['a fractional topK', { topK: 2.5 }, "CrossEncoder.rank: 'topK' must be an integer from 1 to 9007199254740991; received number 2.5."],

@@ -2,13 +2,14 @@ import { concat, gather, reshape, softmax, tensor1d, tidy, zeros, type Tensor, t
 import { checkAbortSignal, checkBoolean, checkInteger, checkObject, checkOptionKeys, describeValue, InvalidArgumentError, UseAfterDisposeError } from '@attnkit/errors';
 import { callBackend } from '@attnkit/backends';
 import type { SequenceClassifier } from '@attnkit/models';
+import { withoutNullOptions } from '../without-null-options.js';
 import type { Tokenizer } from '@attnkit/tokenizers';
 import { applyCrossEncoderActivation, CROSS_ENCODER_ACTIVATIONS, type CrossEncoderActivation } from './cross-encoder-activation.js';
 import { checkPairs } from './check-pairs.js';
 import { checkEncoderParts } from '../check-encoder-parts.js';
 import type { CrossEncoderFolder } from './read-cross-encoder-folder.js';
 
-/** Options of {@link CrossEncoder.predict}, named like `CrossEncoder.predict`'s in sentence-transformers. A `null` `batchSize`, `activation` or `promptName` is left out (its default, as `None` there). */
+/** Options of {@link CrossEncoder.predict}, named like `CrossEncoder.predict`'s in sentence-transformers. A `null` option is left out (its default, as `None` there). */
 export interface CrossEncoderPredictOptions {
   /** Pairs per forward pass (default 32). Pairs are sorted by length first; scores come back in input order. */
   readonly batchSize?: number;
@@ -144,7 +145,7 @@ export class CrossEncoder {
   async rank(query: string, documents: readonly string[], options: CrossEncoderRankOptions = {}): Promise<RankedDocument[]> {
     const caller = 'CrossEncoder.rank';
     if (this.#disposed) throw new UseAfterDisposeError(caller);
-    const { topK, returnDocuments, ...predict } = checkObject(options, { caller, argument: 'options' });
+    const { topK, returnDocuments, ...predict } = withoutNullOptions(checkObject(options, { caller, argument: 'options' })); // a null option reads as absent, as None in sentence-transformers
     if (this.numLabels !== 1) throw new InvalidArgumentError({ caller, argument: 'this', expected: 'a cross-encoder with one label (a relevance score)', received: `one with ${this.numLabels} labels`, hint: 'Score pairs with predict() instead.' });
     if (typeof query !== 'string') throw new InvalidArgumentError({ caller, argument: 'query', expected: 'a string', received: describeValue(query) });
     if (!Array.isArray(documents)) throw new InvalidArgumentError({ caller, argument: 'documents', expected: 'a list of strings', received: describeValue(documents) });
@@ -170,8 +171,9 @@ export class CrossEncoder {
   }
 
   /** The options of one call, checked, with their defaults. */
-  #options(options: CrossEncoderPredictOptions, caller: string): { batchSize: number; activation: CrossEncoderActivation; applySoftmax: boolean; prompt: string } {
-    checkOptionKeys(options, PREDICT_KEYS, caller);
+  #options(given: CrossEncoderPredictOptions, caller: string): { batchSize: number; activation: CrossEncoderActivation; applySoftmax: boolean; prompt: string } {
+    checkOptionKeys(given, PREDICT_KEYS, caller);
+    const options = withoutNullOptions(given); // a null option reads as absent, as None in sentence-transformers
     const batchSize = checkInteger(options.batchSize ?? 32, { caller, argument: 'batchSize', min: 1 });
     const activation = options.activation ?? this.activation;
     if (!(CROSS_ENCODER_ACTIVATIONS as readonly unknown[]).includes(activation)) throw new InvalidArgumentError({ caller, argument: 'activation', expected: CROSS_ENCODER_ACTIVATIONS.map((a) => `'${a}'`).join(', '), received: describeValue(activation) });

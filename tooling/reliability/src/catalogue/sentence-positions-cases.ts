@@ -42,9 +42,9 @@ const MODEL_CALLS: readonly ValidCall[] = [
   { name: 'sentence.loadCrossEncoder', args: () => [CROSS, {}], call: ([s, o]) => withModel(() => loadCrossEncoder(s as never, o as never), () => undefined), optional: [1],
     options: { index: 1, keys: [...LOAD_KEYS, 'newHead', 'seed'] }, accepted: { 'hub:{}': NO_HUB, 'seed:-1': SEED } },
   { name: 'sentence.CrossEncoder.predict', args: () => [[['a cat', 'a dog']], { batchSize: 1 }], call: ([p, o]) => withModel(cross, (m: CrossEncoder) => m.predict(p as never, o as never)), optional: [1],
-    options: { index: 1, keys: ['batchSize', 'activation', 'applySoftmax', 'promptName', 'prompt', 'signal'] }, accepted: { ...nulls('batchSize', 'activation', 'promptName'), 'prompt:"x"': PROMPT } },
+    options: { index: 1, keys: ['batchSize', 'activation', 'applySoftmax', 'promptName', 'prompt', 'signal'] }, accepted: { ...nulls('batchSize', 'activation', 'applySoftmax', 'promptName', 'prompt', 'signal'), 'prompt:"x"': PROMPT } },
   { name: 'sentence.CrossEncoder.rank', args: () => ['a cat', ['a dog', 'a car'], { topK: 1 }], call: ([q, d, o]) => withModel(cross, (m: CrossEncoder) => m.rank(q as never, d as never, o as never)), optional: [2],
-    options: { index: 2, keys: ['topK', 'returnDocuments', 'batchSize', 'activation', 'applySoftmax', 'promptName', 'prompt', 'signal'] }, accepted: { '0:"x"': 'a query text ("x" is a text)', ...nulls('batchSize', 'activation', 'promptName'), 'prompt:"x"': PROMPT } },
+    options: { index: 2, keys: ['topK', 'returnDocuments', 'batchSize', 'activation', 'applySoftmax', 'promptName', 'prompt', 'signal'] }, accepted: { '0:"x"': 'a query text ("x" is a text)', ...nulls('topK', 'returnDocuments', 'batchSize', 'activation', 'applySoftmax', 'promptName', 'prompt', 'signal'), 'prompt:"x"': PROMPT } },
 ];
 
 /** `semanticSearch` given each hostile value at each argument and option key, the others valid (run on cpu and wasm). */
