@@ -1,5 +1,5 @@
 import { tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
-import { checkObject, checkOptionKeys, checkTensor, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { checkBoolean, checkInteger, checkObject, checkOptionKeys, checkTensor, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { fromTorchMasks } from './from-torch-masks.js';
 
 /** PyTorch's encoder call options: `src_mask`, `src_key_padding_mask` and the layout of `src`. */
@@ -43,8 +43,9 @@ export function callWithTorchMasks(
     });
   }
   checkOptionKeys(options, ['mask', 'srcKeyPaddingMask', 'batchFirst', 'additiveBinaryMasks'], caller);
-  const batchFirst = options.batchFirst ?? true;
-  if (typeof batchFirst !== 'boolean') throw new InvalidArgumentError({ caller, argument: 'batchFirst', expected: 'a boolean', received: describeValue(batchFirst) });
+  const batchFirst = checkBoolean(options.batchFirst, { caller, argument: 'batchFirst', fallback: true });
+  checkInteger(numHeads, { caller, argument: 'numHeads', min: 1 });
+  if (typeof forward !== 'function') throw new InvalidArgumentError({ caller, argument: 'forward', expected: 'a function (x [B, T, E], mask, bias) => [B, T, E]', received: describeValue(forward) });
   checkTensor(src, { caller, argument: 'src', dtype: 'float32', rank: 3, shape: batchFirst ? '[B, T, E]' : '[T, B, E]' });
   return tidy(() => {
     const x = batchFirst ? src : transpose(src, [1, 0, 2]); // [T, B, E] -> [B, T, E]

@@ -4,6 +4,7 @@ import { attentionWeightShapes } from './attention-weight-shapes.js';
 import type { MultiHeadAttentionConfig } from './multi-head-attention-config.js';
 import { resolveAttentionConfig } from './resolve-attention-config.js';
 import { readSafetensors } from '@attnkit/hub';
+import { checkScorer } from '@attnkit/scorers';
 
 /** A PyTorch state dict: tensors by name, or the bytes of a `.safetensors` file. */
 export type TorchStateDict = Readonly<Record<string, Tensor>> | Uint8Array | ArrayBuffer;
@@ -29,7 +30,9 @@ export function fromTorchStateDict(stateDict: TorchStateDict, options: FromTorch
   checkObject(options, { caller, argument: 'options', expected: 'an object { numHeads, prefix?, ... }' });
   checkOptionKeys(options, ['numHeads', 'dropout', 'scorer', 'layout', 'prefix'], caller); // the widths, bias and projections come from the weights
   if (!(stateDict instanceof Uint8Array || stateDict instanceof ArrayBuffer) && (typeof stateDict !== 'object' || stateDict === null || Array.isArray(stateDict))) throw new InvalidArgumentError({ caller, argument: 'stateDict', expected: 'safetensors bytes or an object of name → tensor', received: describeValue(stateDict) });
-  const prefix = options.prefix ?? '';
+  const prefix = options.prefix === undefined ? '' : options.prefix;
+  if (typeof prefix !== 'string') throw new InvalidArgumentError({ caller, argument: 'prefix', expected: "a key prefix to strip (a string such as 'encoder.self_attn.')", received: describeValue(prefix) });
+  if (options.scorer !== undefined) checkScorer(options.scorer, caller, 'scorer'); // the layer would refuse it later; the config must not carry it
   const named = new Map<string, Tensor>();
   const owned: Tensor[] = [];
   if (stateDict instanceof Uint8Array || stateDict instanceof ArrayBuffer) {
@@ -44,7 +47,7 @@ export function fromTorchStateDict(stateDict: TorchStateDict, options: FromTorch
       named.set(name, value);
     }
   } else {
-    throw new InvalidArgumentError({ caller, argument: 'stateDict', expected: 'a record of tensors or the bytes of a .safetensors file', received: String(stateDict) });
+    throw new InvalidArgumentError({ caller, argument: 'stateDict', expected: 'a record of tensors or the bytes of a .safetensors file', received: describeValue(stateDict) });
   }
   try {
     return { ...configFrom(named, options, caller, prefix), temporaries: owned };

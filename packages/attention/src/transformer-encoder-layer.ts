@@ -53,13 +53,15 @@ export class TransformerEncoderLayer extends Module {
     const caller = 'TransformerEncoderLayer';
     checkObject(config, { caller, argument: 'config', expected: 'a TransformerEncoderLayerConfig object ({ embedDim, numHeads, ... })' });
     this.embedDim = checkInteger(config.embedDim, { caller, argument: 'embedDim', min: 1 });
-    const feedForwardDim = checkInteger(config.feedForwardDim ?? 2048, { caller, argument: 'feedForwardDim', min: 1 });
-    const rate = config.dropout ?? 0.1;
-    const eps = config.layerNormEps ?? 1e-5;
-    this.normFirst = config.normFirst ?? false;
-    if (typeof this.normFirst !== 'boolean') throw new InvalidArgumentError({ caller, argument: 'normFirst', expected: 'a boolean', received: String(config.normFirst) });
-    this.activation = activationByName(config.activation ?? 'relu', caller);
-    const seed = (offset: number) => (config.seed === undefined ? {} : { seed: config.seed + offset });
+    // an absent option takes its default; null is no value of any option (refused by the checks below)
+    const or = <T>(value: T | undefined, fallback: T): T => (value === undefined ? fallback : value);
+    const feedForwardDim = checkInteger(or(config.feedForwardDim, 2048), { caller, argument: 'feedForwardDim', min: 1 });
+    const rate = or(config.dropout, 0.1);
+    const eps = or(config.layerNormEps, 1e-5);
+    this.normFirst = checkBoolean(config.normFirst, { caller, argument: 'normFirst', fallback: false });
+    this.activation = activationByName(or(config.activation, 'relu'), caller);
+    const seedValue = config.seed === undefined ? undefined : checkInteger(config.seed, { caller, argument: 'seed' });
+    const seed = (offset: number) => (seedValue === undefined ? {} : { seed: seedValue + offset });
     const e = this.embedDim;
     [this.selfAttn, this.linear1, this.dropout, this.linear2, this.norm1, this.norm2, this.dropout1, this.dropout2] = this.guard(() => [
       this.registerModule('self_attn', new MultiHeadAttention({ embedDim: e, numHeads: config.numHeads, dropout: rate, ...seed(0) })),

@@ -52,9 +52,7 @@ export class TransformerEncoder extends Module {
     super();
     checkObject(config, { caller: 'TransformerEncoder', argument: 'config', expected: 'a TransformerEncoderConfig object ({ numLayers, embedDim, numHeads, ... })' });
     const numLayers = checkInteger(config.numLayers, { caller: 'TransformerEncoder', argument: 'numLayers', min: 1 });
-    if (config.finalNorm !== undefined && typeof config.finalNorm !== 'boolean') {
-      throw new InvalidArgumentError({ caller: 'TransformerEncoder', argument: 'finalNorm', expected: 'a boolean', received: String(config.finalNorm) });
-    }
+    const finalNorm = checkBoolean(config.finalNorm, { caller: 'TransformerEncoder', argument: 'finalNorm', fallback: false });
     [this.layers, this.norm] = this.guard(() => {
       const built: TransformerEncoderLayer[] = [];
       try {
@@ -64,7 +62,7 @@ export class TransformerEncoder extends Module {
         throw error;
       }
       const layers = this.registerModule('layers', new ModuleList(built));
-      const norm = config.finalNorm === true ? this.registerModule('norm', new LayerNorm(config.embedDim, { eps: config.layerNormEps ?? 1e-5 })) : undefined;
+      const norm = finalNorm ? this.registerModule('norm', new LayerNorm(config.embedDim, { eps: config.layerNormEps ?? 1e-5 })) : undefined;
       return [layers, norm] as const;
     });
   }

@@ -1,4 +1,4 @@
-import { checkObject, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { checkInteger, checkObject, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 
 /**
  * A rank-2 mask or bias is read as `[T, S]` (one per query-key pair, like PyTorch's 2-D
@@ -12,10 +12,12 @@ import { checkObject, describeValue, formatShape, InvalidArgumentError } from '@
  * checkRankTwo([5, 7], { batch: 3, queryLength: 5 }, 'scaledDotProductAttention', 'mask'); // fine: [T, S]
  */
 export function checkRankTwo(shape: readonly number[], target: { readonly batch: number; readonly queryLength: number }, caller: string, argument: string): void {
-  if (!Array.isArray(shape) || !shape.every((size) => Number.isInteger(size))) {
+  if (!Array.isArray(shape) || !Array.from(shape).every((size) => Number.isInteger(size))) { // Array.from: a hole reads as undefined, refused
     throw new InvalidArgumentError({ caller: 'checkRankTwo', argument: 'shape', expected: 'a shape (a list of integers)', received: describeValue(shape) });
   }
   const { batch, queryLength } = checkObject(target, { caller: 'checkRankTwo', argument: 'target', expected: 'the sizes { batch, queryLength }' });
+  checkInteger(batch, { caller: 'checkRankTwo', argument: 'target.batch', min: 1 });
+  checkInteger(queryLength, { caller: 'checkRankTwo', argument: 'target.queryLength', min: 1 });
   if (shape.length !== 2) return;
   if (batch > 1 && batch === queryLength && shape[0] === batch) {
     throw new InvalidArgumentError({

@@ -1,5 +1,5 @@
 import { env, getBackend } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError } from '@attnkit/errors';
+import { describeValue, InvalidArgumentError } from '@attnkit/errors';
 
 /** The fill for half-float storage: finite, and |fill| + |scores| stays below 65504. */
 const HALF_FLOAT_FILL = -3e4;
@@ -19,7 +19,10 @@ const FLOAT32_FILL = -1e9;
  */
 export function maskedFillValue(dtype: 'float32' | 'float16' = 'float32', backend: string = getBackend()): number {
   if (dtype !== 'float32' && dtype !== 'float16') {
-    throw new InvalidArgumentError({ caller: 'maskedFillValue', argument: 'dtype', expected: "'float32' or 'float16'", received: String(dtype) });
+    throw new InvalidArgumentError({ caller: 'maskedFillValue', argument: 'dtype', expected: "'float32' or 'float16'", received: describeValue(dtype) });
+  }
+  if (typeof backend !== 'string' || backend === '') {
+    throw new InvalidArgumentError({ caller: 'maskedFillValue', argument: 'backend', expected: "a backend name such as 'cpu', 'wasm' or 'webgl' (default: the current backend)", received: describeValue(backend) });
   }
   const halfFloatWebgl = backend === 'webgl' && !env().getBool('WEBGL_RENDER_FLOAT32_ENABLED');
   return dtype === 'float16' || halfFloatWebgl ? HALF_FLOAT_FILL : FLOAT32_FILL;

@@ -1,6 +1,6 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
 import { assertBackendReady } from '@attnkit/backends';
-import { InvalidArgumentError, checkTensor, formatShape } from '@attnkit/errors';
+import { InvalidArgumentError, checkBoolean, checkInteger, checkObject, checkTensor, formatShape } from '@attnkit/errors';
 
 /** What {@link checkQueryKey} found: the leading (batch) shape and the last dims. */
 export interface QueryKeyShapes {
@@ -23,6 +23,11 @@ export function checkQueryKey(
   dims: { readonly queryDim?: number; readonly keyDim?: number; readonly sameDim?: boolean } = {},
 ): QueryKeyShapes {
   assertBackendReady(caller);
+  const owner = typeof caller === 'string' ? caller : 'checkQueryKey';
+  checkObject(dims, { caller: owner, argument: 'dims', expected: 'an object { queryDim?, keyDim?, sameDim? }' });
+  if (dims.queryDim !== undefined) checkInteger(dims.queryDim, { caller: owner, argument: 'queryDim', min: 1 });
+  if (dims.keyDim !== undefined) checkInteger(dims.keyDim, { caller: owner, argument: 'keyDim', min: 1 });
+  checkBoolean(dims.sameDim, { caller: owner, argument: 'sameDim', fallback: false });
   checkTensor(query, { caller, argument: 'query', dtype: 'float32', rank: [3, 4], shape: '[B, T, Dq] or [B, H, T, Dq]' });
   checkTensor(key, { caller, argument: 'key', dtype: 'float32', rank: [3, 4], shape: '[B, S, Dk] or [B, H, S, Dk]' });
   const lead = query.shape.slice(0, -2);

@@ -1,10 +1,19 @@
 import type { Tensor, Variable } from '@tensorflow/tfjs-core';
-import { describeValue, InvalidArgumentError, isTensorLike } from '@attnkit/errors';
-import { checkInt8Weight, freezeInt8Weight, int8MatMul, quantizeWeightPerChannel, type Int8MatMulOptions, type Int8Weight } from '@attnkit/kernels';
+import { checkObject, checkOptionKeys, describeValue, InvalidArgumentError, isTensorLike } from '@attnkit/errors';
+import { checkInt8Weight, freezeInt8Weight, int8MatMul, INT8_KERNEL_NAMES, quantizeWeightPerChannel, type Int8MatMulOptions, type Int8Weight } from '@attnkit/kernels';
 import { Module } from '../module/module.js';
 import { checkWidth } from './check-width.js';
 import { Linear } from './linear.js';
 import { checkLinearFusion, type LinearFusion } from './linear-fusion.js';
+
+/** Checks the options of an {@link Int8Linear} when it is built, not at its first forward: int8MatMul's options, `kernel` a name of INT8_KERNEL_NAMES. */
+function checkInt8LinearOptions(options: unknown, caller: string): void {
+  checkObject(options, { caller, argument: 'options', expected: 'an object { kernel? } (int8MatMul options)' });
+  const { kernel } = checkOptionKeys(options as Int8MatMulOptions, ['kernel', 'activation', 'residualLayerNorm'], caller);
+  if (kernel !== undefined && !(INT8_KERNEL_NAMES as readonly unknown[]).includes(kernel)) {
+    throw new InvalidArgumentError({ caller, argument: 'kernel', expected: `one of ${INT8_KERNEL_NAMES.map((name) => `'${name}'`).join(', ')} (or absent: the fastest this backend has)`, received: describeValue(kernel) });
+  }
+}
 
 /**
  * An inference-only `Linear` on int8 arithmetic: the same forward contract
@@ -37,6 +46,7 @@ export class Int8Linear extends Module {
 
   constructor(weight: Int8Weight, bias?: Tensor, options: Int8MatMulOptions = {}) {
     super();
+    checkInt8LinearOptions(options, 'Int8Linear'); // before the weight is checked and copied
     this.weight = freezeInt8Weight(checkInt8Weight(weight, 'Int8Linear', 'weight')); // checked before anything is registered (a bad weight leaks nothing); a private copy
     if (bias !== undefined && (!isTensorLike(bias) || bias.rank !== 1 || bias.shape[0] !== weight.outFeatures)) throw new InvalidArgumentError({ caller: 'Int8Linear', argument: 'bias', expected: `a tensor [out] = [${weight.outFeatures}]`, received: describeValue(bias) });
     this.inFeatures = weight.inFeatures;
@@ -48,6 +58,7 @@ export class Int8Linear extends Module {
   /** Quantizes a float `Linear` (its `weight [out, in]`, PyTorch layout); the Linear is left as it is. */
   static fromLinear(linear: Linear, options: Int8MatMulOptions = {}): Int8Linear {
     if (!(linear instanceof Linear)) throw new InvalidArgumentError({ caller: 'Int8Linear.fromLinear', argument: 'linear', expected: 'a Linear', received: describeValue(linear) });
+    checkInt8LinearOptions(options, 'Int8Linear.fromLinear'); // before the weight is read and quantized
     const values = linear.weight.dataSync() as Float32Array; // [out, in]
     const weight = quantizeWeightPerChannel({ values, inFeatures: linear.inFeatures, outFeatures: linear.outFeatures });
     return new Int8Linear(weight, linear.bias, options);

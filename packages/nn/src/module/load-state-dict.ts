@@ -59,7 +59,7 @@ function received(value: unknown): { shape: string; dtype: string } | string {
  */
 export function loadStateDict(caller: string, namedParameters: ReadonlyArray<[string, Variable]>, source: StateDictSource, options: LoadStateDictOptions = {}, hint = ''): LoadStateDictResult {
   const given = new Map(entriesOf(caller, source, options));
-  const strict = options.strict ?? true;
+  const strict = options.strict === undefined ? true : options.strict; // null is no boolean: refused, as every other option's null
   if (typeof strict !== 'boolean') throw new InvalidArgumentError({ caller, argument: 'strict', expected: 'a boolean', received: describeValue(strict) });
   const parameters = new Map(namedParameters);
   const missingKeys = [...parameters.keys()].filter((key) => !given.has(key));

@@ -109,6 +109,7 @@ export abstract class Module {
    * old.dispose(); // layer.attention.self.query is the Int8Linear now; the parameter keys are unchanged
    */
   replaceModule(name: string, module: Module): Module {
+    Module.#receiver(this, 'replaceModule');
     const caller = `${this.className}.replaceModule`;
     this.assertLive(caller);
     const old = typeof name === 'string' ? this.#children.get(name) : undefined;
@@ -168,6 +169,7 @@ export abstract class Module {
 
   /** Every parameter of the tree with its dotted checkpoint key, in registration order. */
   namedParameters(): Array<[string, Variable]> {
+    Module.#receiver(this, 'namedParameters');
     this.assertLive(`${this.className}.namedParameters`);
     const out: Array<[string, Variable]> = [...this.#parameters];
     for (const [childName, child] of this.#children) {
@@ -178,16 +180,19 @@ export abstract class Module {
 
   /** The parameters of the tree (for an optimiser: `trainableParameters()`). */
   parameters(): Variable[] {
+    Module.#receiver(this, 'parameters');
     return this.namedParameters().map(([, parameter]) => parameter);
   }
 
   /** The parameters with `trainable` set, e.g. for `optimizer.minimize(loss, false, model.trainableParameters())`. */
   trainableParameters(): Variable[] {
+    Module.#receiver(this, 'trainableParameters');
     return this.parameters().filter((parameter) => parameter.trainable);
   }
 
   /** Every module of the tree with its dotted path (the root is `''`). */
   namedModules(): Array<[string, Module]> {
+    Module.#receiver(this, 'namedModules');
     this.assertLive(`${this.className}.namedModules`);
     const out: Array<[string, Module]> = [['', this]];
     for (const [childName, child] of this.#children) {
@@ -198,6 +203,7 @@ export abstract class Module {
 
   /** The number of scalar parameters in the tree. */
   numParameters(): number {
+    Module.#receiver(this, 'numParameters');
     return this.parameters().reduce((sum, parameter) => sum + parameter.size, 0);
   }
 
@@ -206,6 +212,7 @@ export abstract class Module {
    * PyTorch's `state_dict()` shares storage): do not dispose them; `clone` what must outlive the module.
    */
   stateDict(): Map<string, Tensor> {
+    Module.#receiver(this, 'stateDict');
     return new Map(this.namedParameters());
   }
 
@@ -215,6 +222,7 @@ export abstract class Module {
    * reported at once in one `StateDictError`, and nothing is assigned unless everything fits.
    */
   loadStateDict(stateDict: StateDictSource, options: LoadStateDictOptions = {}): LoadStateDictResult {
+    Module.#receiver(this, 'loadStateDict');
     const caller = `${this.className}.loadStateDict`;
     this.assertLive(caller);
     return loadStateDict(caller, this.namedParameters(), stateDict, options);
@@ -222,6 +230,7 @@ export abstract class Module {
 
   /** Sets training mode on the whole tree (dropout active). Returns `this`. */
   train(mode = true): this {
+    Module.#receiver(this, 'train');
     this.assertLive(`${this.className}.train`);
     if (typeof mode !== 'boolean') throw new InvalidArgumentError({ caller: `${this.className}.train`, argument: 'mode', expected: 'a boolean', received: describeValue(mode) });
     for (const [, module] of this.namedModules()) module.#training = mode;
@@ -230,11 +239,13 @@ export abstract class Module {
 
   /** Sets evaluation mode on the whole tree (dropout off). Returns `this`. */
   eval(): this {
+    Module.#receiver(this, 'eval');
     return this.train(false);
   }
 
   /** Frees every parameter of the tree. A second call, or any later use, throws `UseAfterDisposeError`. */
   dispose(): void {
+    Module.#receiver(this, 'dispose');
     this.assertLive(`${this.className}.dispose`);
     this.#disposeTree();
   }
@@ -242,6 +253,16 @@ export abstract class Module {
   /** Throws `UseAfterDisposeError` naming `caller` if the module was disposed. */
   protected assertLive(caller: string): void {
     if (this.#disposed) throw new UseAfterDisposeError(caller);
+  }
+
+  /**
+   * Throws `InvalidArgumentError` when a method runs on something that is not a Module: a method taken
+   * off its module (`const { stateDict } = model; stateDict()`) has no module to read.
+   */
+  static #receiver(self: unknown, method: string): void {
+    if (typeof self !== 'object' || self === null || !(#disposed in self)) {
+      throw new InvalidArgumentError({ caller: `Module.${method}`, argument: 'this', expected: 'a Module', received: describeValue(self), hint: `Call it on the module (model.${method}(...)); a method taken off its module loses it.` });
+    }
   }
 
   #disposeTree(): void {

@@ -1,4 +1,4 @@
-import { AttnkitError } from '@attnkit/errors';
+import { AttnkitError, describeValue } from '@attnkit/errors';
 
 /** A key whose tensor does not fit its parameter. */
 export interface MismatchedKey {
@@ -11,6 +11,11 @@ export interface MismatchedKey {
 
 const SHOWN = 12;
 
+/** A message part as text: a string as it is, anything else described (never thrown on). */
+const text = (value: unknown): string => (typeof value === 'string' ? value : describeValue(value));
+/** A list of message parts as texts; anything but a list is no items (a hole reads as undefined). */
+const texts = (value: unknown): string[] => (Array.isArray(value) ? Array.from(value as unknown[], text) : []);
+
 function listed(label: string, items: readonly string[]): string {
   if (items.length === 0) return '';
   const more = items.length > SHOWN ? `, and ${items.length - SHOWN} more` : '';
@@ -20,7 +25,9 @@ function listed(label: string, items: readonly string[]): string {
 /**
  * A state dict does not fit a module. Like PyTorch's `load_state_dict`, it reports every
  * problem at once — `missingKeys`, `unexpectedKeys` and `mismatchedKeys` hold the full lists; the
- * message shows the first few of each (so a 10 000-layer mismatch stays a readable message).
+ * message shows the first few of each (so a 10 000-layer mismatch stays a readable message). It is built
+ * from whatever it is given (a part that is no string described, a list that is no list read as empty),
+ * so reporting never throws.
  *
  * @example
  * try { model.loadStateDict(weights); } catch (e) { if (e instanceof StateDictError) console.log(e.missingKeys); }
@@ -32,18 +39,27 @@ export class StateDictError extends AttnkitError {
   readonly mismatchedKeys: readonly MismatchedKey[];
 
   constructor(caller: string, problems: { missingKeys: readonly string[]; unexpectedKeys: readonly string[]; mismatchedKeys: readonly MismatchedKey[] }, hint = '') {
-    const { missingKeys, unexpectedKeys, mismatchedKeys } = problems;
+    // built from whatever it is given (a part that is no string described, a list that is no list read as empty), so reporting never throws
+    const given = (typeof problems === 'object' && problems !== null ? problems : {}) as Partial<typeof problems>;
+    const missingKeys = texts(given.missingKeys);
+    const unexpectedKeys = texts(given.unexpectedKeys);
+    const mismatchedKeys: MismatchedKey[] = (Array.isArray(given.mismatchedKeys) ? Array.from(given.mismatchedKeys as unknown[]) : []).map((m) => {
+      const { key, expected, received } = (typeof m === 'object' && m !== null ? m : { key: m }) as Partial<MismatchedKey>;
+      return { key: text(key), expected: text(expected), received: text(received) };
+    });
+    const name = text(caller);
     super(
       'ATTNKIT_STATE_DICT',
-      `${caller}: the state dict does not fit the module.` +
+      `${name}: the state dict does not fit the module.` +
         listed('missing', missingKeys) +
         listed('unexpected', unexpectedKeys) +
         listed('mis-shaped', mismatchedKeys.map((m) => `${m.key} (expected ${m.expected}, received ${m.received})`)) +
-        (hint === '' ? '' : ` ${hint}`),
+        (hint === '' || hint === undefined ? '' : ` ${text(hint)}`),
     );
-    this.caller = caller;
+    this.caller = name;
     this.missingKeys = missingKeys;
     this.unexpectedKeys = unexpectedKeys;
     this.mismatchedKeys = mismatchedKeys;
   }
+
 }

@@ -27,6 +27,7 @@ import { kernelsPositionsCases } from './kernels-positions-cases.js';
 import { errorsPositionsCases } from './errors-positions-cases.js';
 import { backendsMorePositionsCases } from './backends-more-positions-cases.js';
 import { encodersPositionsCases } from './encoders-positions-cases.js';
+import { blocksPositionsCases } from './blocks-positions-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
 import { tokenizerCases } from './tokenizer-cases.js';
@@ -72,6 +73,7 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...errorsPositionsCases,
   ...backendsMorePositionsCases,
   ...encodersPositionsCases,
+  ...blocksPositionsCases,
 ];
 
 /** The areas the catalogue must cover (a missing or misspelled area fails the run). */
