@@ -1,8 +1,12 @@
-import { AttnkitError } from '@attnkit/errors';
+import { AttnkitError, describeValue } from '@attnkit/errors';
+
+/** A message part as text: a string as it is, anything else described (never thrown on). */
+const text = (value: unknown): string => (typeof value === 'string' ? value : describeValue(value));
 
 /**
  * A model folder (or URL, or set of files) that cannot be loaded: a missing or malformed file,
  * or weights that do not match `config.json`. The message names the loader, the file and the problem.
+ * It is built from whatever it is given (a part that is no string described), so reporting never throws.
  *
  * @example
  * await loadEncoder('./no-such-folder'); // ModelLoadError: loadEncoder: config.json is missing in ./no-such-folder ...
@@ -11,7 +15,7 @@ export class ModelLoadError extends AttnkitError {
   readonly file: string;
 
   constructor(file: string, message: string, cause?: unknown, caller = 'loadBert') {
-    super('ATTNKIT_MODEL_LOAD', `${caller}: ${message}`, { cause });
-    this.file = file;
+    super('ATTNKIT_MODEL_LOAD', `${text(caller)}: ${text(message)}`, { cause });
+    this.file = text(file);
   }
 }

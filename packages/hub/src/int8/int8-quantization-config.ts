@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@attnkit/errors';
+import { describeValue, InvalidArgumentError } from '@attnkit/errors';
 
 /** The quantization scheme of an int8 folder, as `compressed-tensors` writes it: int8 weights per output channel, int8 activations per token, computed at run time. */
 const SCHEME = {
@@ -25,6 +25,9 @@ const shown = (value: unknown): string => {
  * config.quantization_config = int8QuantizationConfig(['cls.predictions.transform.dense']);
  */
 export function int8QuantizationConfig(ignore: readonly string[] = []): Record<string, unknown> {
+  if (!Array.isArray(ignore) || !Array.from(ignore as unknown[]).every((name) => typeof name === 'string')) { // Array.from: a hole reads as undefined, refused
+    throw new InvalidArgumentError({ caller: 'int8QuantizationConfig', argument: 'ignore', expected: "a list of module names left in float32 (such as ['lm_head'])", received: describeValue(ignore) });
+  }
   return {
     quant_method: 'compressed-tensors',
     format: 'int-quantized',

@@ -28,6 +28,7 @@ import { errorsPositionsCases } from './errors-positions-cases.js';
 import { backendsMorePositionsCases } from './backends-more-positions-cases.js';
 import { encodersPositionsCases } from './encoders-positions-cases.js';
 import { blocksPositionsCases } from './blocks-positions-cases.js';
+import { hubMorePositionsCases } from './hub-more-positions-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
 import { tokenizerCases } from './tokenizer-cases.js';
@@ -74,6 +75,7 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...backendsMorePositionsCases,
   ...encodersPositionsCases,
   ...blocksPositionsCases,
+  ...hubMorePositionsCases,
 ];
 
 /** The areas the catalogue must cover (a missing or misspelled area fails the run). */
