@@ -1,4 +1,4 @@
-import { randomNormal, tensor } from '@tensorflow/tfjs-core';
+import { randomNormal, tensor, zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
@@ -24,5 +24,14 @@ describe('callWithTorchMasks', () => {
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect(error.message).toBe("f: 'batchFirst' must be a boolean; received number 1.");
     [src, padding, out].forEach((t) => t.dispose());
+  });
+  it('refuses batchFirst: null, a head count that is no positive integer and a forward that is no function', () => {
+    const src = zeros([2, 3, 4]);
+    expect(thrown(() => callWithTorchMasks('f', src, { batchFirst: null as never }, 2, (x) => x)).message).toBe("f: 'batchFirst' must be a boolean; received null.");
+    expect(thrown(() => callWithTorchMasks('f', src, {}, Number.NaN, (x) => x)).message).toMatch(/^f: 'numHeads' must be an integer ≥ 1; received/);
+    const error = thrown(() => callWithTorchMasks('f', src, {}, 2, null as never));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toBe("f: 'forward' must be a function (x [B, T, E], mask, bias) => [B, T, E]; received null.");
+    src.dispose();
   });
 });

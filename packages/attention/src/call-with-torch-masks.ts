@@ -1,5 +1,5 @@
 import { tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
-import { checkBoolean, checkInteger, checkObject, checkOptionKeys, checkTensor, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { checkInteger, checkObject, checkOptionKeys, checkTensor, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { fromTorchMasks } from './from-torch-masks.js';
 
 /** PyTorch's encoder call options: `src_mask`, `src_key_padding_mask` and the layout of `src`. */
@@ -43,7 +43,8 @@ export function callWithTorchMasks(
     });
   }
   checkOptionKeys(options, ['mask', 'srcKeyPaddingMask', 'batchFirst', 'additiveBinaryMasks'], caller);
-  const batchFirst = checkBoolean(options.batchFirst, { caller, argument: 'batchFirst', fallback: true });
+  const batchFirst = options.batchFirst === undefined ? true : options.batchFirst; // null is no boolean: refused
+  if (typeof batchFirst !== 'boolean') throw new InvalidArgumentError({ caller, argument: 'batchFirst', expected: 'a boolean', received: describeValue(batchFirst) });
   checkInteger(numHeads, { caller, argument: 'numHeads', min: 1 });
   if (typeof forward !== 'function') throw new InvalidArgumentError({ caller, argument: 'forward', expected: 'a function (x [B, T, E], mask, bias) => [B, T, E]', received: describeValue(forward) });
   checkTensor(src, { caller, argument: 'src', dtype: 'float32', rank: 3, shape: batchFirst ? '[B, T, E]' : '[T, B, E]' });

@@ -85,4 +85,14 @@ describe('fromTorchStateDict options', () => {
     });
     expect(leaks.tensors).toBe(0);
   });
+  it('refuses a prefix that is no string and a scorer that is no Scorer before reading the weights', async () => {
+    const record = stateDict(4);
+    expect(await leaksOf(() => {
+      expect(thrown(() => MultiHeadAttention.fromTorchStateDict(record, { numHeads: 2, prefix: null as never })).message).toBe("MultiHeadAttention.fromTorchStateDict: 'prefix' must be a key prefix to strip (a string such as 'encoder.self_attn.'); received null.");
+      const error = thrown(() => MultiHeadAttention.fromTorchStateDict(record, { numHeads: 2, scorer: 'x' as never }));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toMatch(/^MultiHeadAttention\.fromTorchStateDict: 'scorer' must be a Scorer/);
+    })).toEqual({ tensors: 0, bytes: 0 });
+    Object.values(record).forEach((t) => t.dispose());
+  });
 });

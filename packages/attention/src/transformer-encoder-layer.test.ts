@@ -90,4 +90,16 @@ describe('encoder call options', () => {
     layer.dispose();
     encoder.dispose();
   });
+  it('reads an absent option as its default and refuses null, as every other config', () => {
+    for (const key of ['feedForwardDim', 'dropout', 'activation', 'layerNormEps', 'normFirst', 'seed']) {
+      const before = memory().numTensors;
+      const error = thrown(() => new TransformerEncoderLayer({ ...config, [key]: null } as never));
+      expect(error, key).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message, key).toMatch(/received null/);
+      expect(memory().numTensors, key).toBe(before);
+    }
+    const gone = zeros([1]);
+    gone.dispose();
+    expect(thrown(() => new TransformerEncoderLayer({ ...config, seed: gone } as never)).message).toMatch(/^TransformerEncoderLayer: 'seed' must be an integer; received a disposed/);
+  });
 });

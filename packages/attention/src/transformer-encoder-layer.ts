@@ -1,5 +1,5 @@
 import { add, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { checkBoolean, checkInteger, checkObject, checkOptionKeys, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { checkBoolean, checkInteger, checkObject, checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { Dropout, LayerNorm, Linear, Module, activationByName, type ActivationFunction } from '@attnkit/nn';
 import { callWithTorchMasks, type TorchEncoderCallOptions } from './call-with-torch-masks.js';
 import { MultiHeadAttention } from './multi-head-attention.js';
@@ -58,7 +58,8 @@ export class TransformerEncoderLayer extends Module {
     const feedForwardDim = checkInteger(or(config.feedForwardDim, 2048), { caller, argument: 'feedForwardDim', min: 1 });
     const rate = or(config.dropout, 0.1);
     const eps = or(config.layerNormEps, 1e-5);
-    this.normFirst = checkBoolean(config.normFirst, { caller, argument: 'normFirst', fallback: false });
+    this.normFirst = or(config.normFirst, false);
+    if (typeof this.normFirst !== 'boolean') throw new InvalidArgumentError({ caller, argument: 'normFirst', expected: 'a boolean', received: describeValue(this.normFirst) });
     this.activation = activationByName(or(config.activation, 'relu'), caller);
     const seedValue = config.seed === undefined ? undefined : checkInteger(config.seed, { caller, argument: 'seed' });
     const seed = (offset: number) => (seedValue === undefined ? {} : { seed: seedValue + offset });

@@ -29,4 +29,10 @@ describe('TransformerEncoder', () => {
     expect(thrown(() => encoder.forward(late))).toMatchObject({ name: 'UseAfterDisposeError' });
     late.dispose();
   });
+  it('refuses a finalNorm that is no boolean, a tensor included, without reading it', () => {
+    const gone = zeros([1]);
+    gone.dispose();
+    expect(thrown(() => new TransformerEncoder({ embedDim: 8, numHeads: 2, numLayers: 1, finalNorm: gone } as never)).message).toMatch(/^TransformerEncoder: 'finalNorm' must be a boolean; received a disposed/);
+    expect(thrown(() => new TransformerEncoder({ embedDim: 8, numHeads: 2, numLayers: 1, finalNorm: null } as never)).message).toBe("TransformerEncoder: 'finalNorm' must be a boolean; received null.");
+  });
 });

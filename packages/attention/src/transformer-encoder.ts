@@ -1,5 +1,5 @@
 import { tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { checkBoolean, checkInteger, checkObject, checkOptionKeys, InvalidArgumentError } from '@attnkit/errors';
+import { checkBoolean, checkInteger, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { LayerNorm, Module, ModuleList } from '@attnkit/nn';
 import { TransformerEncoderLayer, type EncoderLayerCallOptions } from './transformer-encoder-layer.js';
 import { callWithTorchMasks, type TorchEncoderCallOptions } from './call-with-torch-masks.js';
@@ -52,7 +52,8 @@ export class TransformerEncoder extends Module {
     super();
     checkObject(config, { caller: 'TransformerEncoder', argument: 'config', expected: 'a TransformerEncoderConfig object ({ numLayers, embedDim, numHeads, ... })' });
     const numLayers = checkInteger(config.numLayers, { caller: 'TransformerEncoder', argument: 'numLayers', min: 1 });
-    const finalNorm = checkBoolean(config.finalNorm, { caller: 'TransformerEncoder', argument: 'finalNorm', fallback: false });
+    const finalNorm = config.finalNorm === undefined ? false : config.finalNorm; // null is no boolean: refused
+    if (typeof finalNorm !== 'boolean') throw new InvalidArgumentError({ caller: 'TransformerEncoder', argument: 'finalNorm', expected: 'a boolean', received: describeValue(finalNorm) });
     [this.layers, this.norm] = this.guard(() => {
       const built: TransformerEncoderLayer[] = [];
       try {

@@ -23,4 +23,14 @@ describe('checkBoolMask', () => {
     );
     float.dispose();
   });
+  it('checks the rank it is asked for: an integer or a non-empty list of them', () => {
+    const mask = ones([2, 3], 'bool');
+    for (const rank of [null, Number.NaN, 'x', [], [2, , 3], -1]) { // eslint-disable-line no-sparse-arrays
+      const error = thrown(() => checkBoolMask(mask, 'f', 'mask', rank as never));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toMatch(/^checkBoolMask: 'rank' must be a rank \(an integer ≥ 0\) or a non-empty list of ranks; received /);
+    }
+    expect(checkBoolMask(mask, 'f', 'mask', [1, 2])).toBe(mask);
+    mask.dispose();
+  });
 });

@@ -43,4 +43,9 @@ describe('checkRankTwo', () => {
     expect(placed.shape).toEqual([1, 1, 2, 3]);
     [padding, expanded, explicit, queryKey, placed].forEach((t) => t.dispose());
   });
+  it('refuses a shape with holes and target sizes that are no positive integers', () => {
+    expect(thrown(() => checkRankTwo([2, , 3] as never, { batch: 2, queryLength: 2 }, 'f', 'mask')).message).toMatch(/^checkRankTwo: 'shape' must be a shape \(a list of integers\)/); // eslint-disable-line no-sparse-arrays
+    expect(thrown(() => checkRankTwo([2, 3], {} as never, 'f', 'mask')).message).toBe("checkRankTwo: 'target.batch' must be an integer ≥ 1; received undefined.");
+    expect(thrown(() => checkRankTwo([2, 3], { batch: 2, queryLength: Number.NaN }, 'f', 'mask')).message).toMatch(/^checkRankTwo: 'target.queryLength' must be an integer ≥ 1/);
+  });
 });

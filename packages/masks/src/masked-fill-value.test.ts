@@ -1,3 +1,4 @@
+import { zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
@@ -20,5 +21,15 @@ describe('maskedFillValue', () => {
     const error = thrown(() => maskedFillValue('float64' as never));
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect(error.message).toBe("maskedFillValue: 'dtype' must be 'float32' or 'float16'; received float64.");
+  });
+  it('names a dtype or backend it cannot use, a tensor included, without reading it', () => {
+    const gone = zeros([2]);
+    gone.dispose();
+    expect(thrown(() => maskedFillValue(gone as never)).message).toMatch(/^maskedFillValue: 'dtype' must be 'float32' or 'float16'; received a disposed/);
+    for (const backend of [null, 1, '', {}]) {
+      const error = thrown(() => maskedFillValue('float32', backend as never));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toMatch(/^maskedFillValue: 'backend' must be a backend name/);
+    }
   });
 });

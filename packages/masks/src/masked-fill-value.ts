@@ -19,7 +19,7 @@ const FLOAT32_FILL = -1e9;
  */
 export function maskedFillValue(dtype: 'float32' | 'float16' = 'float32', backend: string = getBackend()): number {
   if (dtype !== 'float32' && dtype !== 'float16') {
-    throw new InvalidArgumentError({ caller: 'maskedFillValue', argument: 'dtype', expected: "'float32' or 'float16'", received: describeValue(dtype) });
+    throw new InvalidArgumentError({ caller: 'maskedFillValue', argument: 'dtype', expected: "'float32' or 'float16'", received: typeof dtype === 'string' ? dtype : describeValue(dtype) });
   }
   if (typeof backend !== 'string' || backend === '') {
     throw new InvalidArgumentError({ caller: 'maskedFillValue', argument: 'backend', expected: "a backend name such as 'cpu', 'wasm' or 'webgl' (default: the current backend)", received: describeValue(backend) });

@@ -70,7 +70,7 @@ export function validateMask(mask: Tensor, options: ValidateMaskOptions): Tensor
     keyLength: checkInteger(options.keyLength, { caller, argument: 'keyLength', min: 1 }),
   };
   if (layout !== 'batch-first' && layout !== 'seq-first') {
-    throw new InvalidArgumentError({ caller, argument: 'layout', expected: "'batch-first' or 'seq-first'", received: describeValue(layout) });
+    throw new InvalidArgumentError({ caller, argument: 'layout', expected: "'batch-first' or 'seq-first'", received: typeof layout === 'string' ? layout : describeValue(layout) });
   }
   checkBoolMask(mask, caller, argument);
   const axes = PLACEMENT[layout][mask.rank];

@@ -49,4 +49,11 @@ describe('parseInt8QuantizationConfig', () => {
     expect(error.message).toContain(message);
     expect(error.message).toMatch(/^parseInt8QuantizationConfig: /);
   });
+  it('refuses an ignore list that is no list of module names', () => {
+    for (const ignore of [null, 'lm_head', {}, ['a', , 'b'], [1]]) { // eslint-disable-line no-sparse-arrays
+      const error = thrown(() => int8QuantizationConfig(ignore as never));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toMatch(/^int8QuantizationConfig: 'ignore' must be a list of module names left in float32/);
+    }
+  });
 });

@@ -8,4 +8,7 @@ describe('SafetensorsError', () => {
     expect(error).toBeInstanceOf(AttnkitError);
     expect([error.name, error.code, error.reason, error.message]).toEqual(['SafetensorsError', 'ATTNKIT_SAFETENSORS', 'offsets', 'safetensors: bad.']);
   });
+  it('is built from whatever it is given, so reporting never throws', () => {
+    expect(new SafetensorsError('header', { toString: () => { throw new Error('unreadable'); } } as never).message).toBe('safetensors: Object');
+  });
 });

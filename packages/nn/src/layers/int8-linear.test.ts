@@ -65,4 +65,15 @@ describe('Int8Linear constructor', () => {
     bias.dispose();
     expect(memory().numTensors).toBe(before);
   });
+  it('checks its options when it is built, not at its first forward', () => {
+    const weight = quantizeWeightPerChannel({ values: new Float32Array(4).fill(0.5), inFeatures: 2, outFeatures: 2 });
+    const before = memory().numTensors;
+    expect(thrown(() => new Int8Linear(weight, undefined, { kernel: 'x' as never })).message).toBe("Int8Linear: 'kernel' must be one of 'relaxed-simd', 'simd', 'js' (or absent: the fastest this backend has); received string 'x'.");
+    expect(thrown(() => new Int8Linear(weight, undefined, null as never)).message).toMatch(/^Int8Linear: 'options' must be an object/);
+    expect(thrown(() => new Int8Linear(weight, undefined, { kernal: 'js' } as never))).toBeInstanceOf(InvalidArgumentError);
+    const linear = new Linear(2, 2, { seed: 1 });
+    expect(thrown(() => Int8Linear.fromLinear(linear, { kernel: -1 as never })).message).toMatch(/^Int8Linear\.fromLinear: 'kernel' must be one of/);
+    linear.dispose();
+    expect(memory().numTensors).toBe(before);
+  });
 });

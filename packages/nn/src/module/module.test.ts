@@ -213,4 +213,20 @@ describe('Module subclasses in a plain tidy', () => {
     [x].forEach((t) => t.dispose());
     block.dispose();
   });
+  it('refuses a method run on something that is no Module (a method taken off its module), naming the method', () => {
+    const linear = new Linear(2, 2, { seed: 1 });
+    const { stateDict, parameters, dispose, train } = linear;
+    for (const [method, call] of [['stateDict', () => stateDict.call(undefined as never)], ['parameters', () => parameters.call({} as never)], ['dispose', () => dispose.call(null as never)], ['train', () => train.call(Object.create(Module.prototype) as never)]] as const) {
+      const error = thrown(call);
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error.message).toMatch(new RegExp(`^Module\\.${method}: 'this' must be a Module; received .*Call it on the module \\(model\\.${method}\\(\\.\\.\\.\\)\\)`));
+    }
+    expect(linear.isDisposed).toBe(false);
+    linear.dispose();
+  });
+  it('loadStateDict refuses strict: null (no boolean), as every other option', () => {
+    const linear = new Linear(2, 2, { seed: 1 });
+    expect(thrown(() => linear.loadStateDict({}, { strict: null as never })).message).toBe("Linear.loadStateDict: 'strict' must be a boolean; received null.");
+    linear.dispose();
+  });
 });
