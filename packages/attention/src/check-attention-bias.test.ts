@@ -44,4 +44,10 @@ describe('checkAttentionBias', () => {
     expect(thrown(() => checkAttentionBias(mask, target, 'f')).message).toMatch(/A bool tensor is a mask: pass it as the mask, not the bias\.$/);
     mask.dispose();
   });
+  it('refuses target sizes that are no integers, naming the size', () => {
+    const bias = zeros([3, 5]);
+    expect(thrown(() => checkAttentionBias(bias, {} as never, 'f')).message).toBe("checkAttentionBias: 'target.batch' must be an integer ≥ 0; received undefined.");
+    expect(thrown(() => checkAttentionBias(bias, { batch: 2, heads: 2, queryLength: 3, keyLength: Number.NaN }, 'f')).message).toMatch(/^checkAttentionBias: 'target.keyLength' must be an integer ≥ 0/);
+    bias.dispose();
+  });
 });

@@ -1,5 +1,5 @@
 import { reshape, type Tensor } from '@tensorflow/tfjs-core';
-import { checkObject, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { checkInteger, checkObject, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { checkRankTwo } from '@attnkit/masks';
 
 /** The scores an attention bias is added to: `[B, H, T, S]`. */
@@ -24,6 +24,7 @@ export interface BiasTarget {
 export function checkAttentionBias(bias: unknown, target: BiasTarget, caller: string, argument = 'bias'): Tensor {
   const { batch, heads, queryLength, keyLength } = checkObject(target, { caller: typeof caller === 'string' ? caller : 'checkAttentionBias', argument: 'target', expected: 'the sizes { batch, heads, queryLength, keyLength }' });
   const wanted = [batch, heads, queryLength, keyLength];
+  wanted.forEach((size, i) => checkInteger(size, { caller: 'checkAttentionBias', argument: `target.${['batch', 'heads', 'queryLength', 'keyLength'][i]}`, min: 0 }));
   const given = checkTensor(bias, { caller, argument, dtype: 'float32', rank: [2, 4], shape: '[T, S] or [B|1, H|1, T|1, S|1]', dtypeHint: 'A bool tensor is a mask: pass it as the mask, not the bias.' });
   checkRankTwo(given.shape, { batch, queryLength }, caller, argument); // a [B, S] bias would pass as [T, S] when B == T
   const placed = given.rank === 2 ? [1, 1, ...given.shape] : given.shape;

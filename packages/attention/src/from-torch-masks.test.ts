@@ -64,4 +64,11 @@ describe('fromTorchMasks', () => {
     expect(thrown(() => fromTorchMasks('f', { keyPaddingMask: wrong }, sizes)).message).toBe("f: 'keyPaddingMask' must be [B, S] = [2, 3]; received [3, 2].");
     wrong.dispose();
   });
+  it('refuses sizes that are no integers, naming the size, before reading a mask', () => {
+    const padding = zeros([2, 5], 'bool');
+    const error = thrown(() => fromTorchMasks('f', { keyPaddingMask: padding }, {} as never));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toBe("fromTorchMasks: 'sizes.batch' must be an integer ≥ 0; received undefined.");
+    padding.dispose();
+  });
 });

@@ -1,5 +1,5 @@
 import { add, all, any, equal, getBackend, logicalAnd, logicalOr, maximum, reshape, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { checkBoolean, checkObject, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { checkBoolean, checkInteger, checkObject, checkTensor, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { fromTorchBoolMask, maskedFillValue, mergeMasks, splitAdditiveMask } from '@attnkit/masks';
 
 /** PyTorch's two attention masks, as `nn.MultiheadAttention` and `nn.TransformerEncoderLayer` take them. */
@@ -73,6 +73,7 @@ export function fromTorchMasks(
 ): { mask: Tensor | undefined; bias: Tensor | undefined } {
   const { keyPaddingMask, attnMask, additiveBinaryMasks } = checkObject(masks, { caller: typeof caller === 'string' ? caller : 'fromTorchMasks', argument: 'masks', expected: 'an object { keyPaddingMask?, attnMask? }' });
   const { batch, numHeads, queryLength, keyLength } = checkObject(sizes, { caller: typeof caller === 'string' ? caller : 'fromTorchMasks', argument: 'sizes', expected: 'the sizes { batch, numHeads, queryLength, keyLength }' });
+  [batch, numHeads, queryLength, keyLength].forEach((size, i) => checkInteger(size, { caller: 'fromTorchMasks', argument: `sizes.${['batch', 'numHeads', 'queryLength', 'keyLength'][i]}`, min: 0 }));
   if (keyPaddingMask !== undefined) {
     checkTensor(keyPaddingMask, { caller, argument: 'keyPaddingMask', dtype: ['bool', 'float32'], rank: 2, shape: '[B, S]' });
     if (keyPaddingMask.shape[0] !== batch || keyPaddingMask.shape[1] !== keyLength) {

@@ -35,4 +35,10 @@ describe('TransformerEncoder', () => {
     expect(thrown(() => new TransformerEncoder({ embedDim: 8, numHeads: 2, numLayers: 1, finalNorm: gone } as never)).message).toMatch(/^TransformerEncoder: 'finalNorm' must be a boolean; received a disposed/);
     expect(thrown(() => new TransformerEncoder({ embedDim: 8, numHeads: 2, numLayers: 1, finalNorm: null } as never)).message).toBe("TransformerEncoder: 'finalNorm' must be a boolean; received null.");
   });
+  it('names its own input when it is no [B, T, E] float32 tensor', () => {
+    const encoder = new TransformerEncoder({ embedDim: 8, numHeads: 2, numLayers: 1, seed: 1 });
+    const ids = tensor([[1, 2]], [1, 2], 'int32');
+    expect(thrown(() => encoder.forward(ids)).message).toMatch(/^TransformerEncoder\.forward: 'x' must be a float32 tensor of rank 3 \[B, T, E\]; received int32/);
+    [ids, encoder].forEach((t) => t.dispose());
+  });
 });

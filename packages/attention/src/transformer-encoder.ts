@@ -1,5 +1,5 @@
 import { tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { checkBoolean, checkInteger, checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { checkBoolean, checkInteger, checkObject, checkOptionKeys, checkTensor, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { LayerNorm, Module, ModuleList } from '@attnkit/nn';
 import { TransformerEncoderLayer, type EncoderLayerCallOptions } from './transformer-encoder-layer.js';
 import { callWithTorchMasks, type TorchEncoderCallOptions } from './call-with-torch-masks.js';
@@ -75,6 +75,7 @@ export class TransformerEncoder extends Module {
     checkOptionKeys(options, ['attentionMask', 'attentionBias', 'outputHiddenStates', 'outputAttentions'], caller);
     const outputHiddenStates = checkBoolean(options.outputHiddenStates, { caller, argument: 'outputHiddenStates', fallback: false });
     const outputAttentions = checkBoolean(options.outputAttentions, { caller, argument: 'outputAttentions', fallback: false });
+    checkTensor(x, { caller, argument: 'x', dtype: 'float32', rank: 3, shape: '[B, T, E]' }); // named here, not by the first layer
     return tidy(() => {
       const hiddenStates: Tensor[] = [x];
       const attentions: Tensor[] = [];

@@ -45,7 +45,7 @@ describe('checkRankTwo', () => {
   });
   it('refuses a shape with holes and target sizes that are no positive integers', () => {
     expect(thrown(() => checkRankTwo([2, , 3] as never, { batch: 2, queryLength: 2 }, 'f', 'mask')).message).toMatch(/^checkRankTwo: 'shape' must be a shape \(a list of integers\)/); // eslint-disable-line no-sparse-arrays
-    expect(thrown(() => checkRankTwo([2, 3], {} as never, 'f', 'mask')).message).toBe("checkRankTwo: 'target.batch' must be an integer ≥ 1; received undefined.");
-    expect(thrown(() => checkRankTwo([2, 3], { batch: 2, queryLength: Number.NaN }, 'f', 'mask')).message).toMatch(/^checkRankTwo: 'target.queryLength' must be an integer ≥ 1/);
+    expect(thrown(() => checkRankTwo([2, 3], {} as never, 'f', 'mask')).message).toBe("checkRankTwo: 'target.batch' must be an integer ≥ 0; received undefined.");
+    expect(thrown(() => checkRankTwo([2, 3], { batch: 2, queryLength: Number.NaN }, 'f', 'mask')).message).toMatch(/^checkRankTwo: 'target.queryLength' must be an integer ≥ 0/);
   });
 });

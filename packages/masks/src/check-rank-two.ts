@@ -16,8 +16,8 @@ export function checkRankTwo(shape: readonly number[], target: { readonly batch:
     throw new InvalidArgumentError({ caller: 'checkRankTwo', argument: 'shape', expected: 'a shape (a list of integers)', received: describeValue(shape) });
   }
   const { batch, queryLength } = checkObject(target, { caller: 'checkRankTwo', argument: 'target', expected: 'the sizes { batch, queryLength }' });
-  checkInteger(batch, { caller: 'checkRankTwo', argument: 'target.batch', min: 1 });
-  checkInteger(queryLength, { caller: 'checkRankTwo', argument: 'target.queryLength', min: 1 });
+  checkInteger(batch, { caller: 'checkRankTwo', argument: 'target.batch', min: 0 });
+  checkInteger(queryLength, { caller: 'checkRankTwo', argument: 'target.queryLength', min: 0 });
   if (shape.length !== 2) return;
   if (batch > 1 && batch === queryLength && shape[0] === batch) {
     throw new InvalidArgumentError({

@@ -22,4 +22,7 @@ describe('readMaskIds', () => {
     expect(thrown(() => readMaskIds([[1], [1, 1]], 'f')).message).toBe("f: 'attentionMask[1]' must be a row of 1 values like row 0; received array [1,1].");
     expect(thrown(() => readMaskIds([], 'f')).message).toBe("f: 'attentionMask' must be a non-empty [B, S] mask (B ≥ 1, S ≥ 1); received [0, 0].");
   });
+  it('names a first row that is no row as such (not as a row of 0 values)', () => {
+    expect(thrown(() => readMaskIds([1, , 1] as never, 'f')).message).toBe("f: 'attentionMask[0]' must be a row of 0/1 values (a list or typed array); received number 1."); // eslint-disable-line no-sparse-arrays
+  });
 });

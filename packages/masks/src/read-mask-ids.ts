@@ -31,7 +31,7 @@ export function readMaskIds(attentionMask: Tensor2D | readonly (readonly number[
       const items = isRow(row) ? Array.from(row) : undefined;
       if (b === 0) width = items?.length ?? 0;
       if (items === undefined || items.length !== width) {
-        throw new InvalidArgumentError({ caller, argument: `${argument}[${b}]`, expected: `a row of ${width} values like row 0`, received: describeValue(row) });
+        throw new InvalidArgumentError({ caller, argument: `${argument}[${b}]`, expected: b === 0 ? 'a row of 0/1 values (a list or typed array)' : `a row of ${width} values like row 0`, received: describeValue(row) });
       }
       for (const item of items) flat.push(item); // no spread: rows may be long
     });

@@ -93,9 +93,12 @@ const NN: readonly ValidCall[] = [
   { name: 'nn.Module.loadStateDict', args: () => [stateDictOf(), {}], call: ([s, o]) => withModule(() => new TwoLinear(), (m) => m.loadStateDict(s as never, o as never)), optional: [1], options: { index: 1, keys: ['strict'] } },
   { name: 'nn.Module.replaceModule', args: () => ['first', linear()], call: ([n, l]) => withModule(() => new TwoLinear(), (m) => m.replaceModule(n as string, l as Module).dispose()) },
   { name: 'nn.Module.train', args: () => [true], call: ([t]) => withModule(() => new TwoLinear(), (m) => m.train(t as boolean)), optional: [0] },
+  // the methods without arguments: the module they run on (`this`) is the position given each hostile value
   { name: 'nn.Module.stateDict', args: () => [new TwoLinear()], call: ([m]) => tidyCall(() => [...Module.prototype.stateDict.call(m as Module).values()].map((t) => t.clone())) },
   { name: 'nn.Module.parameters', args: () => [new TwoLinear()], call: ([m]) => Module.prototype.parameters.call(m as Module) },
   { name: 'nn.Module.namedParameters', args: () => [new TwoLinear()], call: ([m]) => Module.prototype.namedParameters.call(m as Module) },
+  { name: 'nn.Module.trainableParameters', args: () => [new TwoLinear()], call: ([m]) => Module.prototype.trainableParameters.call(m as Module) },
+  { name: 'nn.Module.namedModules', args: () => [new TwoLinear()], call: ([m]) => Module.prototype.namedModules.call(m as Module) },
   { name: 'nn.Module.numParameters', args: () => [new TwoLinear()], call: ([m]) => Module.prototype.numParameters.call(m as Module) },
   { name: 'nn.Module.eval', args: () => [new TwoLinear()], call: ([m]) => Module.prototype.eval.call(m as Module) },
   { name: 'nn.Module.dispose', args: () => [new TwoLinear()], call: ([m]) => Module.prototype.dispose.call(m as Module) },
