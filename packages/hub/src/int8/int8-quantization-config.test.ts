@@ -56,4 +56,7 @@ describe('parseInt8QuantizationConfig', () => {
       expect(error.message).toMatch(/^int8QuantizationConfig: 'ignore' must be a list of module names left in float32/);
     }
   });
+  it('names quantization_config itself when it is no JSON object', () => {
+    expect(thrown(() => parseInt8QuantizationConfig('x')).message).toMatch(/^parseInt8QuantizationConfig: 'quantization_config' must be a JSON object; received /);
+  });
 });

@@ -53,7 +53,7 @@ export function parseInt8QuantizationConfig(value: unknown): boolean {
   const caller = 'parseInt8QuantizationConfig';
   if (value === undefined || value === null) return false;
   const fail = (argument: string, expected: string, received: unknown): never => {
-    throw new InvalidArgumentError({ caller, argument: `quantization_config.${argument}`, expected, received: shown(received), hint: 'attnkit loads compressed-tensors int8 folders with channel-wise weights and dynamic per-token activations (W8A8), as saveInt8Folder writes them.' });
+    throw new InvalidArgumentError({ caller, argument: argument === '' ? 'quantization_config' : `quantization_config.${argument}`, expected, received: shown(received), hint: 'attnkit loads compressed-tensors int8 folders with channel-wise weights and dynamic per-token activations (W8A8), as saveInt8Folder writes them.' });
   };
   const proto = typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
   if (typeof value !== 'object' || Array.isArray(value) || (proto !== Object.prototype && proto !== null)) fail('', 'a JSON object', value); // what JSON.parse gives
