@@ -1,7 +1,4 @@
-import { AttnkitError, describeValue } from '@attnkit/errors';
-
-/** A message part as text: a string as it is, anything else described (never thrown on). */
-const text = (value: unknown): string => (typeof value === 'string' ? value : describeValue(value));
+import { AttnkitError, messageText as text } from '@attnkit/errors';
 
 /**
  * A model folder (or URL, or set of files) that cannot be loaded: a missing or malformed file,

@@ -1,4 +1,4 @@
-import { AttnkitError, describeValue } from '@attnkit/errors';
+import { AttnkitError, messageText } from '@attnkit/errors';
 
 /**
  * A `.safetensors` file that is malformed, lies about its contents, or uses what attnkit does not
@@ -11,7 +11,7 @@ export class SafetensorsError extends AttnkitError {
   readonly reason: 'truncated' | 'header' | 'dtype' | 'shape' | 'offsets';
 
   constructor(reason: SafetensorsError['reason'], message: string) {
-    super('ATTNKIT_SAFETENSORS', `safetensors: ${typeof message === 'string' ? message : describeValue(message)}`); // built from whatever it is given: reporting never throws
+    super('ATTNKIT_SAFETENSORS', `safetensors: ${messageText(message)}`); // built from whatever it is given: reporting never throws
     this.reason = reason;
   }
 }

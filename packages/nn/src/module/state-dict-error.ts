@@ -1,4 +1,4 @@
-import { AttnkitError, describeValue } from '@attnkit/errors';
+import { AttnkitError, messageText as text, messageTexts as texts } from '@attnkit/errors';
 
 /** A key whose tensor does not fit its parameter. */
 export interface MismatchedKey {
@@ -10,11 +10,6 @@ export interface MismatchedKey {
 }
 
 const SHOWN = 12;
-
-/** A message part as text: a string as it is, anything else described (never thrown on). */
-const text = (value: unknown): string => (typeof value === 'string' ? value : describeValue(value));
-/** A list of message parts as texts; anything but a list is no items (a hole reads as undefined). */
-const texts = (value: unknown): string[] => (Array.isArray(value) ? Array.from(value as unknown[], text) : []);
 
 function listed(label: string, items: readonly string[]): string {
   if (items.length === 0) return '';

@@ -12,6 +12,7 @@ import {
 } from '@attnkit/nn';
 import { checkQueryKey, checkScorer, dotProductScorer } from '@attnkit/scorers';
 import type { CatalogueCase } from './catalogue-case.js';
+import { acceptedEverywhere, built, REPORTS } from './kernels-positions-cases.js';
 import { variants, type ValidCall } from './positions-cases.js';
 
 const f = (shape: number[]) => zeros(shape);
@@ -31,15 +32,9 @@ class OwnedMap<V> extends Map<string, V> {
     for (const value of this.values()) (value as { dispose?: () => void }).dispose?.();
   }
 }
-/** Every hostile value of a position, accepted for the same reason (a name only used in messages). */
-function acceptedAll(position: number, reason: string): Record<string, string> {
-  const labels = ['undefined', 'null', 'NaN', '{}', '"x"', 'a sparse array [1, , 1]', 'a disposed tensor', 'an int32 tensor', 'a rank-0 float tensor'];
-  return Object.fromEntries(labels.map((label) => [`${position}:${label}`, reason]));
-}
 const CALLER = 'a caller name, only used in messages';
 const ARGUMENT = 'an argument name, only used in messages';
 const ELEMENTWISE = 'an elementwise op: a scalar is a tensor of every shape';
-const REPORTING = 'an error class builds an error from whatever it is given (a part that is no string described), so reporting never throws';
 /** A list of modules that the case disposes with its other arguments (it has `dispose`). */
 const owned = <M extends { dispose(): void; isDisposed: boolean }>(items: M[]) => Object.assign(items, { dispose: () => items.forEach((m) => m.isDisposed || m.dispose()) });
 const SEED = 'any integer seed is a seed (as torch.manual_seed takes negative ones)';
@@ -59,15 +54,15 @@ const frequencies = () => rotaryFrequencies({ headDim: 4 });
 
 const MASKS: readonly ValidCall[] = [
   { name: 'masks.checkBoolMask', args: () => [b([2, 3]), 'catalogue', 'mask', 2], call: ([m, c, a, r]) => checkBoolMask(m, c as string, a as string, r as number), optional: [2, 3],
-    accepted: { ...acceptedAll(1, CALLER), ...acceptedAll(2, ARGUMENT) } },
+    accepted: { ...acceptedEverywhere(CALLER, [1]), ...acceptedEverywhere(ARGUMENT, [2]) } },
   { name: 'masks.checkRankTwo', args: () => [[2, 3], { batch: 2, queryLength: 4 }, 'catalogue', 'mask'], call: ([s, t, c, a]) => checkRankTwo(s as number[], t as never, c as string, a as string),
-    accepted: { ...acceptedAll(2, CALLER), ...acceptedAll(3, ARGUMENT) } },
+    accepted: { ...acceptedEverywhere(CALLER, [2]), ...acceptedEverywhere(ARGUMENT, [3]) } },
   { name: 'masks.fromTorchBoolMask', args: () => [b([2, 3])], call: ([m]) => tidyCall(() => fromTorchBoolMask(m as Tensor)) },
   { name: 'masks.toTorchBoolMask', args: () => [b([2, 3])], call: ([m]) => tidyCall(() => toTorchBoolMask(m as Tensor)) },
   { name: 'masks.maskedFillValue', args: () => ['float32', 'cpu'], call: ([d, k]) => maskedFillValue(d as never, k as string), optional: [0, 1], accepted: { '1:"x"': 'a backend name: any backend but webgl without float32 textures gets the float32 fill' } },
   { name: 'masks.mergeMasks', args: () => [b([2, 3]), b([1, 3])], call: ([m, n]) => tidyCall(() => mergeMasks(m as Tensor, n as Tensor)), optional: [0, 1] },
   { name: 'masks.readMaskIds', args: () => [[[1, 1, 0]], 'catalogue', 'attentionMask'], call: ([m, c, a]) => readMaskIds(m as number[][], c as string, a as string), optional: [2],
-    accepted: { ...acceptedAll(1, CALLER), ...acceptedAll(2, ARGUMENT) } },
+    accepted: { ...acceptedEverywhere(CALLER, [1]), ...acceptedEverywhere(ARGUMENT, [2]) } },
   { name: 'masks.slidingWindowMask', args: () => [4, 1], call: ([l, w]) => tidyCall(() => slidingWindowMask(l as number, w as number)) },
   { name: 'masks.splitAdditiveMask', args: () => [f([2, 3])], call: ([m]) => tidyCall(() => { const { mask, bias } = splitAdditiveMask(m as Tensor); return [mask, bias]; }), accepted: { '0:a rank-0 float tensor': ELEMENTWISE } },
   { name: 'masks.validateMask', args: () => [b([2, 1, 1, 3]), { batch: 2, heads: 2, queryLength: 4, keyLength: 3 }], call: ([m, o]) => tidyCall(() => validateMask(m as Tensor, o as never)),
@@ -76,9 +71,9 @@ const MASKS: readonly ValidCall[] = [
 
 const SCORERS: readonly ValidCall[] = [
   { name: 'scorers.checkQueryKey', args: () => ['catalogue', f([2, 4, 8]), f([2, 5, 8]), {}], call: ([c, q, k, d]) => checkQueryKey(c as string, q as Tensor, k as Tensor, d as never), optional: [3],
-    options: { index: 3, keys: ['queryDim', 'keyDim', 'sameDim'] }, accepted: acceptedAll(0, CALLER) },
+    options: { index: 3, keys: ['queryDim', 'keyDim', 'sameDim'] }, accepted: acceptedEverywhere(CALLER, [0]) },
   { name: 'scorers.checkScorer', args: () => [dotProductScorer, 'catalogue', 'scorer'], call: ([s, c, a]) => checkScorer(s, c as string, a as string), optional: [2],
-    accepted: { ...acceptedAll(1, CALLER), ...acceptedAll(2, ARGUMENT) } },
+    accepted: { ...acceptedEverywhere(CALLER, [1]), ...acceptedEverywhere(ARGUMENT, [2]) } },
 ];
 
 const NN: readonly ValidCall[] = [
@@ -104,18 +99,18 @@ const NN: readonly ValidCall[] = [
   { name: 'nn.Module.dispose', args: () => [new TwoLinear()], call: ([m]) => Module.prototype.dispose.call(m as Module) },
   { name: 'nn.ModuleDict', args: () => [{ a: linear() }], call: ([d]) => withModule(() => new ModuleDict(d as never), () => undefined), accepted: { '0:{}': 'no modules: an empty ModuleDict (as torch.nn.ModuleDict())' } },
   { name: 'nn.ModuleDict.get', args: () => ['a'], call: ([k]) => withModule(() => new ModuleDict({ a: linear() }), (m) => m.get(k as never)) },
-  { name: 'nn.ModuleDict.has', args: () => ['a'], call: ([k]) => withModule(() => new ModuleDict({ a: linear() }), (m) => m.has(k as never)), accepted: acceptedAll(0, 'a key it does not hold: false (a predicate)') },
+  { name: 'nn.ModuleDict.has', args: () => ['a'], call: ([k]) => withModule(() => new ModuleDict({ a: linear() }), (m) => m.has(k as never)), accepted: acceptedEverywhere('a key it does not hold: false (a predicate)', [0]) },
   { name: 'nn.ModuleList', args: () => [owned([linear()])], call: ([l]) => withModule(() => new ModuleList(l as never), () => undefined) },
   { name: 'nn.ModuleList.at', args: () => [0], call: ([i]) => withModule(() => new ModuleList([linear()]), (m) => m.at(i as number)) },
-  { name: 'nn.StateDictError', args: () => ['catalogue', { missingKeys: ['a'], unexpectedKeys: [], mismatchedKeys: [] }, 'a hint'], call: ([c, p, h]) => new StateDictError(c as string, p as never, h as string), optional: [2],
-    accepted: { ...acceptedAll(0, REPORTING), ...acceptedAll(1, REPORTING), ...acceptedAll(2, REPORTING) } },
-  { name: 'nn.activationByName', args: () => ['gelu', 'catalogue'], call: ([n, c]) => activationByName(n as string, c as string), optional: [1], accepted: acceptedAll(1, CALLER) },
+  { name: 'nn.StateDictError', args: () => ['catalogue', { missingKeys: ['a'], unexpectedKeys: [], mismatchedKeys: [] }, 'a hint'], call: ([c, p, h]) => built(new StateDictError(c as string, p as never, h as string)), optional: [2],
+    accepted: acceptedEverywhere(REPORTS, [0, 1, 2]) },
+  { name: 'nn.activationByName', args: () => ['gelu', 'catalogue'], call: ([n, c]) => activationByName(n as string, c as string), optional: [1], accepted: acceptedEverywhere(CALLER, [1]) },
   { name: 'nn.checkLayerConfig', args: () => [{ embedDim: 4 }, 'catalogue', { widths: ['embedDim'] }], call: ([c, n, k]) => checkLayerConfig(c, n as string, k as never), accepted: { '1:"x"': CALLER } },
-  { name: 'nn.checkWidth', args: () => [f([2, 4]), 'catalogue', 'x', 4, 'E'], call: ([x, c, a, w, n]) => checkWidth(x, c as string, a as string, w as number, n as string), accepted: { ...acceptedAll(1, CALLER), ...acceptedAll(2, ARGUMENT), ...acceptedAll(4, 'a width name, only used in messages') } },
+  { name: 'nn.checkWidth', args: () => [f([2, 4]), 'catalogue', 'x', 4, 'E'], call: ([x, c, a, w, n]) => checkWidth(x, c as string, a as string, w as number, n as string), accepted: { ...acceptedEverywhere(CALLER, [1]), ...acceptedEverywhere(ARGUMENT, [2]), ...acceptedEverywhere('a width name, only used in messages', [4]) } },
   { name: 'nn.gelu', args: () => [f([2, 4])], call: ([x]) => tidyCall(() => gelu(x as Tensor)), accepted: { '0:a rank-0 float tensor': ELEMENTWISE } },
   { name: 'nn.geluTanh', args: () => [f([2, 4])], call: ([x]) => tidyCall(() => geluTanh(x as Tensor)), accepted: { '0:a rank-0 float tensor': ELEMENTWISE } },
   { name: 'nn.initialValues', args: () => [[2, 3], { uniform: 0.1 }, 1, 'catalogue'], call: ([s, i, seed, c]) => tidyCall(() => initialValues(s as number[], i as never, seed as number, c as string)), optional: [2, 3],
-    accepted: acceptedAll(3, CALLER) },
+    accepted: acceptedEverywhere(CALLER, [3]) },
   { name: 'nn.int8QkvProjection', args: () => [new Int8Linear(int8Weight()), new Int8Linear(int8Weight()), new Int8Linear(int8Weight()), f([2, 4])], call: ([q, k, v, x]) => tidyCall(() => int8QkvProjection(q as Int8Linear, k as Int8Linear, v as Int8Linear, x as Tensor)) },
   { name: 'nn.linearResidualLayerNorm', args: () => [linear(), f([2, 4]), f([2, 4]), new LayerNorm(4), new Dropout(0)], call: ([l, x, r, n, d]) => tidyCall(() => linearResidualLayerNorm(l as Linear, x as Tensor, r as Tensor, n as LayerNorm, d as Dropout)) },
   { name: 'nn.linearThenActivation', args: () => [linear(), f([2, 4]), gelu], call: ([l, x, a]) => tidyCall(() => linearThenActivation(l as Linear, x as Tensor, a as never)) },
@@ -140,11 +135,11 @@ const ATTENTION: readonly ValidCall[] = [
   { name: 'attention.applyRotaryInterleaved', args: () => [f([1, 2, 3, 4]), f([1, 3, 4]), f([1, 3, 4])], call: ([x, c, s]) => tidyCall(() => applyRotaryInterleaved(x as Tensor, c as Tensor, s as Tensor)) },
   { name: 'attention.attentionWeightShapes', args: () => [resolveAttentionConfig(mhaConfig)], call: ([c]) => attentionWeightShapes(c as never) },
   { name: 'attention.callWithTorchMasks', args: () => ['catalogue', f([2, 3, 8]), {}, 2, (x: Tensor) => x], call: ([c, s, o, h, fw]) => tidyCall(() => callWithTorchMasks(c as string, s as Tensor, o as never, h as number, fw as never)),
-    options: { index: 2, keys: ['mask', 'srcKeyPaddingMask', 'batchFirst', 'additiveBinaryMasks'] }, accepted: acceptedAll(0, CALLER) },
+    options: { index: 2, keys: ['mask', 'srcKeyPaddingMask', 'batchFirst', 'additiveBinaryMasks'] }, accepted: acceptedEverywhere(CALLER, [0]) },
   { name: 'attention.checkAttentionBias', args: () => [f([3, 5]), { batch: 2, heads: 2, queryLength: 3, keyLength: 5 }, 'catalogue', 'bias'], call: ([x, t, c, a]) => tidyCall(() => checkAttentionBias(x, t as never, c as string, a as string)), optional: [3],
-    accepted: { ...acceptedAll(2, CALLER), ...acceptedAll(3, ARGUMENT) } },
+    accepted: { ...acceptedEverywhere(CALLER, [2]), ...acceptedEverywhere(ARGUMENT, [3]) } },
   { name: 'attention.fromTorchMasks', args: () => ['catalogue', { keyPaddingMask: b([2, 5]) }, { batch: 2, numHeads: 2, queryLength: 3, keyLength: 5 }], call: ([c, m, s]) => tidyCall(() => { const r = fromTorchMasks(c as string, m as never, s as never); return [r.mask, r.bias]; }),
-    options: { index: 1, keys: ['keyPaddingMask', 'attnMask', 'additiveBinaryMasks'] }, accepted: acceptedAll(0, CALLER) },
+    options: { index: 1, keys: ['keyPaddingMask', 'attnMask', 'additiveBinaryMasks'] }, accepted: acceptedEverywhere(CALLER, [0]) },
   { name: 'attention.fromTorchStateDict', args: () => [torchStateDict(), { numHeads: 2 }], call: ([s, o]) => tidyCall(() => { const r = fromTorchStateDict(s as never, o as never); r.temporaries.forEach((t) => t.dispose()); }),
     options: { index: 1, keys: ['numHeads', 'dropout', 'scorer', 'layout', 'prefix'] } },
   { name: 'attention.groupedQueryAttentionOutput', args: () => [f([2, 4, 4, 4]), f([2, 2, 5, 4]), f([2, 2, 5, 4]), {}], call: ([q, k, v, o]) => tidyCall(() => groupedQueryAttentionOutput(q as Tensor, k as Tensor, v as Tensor, o as never)), optional: [3],
@@ -153,9 +148,9 @@ const ATTENTION: readonly ValidCall[] = [
     options: { index: 3, keys: ['mask', 'bias', 'scorer', 'dropout', 'training', 'seed'] }, accepted: { 'seed:-1': SEED } },
   { name: 'attention.multiHeadAttentionForward', args: () => ['catalogue', mhaWeights(), resolveAttentionConfig(mhaConfig), undefined, { query: f([2, 3, 8]), key: f([2, 3, 8]), value: f([2, 3, 8]) }, {}],
     call: ([c, w, cfg, s, i, o]) => tidyCall(() => { const r = multiHeadAttentionForward(c as string, w as never, cfg as never, s as never, i as never, o as never); return [r.output, r.attentionWeights]; }), optional: [3, 5],
-    options: { index: 5, keys: ['attentionMask', 'attentionBias', 'returnWeights', 'training', 'seed'] }, accepted: { ...acceptedAll(0, CALLER), 'seed:-1': SEED } },
+    options: { index: 5, keys: ['attentionMask', 'attentionBias', 'returnWeights', 'training', 'seed'] }, accepted: { ...acceptedEverywhere(CALLER, [0]), 'seed:-1': SEED } },
   { name: 'attention.preciseCosSin', args: () => [f([2, 3])], call: ([a]) => tidyCall(() => preciseCosSin(a as Tensor)), accepted: { '0:a rank-0 float tensor': ELEMENTWISE } },
-  { name: 'attention.resolveAttentionConfig', args: () => [{ ...mhaConfig }, 'catalogue'], call: ([c, n]) => resolveAttentionConfig(c as never, n as string), optional: [1], accepted: acceptedAll(1, CALLER) },
+  { name: 'attention.resolveAttentionConfig', args: () => [{ ...mhaConfig }, 'catalogue'], call: ([c, n]) => resolveAttentionConfig(c as never, n as string), optional: [1], accepted: acceptedEverywhere(CALLER, [1]) },
   { name: 'attention.rotaryConfigFromHuggingFace', args: () => [{ hidden_size: 8, num_attention_heads: 2, rope_theta: 10000 }, {}], call: ([c, o]) => rotaryConfigFromHuggingFace(c as never, o as never), optional: [1], options: { index: 1, keys: ['layerType'] } },
   { name: 'attention.rotaryCosSin', args: () => [tensor([[0, 1, 2]], [1, 3], 'int32'), frequencies()], call: ([p, fr]) => tidyCall(() => { const r = rotaryCosSin(p as Tensor, fr as never); return [r.cos, r.sin]; }),
     accepted: { '0:an int32 tensor': 'int32 position ids [1, 3] are valid input' } },

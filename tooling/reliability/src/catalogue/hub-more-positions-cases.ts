@@ -4,16 +4,11 @@ import {
 } from '@attnkit/hub';
 import type { CatalogueCase } from './catalogue-case.js';
 import { repoPath } from './fixtures-path.js';
+import { acceptedEverywhere, built, REPORTS } from './kernels-positions-cases.js';
 import { variants, type ValidCall } from './positions-cases.js';
 
 const BERT = repoPath('tooling/reference/fixtures/families/bert/');
-/** Every hostile value of a position, accepted for the same reason. */
-function acceptedAll(position: number, reason: string): Record<string, string> {
-  const labels = ['undefined', 'null', 'NaN', '{}', '"x"', 'a sparse array [1, , 1]', 'a disposed tensor', 'an int32 tensor', 'a rank-0 float tensor'];
-  return Object.fromEntries(labels.map((label) => [`${position}:${label}`, reason]));
-}
 const CALLER = 'a caller name, only used in messages';
-const REPORTING = 'an error class builds an error from whatever it is given (a part that is no string described), so reporting never throws';
 const int8Weight = () => ({ values: new Int8Array([1, -1, 2, -2]), scales: new Float32Array([0.5, 0.25]), inFeatures: 2, outFeatures: 2 });
 const storedInt8 = () => new Map<string, unknown>([
   ['dense.weight', { dtype: 'I8', shape: [2, 2], values: new Int8Array([1, -1, 2, -2]) }],
@@ -21,16 +16,16 @@ const storedInt8 = () => new Map<string, unknown>([
 ]);
 
 const VALID_CALLS: readonly ValidCall[] = [
-  { name: 'hub.ModelLoadError', args: () => ['config.json', 'config.json is missing', undefined, 'catalogue'], call: ([f, m, c, n]) => new ModelLoadError(f as string, m as string, c, n as string), optional: [2, 3],
-    accepted: { ...acceptedAll(0, REPORTING), ...acceptedAll(1, REPORTING), ...acceptedAll(2, 'any value is a cause (Error.cause)'), ...acceptedAll(3, REPORTING) } },
-  { name: 'hub.SafetensorsError', args: () => ['header', 'a header that is no JSON'], call: ([r, m]) => new SafetensorsError(r as never, m as string),
-    accepted: { ...acceptedAll(0, REPORTING), ...acceptedAll(1, REPORTING) } },
+  { name: 'hub.ModelLoadError', args: () => ['config.json', 'config.json is missing', undefined, 'catalogue'], call: ([f, m, c, n]) => built(new ModelLoadError(f as string, m as string, c, n as string)), optional: [2, 3],
+    accepted: { ...acceptedEverywhere(REPORTS, [0, 1, 3]), ...acceptedEverywhere('any value is a cause (Error.cause)', [2]) } },
+  { name: 'hub.SafetensorsError', args: () => ['header', 'a header that is no JSON'], call: ([r, m]) => built(new SafetensorsError(r as never, m as string)),
+    accepted: acceptedEverywhere(REPORTS, [0, 1]) },
   { name: 'hub.cachedFetch', args: () => ['attnkit-catalogue'], call: ([n]) => typeof cachedFetch(n as string), optional: [0], accepted: { '0:"x"': 'a Cache API cache name' } },
-  { name: 'hub.checkModelFiles', args: () => [modelFiles(BERT), 'catalogue'], call: ([f, c]) => checkModelFiles(f, c as string), accepted: acceptedAll(1, CALLER) },
-  { name: 'hub.checkModelSource', args: () => [BERT, 'catalogue'], call: ([s, c]) => checkModelSource(s, c as string), accepted: { ...acceptedAll(1, CALLER), '0:"x"': 'a relative folder path is a model source' } },
+  { name: 'hub.checkModelFiles', args: () => [modelFiles(BERT), 'catalogue'], call: ([f, c]) => checkModelFiles(f, c as string), accepted: acceptedEverywhere(CALLER, [1]) },
+  { name: 'hub.checkModelSource', args: () => [BERT, 'catalogue'], call: ([s, c]) => checkModelSource(s, c as string), accepted: { ...acceptedEverywhere(CALLER, [1]), '0:"x"': 'a relative folder path is a model source' } },
   { name: 'hub.decodeHalf', args: () => [new Uint8Array([0, 60, 0, 64]), 'F16'], call: ([b, d]) => decodeHalf(b as Uint8Array, d as never) },
-  { name: 'hub.describeSource', args: () => [BERT], call: ([s]) => describeSource(s as never), accepted: acceptedAll(0, 'a description for messages: any value is described, never thrown on') },
-  { name: 'hub.hubSourceOf', args: () => ['acme/st-bert'], call: ([s]) => hubSourceOf(s as never), accepted: acceptedAll(0, 'a value that is no Hub id or { id }: undefined (documented: the loaders read it as a folder, URL or file set, and check it there)') },
+  { name: 'hub.describeSource', args: () => [BERT], call: ([s]) => describeSource(s as never), accepted: acceptedEverywhere('a description for messages: any value is described, never thrown on', [0]) },
+  { name: 'hub.hubSourceOf', args: () => ['acme/st-bert'], call: ([s]) => hubSourceOf(s as never), accepted: acceptedEverywhere('a value that is no Hub id or { id }: undefined (documented: the loaders read it as a folder, URL or file set, and check it there)', [0]) },
   { name: 'hub.int8QuantizationConfig', args: () => [['lm_head']], call: ([i]) => int8QuantizationConfig(i as string[]), optional: [0] },
   { name: 'hub.int8WeightTensors', args: () => ['dense.weight', int8Weight()], call: ([n, w]) => int8WeightTensors(n as string, w as never) },
   { name: 'hub.nonFiniteTensors', args: () => [new Map([['w', { values: new Float32Array([1, 2]) }]])], call: ([t]) => nonFiniteTensors(t as never) },
