@@ -26,6 +26,8 @@ const HOSTILE: ReadonlyArray<readonly [string, () => unknown]> = [
 /** Where a hostile-looking first argument is valid input, and what the function then does. */
 const ACCEPTED: Readonly<Record<string, string>> = {
   'errors.describeValue': 'describes any value (it exists for messages)',
+  'errors.messageText': 'makes any value text for a message (it exists so that reporting never throws)',
+  'errors.messageTexts': 'makes any value a list of texts for a message (a non-list is none)',
   'kernels.isFrozenInt8Weight': 'answers for any value: false unless it is a frozen Int8Weight',
   'errors.isTensorLike': 'answers for any value',
   'nn.int8QkvFusable': 'answers for any value: false unless given three fusable Int8Linear layers',
@@ -63,7 +65,6 @@ const ACCEPTED: Readonly<Record<string, string>> = {
   'models.checkNotRemoteCode:{}': 'a config.json naming no model_type and no auto_map: nothing to refuse',
   'sentence.readSentenceFolder:"x"': 'a relative folder path; a folder without modules.json reads as a plain Hugging Face folder',
   'tokenizers.regexHazard:"x"': 'a valid pattern with no hazard',
-  'errors.checkObject:{}': 'an object is an options object',
   'errors.boundMessage': 'bounds any value as a message (it exists for messages)',
   'errors.summarizeList': 'summarises any value for a message (a non-list is "none")',
   'train.isNoDecayParameter:"x"': 'a parameter name: "x" is decayed',
