@@ -20,16 +20,16 @@ const UNIT = 2 ** -24; // float32's unit roundoff (round to nearest)
  * const { values, float32Bound } = int8MatMul64(x, 14, quantizeWeightPerChannel(w), bias, 127);
  */
 export function int8MatMul64(x: Float32Array, rows: number, weight: Int8Weight, bias: Float32Array | undefined, levels: 127 | 63): Reference64 {
-  const { inFeatures: depth, outFeatures: cols } = weight;
+  const { inFeatures: depth, outFeatures: cols, values: weightValues, scales: colScales } = weight; // read once: a frozen weight's arrays are copies
   const { values: quantized, scales: rowScales } = quantizeRows(x, rows, depth, levels, 'int8MatMul64', 'x');
-  const accumulators = int8MatMulReference(quantized, weight.values, { rows, cols, depth }); // [N, K]·[M, K]ᵀ -> int32 [N, M]
+  const accumulators = int8MatMulReference(quantized, weightValues, { rows, cols, depth }); // [N, K]·[M, K]ᵀ -> int32 [N, M]
   const roundings = depth * levels * 127 < 2 ** 24 ? 2 : 3; // f32(acc) is exact below 2²⁴
   const gamma = (roundings * UNIT) / (1 - roundings * UNIT);
   const values = new Float64Array(rows * cols);
   let float32Bound = 0;
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++) {
-      const scaled = (accumulators[i * cols + j] as number) * (rowScales[i] as number) * (weight.scales[j] as number);
+      const scaled = (accumulators[i * cols + j] as number) * (rowScales[i] as number) * (colScales[j] as number);
       const out = scaled + (bias === undefined ? 0 : (bias[j] as number));
       values[i * cols + j] = out;
       float32Bound = Math.max(float32Bound, gamma * Math.abs(scaled) + UNIT * Math.abs(out));
