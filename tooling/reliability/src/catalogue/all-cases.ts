@@ -23,6 +23,8 @@ import { modelsPositionsCases } from './models-positions-cases.js';
 import { trainPositionsCases } from './train-positions-cases.js';
 import { morePositionsCases } from './more-positions-cases.js';
 import { backendsPositionsCases } from './backends-positions-cases.js';
+import { decodersPositionsCases, tokenizersMorePositionsCases } from './decoders-positions-cases.js';
+import { trainMorePositionsCases } from './train-more-positions-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
 import { tokenizerCases } from './tokenizer-cases.js';
@@ -64,6 +66,9 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...trainPositionsCases,
   ...morePositionsCases,
   ...backendsPositionsCases,
+  ...decodersPositionsCases,
+  ...tokenizersMorePositionsCases,
+  ...trainMorePositionsCases,
 ];
 
 /** The areas the catalogue must cover (a missing or misspelled area fails the run). */
