@@ -77,7 +77,7 @@ export abstract class DecoderForCausalLM<M extends DecoderModel> extends Module 
     [this.#base, this.lmHead] = this.guard(() => {
       const base = this.registerModule(basePath, createBase(checkpoint === undefined ? undefined : null, seed));
       const c = base.config;
-      if (c.modelType !== config.modelType) throw new InvalidArgumentError({ caller, argument: 'config', expected: `the config its base model was built from (model_type "${c.modelType}")`, received: `model_type ${describeValue(config.modelType)}` });
+      if (c.modelType !== config.modelType) throw new InvalidArgumentError({ caller, argument: 'config.modelType', expected: `that of the config its base model was built from ("${c.modelType}")`, received: describeValue(config.modelType) });
       const head = c.tieWordEmbeddings ? undefined : skipInitialization(() => this.registerModule('lm_head', new Linear(c.hiddenSize, c.vocabSize, { bias: false })));
       if (checkpoint === undefined) {
         if (head !== undefined) initialiseLikeHuggingFace(this, c.initializerRange, seed === undefined ? undefined : seed + 1_000_003, (name) => name === 'lm_head.weight');

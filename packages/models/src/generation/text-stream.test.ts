@@ -70,3 +70,12 @@ describe.each(['gpt2', 'llama'])('TextStream with the %s fixture tokenizer', (na
     expect(tokenizer.decode([L!, invalid])).toBe('\uFFFD\uFFFD');
   });
 });
+
+describe('TextStream refuses', () => {
+  const decoder = { decode: (ids: readonly number[]) => ids.join(' ') };
+  it('a context that is no list of integers, a sparse one included (its hole is no id)', () => {
+    expect(() => new TextStream(decoder, [1, , 3] as number[])).toThrow(/TextStream: 'context' must be the prompt ids \(integers\)/); // eslint-disable-line no-sparse-arrays
+    expect(() => new TextStream(decoder, null as never)).toThrow(/'context'/);
+    expect(new TextStream(decoder, [1, 2]).push(3)).toBe(' 3');
+  });
+});
