@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { square, sub, sum, tensor2d, tidy, variable, zeros, type Scalar, type Tensor, type Variable } from '@tensorflow/tfjs-core';
+import { ones, square, sub, sum, tensor2d, tidy, variable, zeros, type Scalar, type Tensor, type Variable } from '@tensorflow/tfjs-core';
 import { Linear } from '@attnkit/nn';
 import { loadBertForMaskedLM, loadCausalLM, seededRandom } from '@attnkit/models';
 import { loadSentenceEncoder } from '@attnkit/sentence';
@@ -71,6 +71,13 @@ function applyGradients(given: unknown): void {
     optimizer.applyGradients((given === GRADIENTS ? Object.fromEntries(layer.parameters().map((p) => [p.name, zeros(p.shape)])) : given) as never);
   }));
 }
+/** Stands for a loss over the optimiser's layer (made inside the call). */
+const LOSS = Symbol('the loss');
+function minimize(f: unknown, returnCost: unknown, varList: unknown): void {
+  withOptimizer((optimizer, layer) => tidy(() => {
+    optimizer.minimize((f === LOSS ? () => sum(square(layer.forward(ones([1, 2])))) : f) as never, returnCost as never, varList as never);
+  }));
+}
 const adamState = () => ({ step: 0, learningRate: 0.1, parameters: {} });
 
 /** Stands for the trainable variable of a one-parameter run, made inside the call (and disposed after it). */
@@ -110,6 +117,7 @@ const VALID_CALLS: readonly ValidCall[] = [
   // optimiser and schedule
   { name: 'train.AdamW', args: () => [new Linear(2, 2, { seed: 1 }), { learningRate: 0.1, betas: [0.9, 0.999], eps: 1e-8, weightDecay: 0.01, noDecay: () => false }], call: ([p, o]) => new AdamW(p as never, o as never).dispose(), optional: [1],
     options: { index: 1, keys: ['learningRate', 'betas', 'eps', 'weightDecay', 'noDecay'] } },
+  { name: 'train.AdamW.minimize', args: () => [LOSS, true, undefined], call: ([f, r, v]) => minimize(f, r, v), optional: [1, 2] },
   { name: 'train.AdamW.applyGradients', args: () => [GRADIENTS], call: ([g]) => applyGradients(g), accepted: { '0:{}': 'no gradients: every parameter is left alone this step (documented, as in PyTorch)' } },
   { name: 'train.AdamW.importState', args: () => [adamState()], call: ([s]) => withOptimizer((optimizer) => optimizer.importState(s as never)), options: { index: 0, keys: ['step', 'learningRate', 'parameters'] }, accepted: { 'parameters:{}': 'no moments yet: the state of an optimiser before its first step' } },
   { name: 'train.clipGradNorm', args: () => [{ w: tensor2d([[3, 4]]) }, 1], call: ([g, n]) => { const { gradients, totalNorm } = clipGradNorm(g as never, n as never); totalNorm.dispose(); Object.values(gradients).forEach((t) => (t as Tensor).dispose()); },
