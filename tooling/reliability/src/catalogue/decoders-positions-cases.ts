@@ -139,9 +139,10 @@ const VALID_CALLS: readonly ValidCall[] = [
 /** The decoder families' parsers, constructors, blocks, generation helpers and checkpoint helpers, every argument position and option key given each hostile value (a model built per case); Node only. */
 export const decodersPositionsCases: CatalogueCase[] = VALID_CALLS.flatMap(variants);
 
-const SOURCES = () => ({ caller: 'caller', failure: 'raised', source: 'chat_template.jinja', templateMessage: 'no', message: 'the template raised' });
+const errorDetails = () => ({ caller: 'caller', failure: 'raised', source: 'chat_template.jinja', templateMessage: 'no', message: 'the template raised' });
 let charsmap: string | undefined;
-const precompiled = () => (charsmap ??= ((json(repoPath('tooling/reference/fixtures/sentence/xlm-roberta-mean-normalize/tokenizer.json'))['normalizer'] as { normalizers?: Array<{ precompiled_charsmap?: string }>; precompiled_charsmap?: string }).normalizers?.find((n) => n.precompiled_charsmap !== undefined)?.precompiled_charsmap ?? ''));
+/** The Precompiled normalizer's charsmap of an XLM-RoBERTa tokenizer.json (base64): read once. */
+const precompiled = () => (charsmap ??= (json(repoPath('tooling/reference/fixtures/sentence/xlm-roberta-mean-normalize/tokenizer.json'))['normalizer'] as { precompiled_charsmap: string }).precompiled_charsmap);
 
 const ERROR_KEYS = ['caller', 'failure', 'source', 'templateMessage', 'message'];
 const ANY_DETAILS = 'an error class builds its error from whatever it is given (a non-string caller or message described), so reporting never throws (documented)';
@@ -153,7 +154,7 @@ function anyDetails(width: number, keys: readonly string[]): Record<string, stri
 }
 
 const TOKENIZER_CALLS: readonly ValidCall[] = [
-  { name: 'tokenizers.ChatTemplateError', args: () => [SOURCES()], call: ([d]) => new ChatTemplateError(d as never), options: { index: 0, keys: ERROR_KEYS }, accepted: anyDetails(1, ERROR_KEYS) },
+  { name: 'tokenizers.ChatTemplateError', args: () => [errorDetails()], call: ([d]) => new ChatTemplateError(d as never), options: { index: 0, keys: ERROR_KEYS }, accepted: anyDetails(1, ERROR_KEYS) },
   { name: 'tokenizers.checkTokenizerPattern', args: () => [/\s+/u, 'pre_tokenizer', 'caller'], call: ([p, c, n]) => checkTokenizerPattern(p as never, c as never, n as never), accepted: { ...callerAccepted(2), '2:undefined': CALLER, '1:"x"': 'a component name for messages' } },
   { name: 'tokenizers.checkTokenizerRegexes', args: () => [{ pre_tokenizer: { pattern: /\s+/u } }, 'caller'], call: ([t, n]) => checkTokenizerRegexes(t as never, n as never), accepted: { ...callerAccepted(1), '1:undefined': CALLER, '0:{}': 'an object without patterns has nothing to refuse' } },
   { name: 'tokenizers.longestFirst', args: () => [[1, 2, 3], [4, 5], 4, 3], call: ([a, b, n, m]) => longestFirst(a as never, b as never, n as never, m as never), optional: [3] },
