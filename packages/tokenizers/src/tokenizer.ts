@@ -319,6 +319,9 @@ function onlyOneSide<T>(strategy: 'only_first' | 'only_second', a: T[], b: T[] |
  */
 export function longestFirst<T>(a: readonly T[], b: readonly T[], budget: number, maxLength = Infinity): [T[], T[]] {
   if (!Array.isArray(a) || !Array.isArray(b)) throw new InvalidArgumentError({ caller: 'longestFirst', argument: Array.isArray(a) ? 'b' : 'a', expected: 'a list of tokens or ids', received: describeValue(Array.isArray(a) ? b : a) });
+  for (const [argument, side] of [['a', a], ['b', b]] as const) {
+    for (let i = 0; i < side.length; i++) if (!(i in side)) throw new InvalidArgumentError({ caller: 'longestFirst', argument, expected: 'a list of tokens or ids without holes', received: `a sparse array (no item at index ${i})` });
+  }
   if (!Number.isInteger(budget) || budget < 0) throw new InvalidArgumentError({ caller: 'longestFirst', argument: 'budget', expected: 'a non-negative integer', received: describeValue(budget) });
   if (!(maxLength === Infinity || (Number.isInteger(maxLength) && maxLength >= 0))) throw new InvalidArgumentError({ caller: 'longestFirst', argument: 'maxLength', expected: 'a non-negative integer or Infinity', received: describeValue(maxLength) });
   if (a.length + b.length <= budget) return [[...a], [...b]];

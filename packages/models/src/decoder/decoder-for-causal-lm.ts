@@ -7,6 +7,7 @@ import { initialiseLikeHuggingFace } from '../encoder/initialise-like-hugging-fa
 import { generate, stream } from '../generation/generate.js';
 import { parseGenerationConfig, type GenerationConfig } from '../generation/generation-config.js';
 import type { GeneratedText, GenerateInput, GenerateOptions, GenerationResult } from '../generation/generate-options.js';
+import { checkDecoderOptions } from './check-decoder-options.js';
 import type { DecoderConfig } from './decoder-config.js';
 import type { CausalLMInputs, CausalLMOutputs } from './decoder-inputs.js';
 import type { CreateCacheOptions, DecoderModel } from './decoder-model.js';
@@ -70,10 +71,13 @@ export abstract class DecoderForCausalLM<M extends DecoderModel> extends Module 
   protected constructor(config: DecoderConfig, basePath: string, createBase: (checkpoint: DecoderCheckpoint, seed: number | undefined) => M, checkpoint: DecoderCheckpoint, options: CausalLMOptions) {
     super();
     if (typeof basePath !== 'string' || typeof createBase !== 'function') throw new InvalidArgumentError({ caller: new.target.name, argument: 'config', expected: "a family's causal LM (LlamaForCausalLM, Qwen3ForCausalLM, GPT2LMHeadModel, ...): DecoderForCausalLM is their base", received: describeValue(config) });
-    const { seed, generationConfig } = checkObject(options, { caller: new.target.name, argument: 'options', expected: 'an object { seed?, generationConfig? }' });
+    const caller = new.target.name;
+    checkObject(config, { caller, argument: 'config', expected: 'a parsed decoder config (parseDecoderConfig)' });
+    const { seed, generationConfig } = checkDecoderOptions(options, ['seed', 'generationConfig'], caller);
     [this.#base, this.lmHead] = this.guard(() => {
       const base = this.registerModule(basePath, createBase(checkpoint === undefined ? undefined : null, seed));
       const c = base.config;
+      if (c.modelType !== config.modelType) throw new InvalidArgumentError({ caller, argument: 'config.modelType', expected: `that of the config its base model was built from ("${c.modelType}")`, received: describeValue(config.modelType) });
       const head = c.tieWordEmbeddings ? undefined : skipInitialization(() => this.registerModule('lm_head', new Linear(c.hiddenSize, c.vocabSize, { bias: false })));
       if (checkpoint === undefined) {
         if (head !== undefined) initialiseLikeHuggingFace(this, c.initializerRange, seed === undefined ? undefined : seed + 1_000_003, (name) => name === 'lm_head.weight');

@@ -1,6 +1,6 @@
 import { add, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { DecoderAttention, type KvCache, type RotaryCosSin } from '@attnkit/attention';
-import { checkObject } from '@attnkit/errors';
+import { InvalidArgumentError, checkInteger, checkObject, describeValue } from '@attnkit/errors';
 import { GatedFeedForward, Module, RMSNorm } from '@attnkit/nn';
 import type { DecoderConfig } from './decoder-config.js';
 
@@ -36,6 +36,7 @@ export class DecoderLayer extends Module {
   constructor(c: DecoderConfig, layerIndex: number) {
     super();
     checkObject(c, { caller: 'DecoderLayer', argument: 'config', expected: 'a parsed decoder config (parseDecoderConfig)' });
+    checkInteger(layerIndex, { caller: 'DecoderLayer', argument: 'layerIndex', min: 0, max: c.numHiddenLayers - 1 });
     const eps = { eps: c.normEps };
     [this.selfAttn, this.mlp, this.inputLayernorm, this.postAttentionLayernorm] = this.guard(() => [
       this.registerModule('self_attn', new DecoderAttention({
@@ -51,6 +52,8 @@ export class DecoderLayer extends Module {
   /** `hidden [B, T, E]` → `[B, T, E]`: `h = x + attn(norm(x))`, then `h + mlp(norm(h))`. */
   forward(hidden: Tensor, options: DecoderLayerCallOptions): Tensor {
     this.assertLive('DecoderLayer.forward');
+    const { positionEmbeddings } = checkObject(options, { caller: 'DecoderLayer.forward', argument: 'options', expected: 'an object { positionEmbeddings, attentionMask, cache }' });
+    if (positionEmbeddings === undefined) throw new InvalidArgumentError({ caller: 'DecoderLayer.forward', argument: 'positionEmbeddings', expected: "the rotary { cos, sin } [B, T, D] of the model's rotary_emb", received: describeValue(positionEmbeddings) });
     return tidy(() => {
       const { output } = this.selfAttn.forward(this.inputLayernorm.forward(hidden), options); // [B, T, E]
       const attended = add(hidden, output);

@@ -3,6 +3,7 @@ import { RotaryEmbedding, type KvCache } from '@attnkit/attention';
 import { InvalidArgumentError, checkObject } from '@attnkit/errors';
 import { Embedding, Module, ModuleList, RMSNorm, skipInitialization, type StateDictSource } from '@attnkit/nn';
 import { initialiseLikeHuggingFace } from '../encoder/initialise-like-hugging-face.js';
+import { checkDecoderOptions } from './check-decoder-options.js';
 import type { DecoderConfig, DecoderModelType } from './decoder-config.js';
 import type { DecoderInputs, DecoderOutputs } from './decoder-inputs.js';
 import { DecoderLayer } from './decoder-layer.js';
@@ -51,6 +52,7 @@ export class RotaryDecoderModel extends Module implements DecoderModel {
   constructor(config: DecoderConfig, checkpoint?: DecoderCheckpoint, options: { readonly seed?: number } = {}) {
     super();
     const c = checkDecoderModelType(config, (new.target as typeof RotaryDecoderModel).modelTypes, new.target.name);
+    const { seed } = checkDecoderOptions(options, ['seed'], new.target.name);
     if (c.rotary === undefined) throw new InvalidArgumentError({ caller: new.target.name, argument: 'config.rotary', expected: 'a rotary embedding (parseLlamaConfig, parseQwen2Config, parseQwen3Config)', received: 'undefined' });
     this.config = c;
     [this.embedTokens, this.layers, this.norm, this.rotaryEmb] = this.guard(() => {
@@ -60,7 +62,7 @@ export class RotaryDecoderModel extends Module implements DecoderModel {
         this.registerModule('norm', new RMSNorm(c.hiddenSize, { eps: c.normEps })),
         this.registerModule('rotary_emb', new RotaryEmbedding(c.rotary!)),
       ] as const);
-      if (checkpoint === undefined) initialiseDecoder(this, c, options.seed);
+      if (checkpoint === undefined) initialiseDecoder(this, c, seed);
       else if (checkpoint !== null) this.loadStateDict(checkpoint);
       return parts;
     });

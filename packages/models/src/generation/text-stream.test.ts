@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadTokenizer, type Tokenizer } from '@attnkit/tokenizers';
+import type { GenerationTokenizer } from './generate-options.js';
 import { TextStream } from './text-stream.js';
 
 // The fixture tokenizers of tooling/reference/fixtures/decoders: GPT-2's byte-level BPE (a character is
@@ -68,5 +69,14 @@ describe.each(['gpt2', 'llama'])('TextStream with the %s fixture tokenizer', (na
     expect([stream.push(L!), stream.push(invalid)]).toEqual(['', '']); // 'L' alone would read as text, but <0x4C> <0xFC> is not UTF-8
     expect(stream.push(plain)).toBe(tokenizer.decode([L!, invalid, plain]));
     expect(tokenizer.decode([L!, invalid])).toBe('\uFFFD\uFFFD');
+  });
+});
+
+describe('TextStream refuses', () => {
+  const decoder = { decode: (ids: readonly number[]) => ids.join(' ') } as unknown as GenerationTokenizer; // only decode is read
+  it('a context that is no list of integers, a sparse one included (its hole is no id)', () => {
+    expect(() => new TextStream(decoder, [1, , 3] as number[])).toThrow(/TextStream: 'context' must be the prompt ids \(integers\)/); // eslint-disable-line no-sparse-arrays
+    expect(() => new TextStream(decoder, null as never)).toThrow(/'context'/);
+    expect(new TextStream(decoder, [1, 2]).push(3)).toBe(' 3');
   });
 });

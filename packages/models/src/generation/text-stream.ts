@@ -29,7 +29,8 @@ export class TextStream {
 
   constructor(tokenizer: GenerationTokenizer, context: readonly number[] = []) {
     if (typeof tokenizer !== 'object' || tokenizer === null || typeof tokenizer.decode !== 'function') throw new InvalidArgumentError({ caller: 'TextStream', argument: 'tokenizer', expected: 'a tokenizer with decode(ids) (loadTokenizer of @attnkit/tokenizers)', received: describeValue(tokenizer) });
-    if (!Array.isArray(context) || !context.every((id) => Number.isInteger(id))) throw new InvalidArgumentError({ caller: 'TextStream', argument: 'context', expected: 'the prompt ids (integers)', received: describeValue(context) });
+    // Array.from reads a hole as undefined: a sparse context is refused
+    if (!Array.isArray(context) || !Array.from(context as readonly number[]).every((id) => Number.isInteger(id))) throw new InvalidArgumentError({ caller: 'TextStream', argument: 'context', expected: 'the prompt ids (integers)', received: describeValue(context) });
     this.#tokenizer = tokenizer;
     this.#ids = context.slice(-CONTEXT);
     this.#read = this.#ids.length;

@@ -1,6 +1,6 @@
 import { add, mul, split, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { groupedQueryAttentionOutput, mergeHeads, splitHeads, type KvCache } from '@attnkit/attention';
-import { checkObject } from '@attnkit/errors';
+import { KvCache, groupedQueryAttentionOutput, mergeHeads, splitHeads } from '@attnkit/attention';
+import { InvalidArgumentError, checkInteger, checkObject, describeValue } from '@attnkit/errors';
 import { Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, skipInitialization, type ActivationFunction } from '@attnkit/nn';
 import { createDecoderCache } from '../decoder/create-decoder-cache.js';
 import type { DecoderModelType } from '../decoder/decoder-config.js';
@@ -8,6 +8,7 @@ import { DecoderForCausalLM, type CausalLMOptions } from '../decoder/decoder-for
 import type { DecoderInputs, DecoderOutputs } from '../decoder/decoder-inputs.js';
 import type { CreateCacheOptions, DecoderModel } from '../decoder/decoder-model.js';
 import { decoderStep } from '../decoder/decoder-step.js';
+import { checkDecoderOptions } from '../decoder/check-decoder-options.js';
 import { checkDecoderModelType, type DecoderCheckpoint } from '../decoder/rotary-decoder-model.js';
 import { initialiseLikeHuggingFace } from '../encoder/initialise-like-hugging-face.js';
 import type { Gpt2Config } from './gpt2-config.js';
@@ -15,6 +16,11 @@ import type { Gpt2Config } from './gpt2-config.js';
 // The module tree mirrors transformers' modeling_gpt2: `transformer.wte`, `transformer.h.N.attn.c_attn`,
 // `transformer.h.N.mlp.c_fc`, `transformer.ln_f`. Its Conv1D weights are stored [in, out]; they load
 // transposed into Linear layers ([out, in], GPT2_CHECKPOINT_KEYS), which run on attnkit's kernels and quantize to int8.
+
+/** A block's `cache`: `undefined` (no cache) or the model's `KvCache` (`createCache`). */
+function checkCache(cache: unknown, caller: string): void {
+  if (cache !== undefined && !(cache instanceof KvCache)) throw new InvalidArgumentError({ caller, argument: 'cache', expected: 'a KvCache (model.createCache()) or undefined', received: describeValue(cache) });
+}
 
 /**
  * `h.N.attn`: `c_attn` projects to queries, keys and values at once (`[E] → [3E]`), H heads attend
@@ -36,6 +42,7 @@ export class GPT2Attention extends Module {
   constructor(c: Gpt2Config, layerIndex: number) {
     super();
     checkObject(c, { caller: 'GPT2Attention', argument: 'config', expected: 'a parsed GPT-2 config (parseGpt2Config)' });
+    checkInteger(layerIndex, { caller: 'GPT2Attention', argument: 'layerIndex', min: 0, max: c.numHiddenLayers - 1 });
     [this.numHeads, this.layerIndex, this.dropout] = [c.numAttentionHeads, layerIndex, c.attentionDropout];
     this.queryScale = (c.scaleAttnWeights ? 1 : Math.sqrt(c.headDim)) / (c.scaleAttnByInverseLayerIdx ? layerIndex + 1 : 1);
     [this.cAttn, this.cProj] = this.guard(() => [
@@ -46,6 +53,7 @@ export class GPT2Attention extends Module {
 
   forward(hidden: Tensor, attentionMask: Tensor | undefined, cache: KvCache | undefined): Tensor {
     this.assertLive('GPT2Attention.forward');
+    checkCache(cache, 'GPT2Attention.forward');
     return tidy(() => {
       const [q, k, v] = split(this.cAttn.forward(hidden), 3, 2).map((x) => splitHeads(x, this.numHeads)) as [Tensor, Tensor, Tensor]; // [B, T, 3E] -> 3 × [B, H, T, D]
       const query = this.queryScale === 1 ? q : mul(q, this.queryScale);
@@ -99,6 +107,7 @@ export class GPT2Block extends Module {
   constructor(c: Gpt2Config, layerIndex: number) {
     super();
     checkObject(c, { caller: 'GPT2Block', argument: 'config', expected: 'a parsed GPT-2 config (parseGpt2Config)' });
+    checkInteger(layerIndex, { caller: 'GPT2Block', argument: 'layerIndex', min: 0, max: c.numHiddenLayers - 1 });
     [this.ln1, this.attn, this.ln2, this.mlp] = this.guard(() => [
       this.registerModule('ln_1', new LayerNorm(c.hiddenSize, { eps: c.normEps })),
       this.registerModule('attn', new GPT2Attention(c, layerIndex)),
@@ -109,6 +118,7 @@ export class GPT2Block extends Module {
 
   forward(hidden: Tensor, attentionMask: Tensor | undefined, cache: KvCache | undefined): Tensor {
     this.assertLive('GPT2Block.forward');
+    checkCache(cache, 'GPT2Block.forward');
     return tidy(() => {
       const attended = add(hidden, this.attn.forward(this.ln1.forward(hidden), attentionMask, cache));
       return add(attended, this.mlp.forward(this.ln2.forward(attended)));
@@ -138,6 +148,7 @@ export class GPT2Model extends Module implements DecoderModel {
   constructor(config: Gpt2Config, checkpoint?: DecoderCheckpoint, options: { readonly seed?: number } = {}) {
     super();
     const c = checkDecoderModelType(config, GPT2Model.modelTypes, 'GPT2Model') as Gpt2Config;
+    const { seed } = checkDecoderOptions(options, ['seed'], 'GPT2Model');
     this.config = c;
     [this.wte, this.wpe, this.h, this.lnF] = this.guard(() => {
       const parts = skipInitialization(() => [
@@ -146,7 +157,7 @@ export class GPT2Model extends Module implements DecoderModel {
         this.registerModule('h', new ModuleList(Array.from({ length: c.numHiddenLayers }, (_, i) => new GPT2Block(c, i)))),
         this.registerModule('ln_f', new LayerNorm(c.hiddenSize, { eps: c.normEps })),
       ] as const);
-      if (checkpoint === undefined) initialiseLikeHuggingFace(this, c.initializerRange, options.seed);
+      if (checkpoint === undefined) initialiseLikeHuggingFace(this, c.initializerRange, seed);
       else if (checkpoint !== null) this.loadStateDict(checkpoint);
       return parts;
     });

@@ -1,4 +1,4 @@
-import { AttnkitError } from '@attnkit/errors';
+import { AttnkitError, describeValue } from '@attnkit/errors';
 
 /** Why a chat template could not give a prompt: the folder has none, or the template failed (its own `raise_exception`, or a Jinja error). */
 export type ChatTemplateFailure = 'missing' | 'raised' | 'render';
@@ -7,7 +7,8 @@ export type ChatTemplateFailure = 'missing' | 'raised' | 'render';
  * A chat template that cannot give a prompt: the tokenizer folder has no template (the message names
  * `chat_template.jinja` and tokenizer_config.json's `chat_template` key), the template called
  * `raise_exception(message)` (`templateMessage` is its own message, as transformers' `TemplateError`),
- * or it failed to parse or render (`templateMessage` is the Jinja engine's message).
+ * or it failed to parse or render (`templateMessage` is the Jinja engine's message). It is built from
+ * whatever details it is given (a non-string caller or message is described), so reporting never throws.
  *
  * @example
  * try { tokenizer.applyChatTemplate(messages); } catch (e) { if (e instanceof ChatTemplateError && e.failure === 'raised') console.log(e.templateMessage); }
@@ -20,9 +21,15 @@ export class ChatTemplateError extends AttnkitError {
   readonly templateMessage: string | undefined;
 
   constructor(details: { readonly caller: string; readonly failure: ChatTemplateFailure; readonly source: string; readonly templateMessage?: string; readonly message: string; readonly cause?: unknown }) {
-    super('ATTNKIT_CHAT_TEMPLATE', `${details.caller}: ${details.message}`, { cause: details.cause });
-    this.failure = details.failure;
-    this.source = details.source;
-    this.templateMessage = details.templateMessage;
+    const given: Partial<typeof details> = typeof details === 'object' && details !== null ? details : {}; // reporting never throws: any details give an error
+    super('ATTNKIT_CHAT_TEMPLATE', `${text(given.caller, 'applyChatTemplate')}: ${text(given.message, 'the chat template failed')}`, { cause: given.cause });
+    this.failure = given.failure as ChatTemplateFailure;
+    this.source = given.source as string;
+    this.templateMessage = given.templateMessage;
   }
+}
+
+/** A message part: a string as it is, anything else described (a disposed tensor or an object never throws here). */
+function text(value: unknown, absent: string): string {
+  return typeof value === 'string' ? value : value === undefined ? absent : describeValue(value);
 }

@@ -1,4 +1,4 @@
-import { AttnkitError } from '@attnkit/errors';
+import { AttnkitError, describeValue } from '@attnkit/errors';
 
 /**
  * A checkpoint that cannot be written or resumed from: the target is a file, the folder has no
@@ -14,7 +14,12 @@ export class CheckpointError extends AttnkitError {
   readonly folder: string;
 
   constructor(caller: string, folder: string, message: string, cause?: unknown) {
-    super('ATTNKIT_CHECKPOINT', `${caller}: ${message}`, { cause });
+    super('ATTNKIT_CHECKPOINT', `${text(caller)}: ${text(message)}`, { cause }); // reporting never throws: any values give an error
     this.folder = folder;
   }
+}
+
+/** A message part: a string as it is, anything else described (a disposed tensor never throws here). */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : describeValue(value);
 }

@@ -1,8 +1,8 @@
-import { InvalidArgumentError, checkObject, describeValue, nodeBuiltin } from '@attnkit/errors';
+import { InvalidArgumentError, checkInteger, checkObject, describeValue, nodeBuiltin } from '@attnkit/errors';
 import type { ModelSource } from '@attnkit/hub';
 import { readSafetensors } from '@attnkit/hub';
 import type { SentenceEncoder } from '@attnkit/sentence';
-import type { AdamW, AdamWState } from '../optim/adamw.js';
+import { AdamW, type AdamWState } from '../optim/adamw.js';
 import { CheckpointError } from './checkpoint-error.js';
 import { optimizerStateFile, readOptimizerStateFile } from './optimizer-state-file.js';
 import { sentenceFolderFiles } from './sentence-folder-files.js';
@@ -33,6 +33,11 @@ const NAME = /^checkpoint-(\d+)$/;
 export async function saveTrainingCheckpoint(folder: string, checkpoint: TrainingCheckpoint, keep = 1, caller = 'trainSentenceEncoder'): Promise<string> {
   if (typeof folder !== 'string' || folder === '') throw new InvalidArgumentError({ caller, argument: 'folder', expected: 'a folder path (a non-empty string)', received: describeValue(folder) });
   checkObject(checkpoint, { caller, argument: 'checkpoint', expected: 'an object { model, source, optimizer, state }' });
+  checkInteger(keep, { caller, argument: 'keep', min: 1 });
+  const { optimizer } = checkpoint as { optimizer?: unknown };
+  if (typeof optimizer !== 'object' || optimizer === null || !(optimizer instanceof AdamW)) throw new InvalidArgumentError({ caller, argument: 'checkpoint.optimizer', expected: 'the AdamW optimiser of the run', received: describeValue(optimizer) }); // an object first: tfjs' Optimizer[Symbol.hasInstance] reads its minimize
+  const state = checkObject(checkpoint.state, { caller, argument: 'checkpoint.state', expected: "the run's TrainerState { format: 'attnkit-trainer-state', version: 1, step, ... }" });
+  if (state.format !== 'attnkit-trainer-state' || state.version !== 1 || !Number.isInteger(state.step) || state.step < 0) throw new InvalidArgumentError({ caller, argument: 'checkpoint.state', expected: "a TrainerState { format: 'attnkit-trainer-state', version: 1, step (an integer ≥ 0), ... }", received: describeValue(state) });
   return writeTrainingCheckpoint(folder, await sentenceFolderFiles(checkpoint.model, checkpoint.source, caller), checkpoint.optimizer, checkpoint.state, keep, caller);
 }
 

@@ -39,3 +39,11 @@ describe('parseWordnetLine', () => {
     expect(error).toMatchObject({ path: '/dict/data.x', line: 42, code: 'ATTNKIT_WORDNET_READ' });
   });
 });
+
+describe('parseWordnetLine source checks', () => {
+  it('refuses a line number that is no integer ≥ 1 and a part of speech that is none of n, v, a, r', () => {
+    expect(thrown(() => parseWordnetLine(ADVERB, { file: 'data.adv', line: Number.NaN, pos: 'r' })).message).toBe("parseWordnetLine: 'source.line' must be the 1-based line number (an integer ≥ 1); received number NaN.");
+    expect(thrown(() => parseWordnetLine(ADVERB, { file: 'data.adv', line: 3, pos: 'x' as never })).message).toBe("parseWordnetLine: 'source.pos' must be the data file's part of speech: 'n', 'v', 'a' or 'r'; received string 'x'.");
+    expect(thrown(() => parseWordnetLine(ADVERB, { file: 'data.adv', line: 3, pos: 'toString' as never })).message).toMatch(/'source.pos'/);
+  });
+});

@@ -33,6 +33,8 @@ function lemmaOf(word: string): string {
 export function parseWordnetLine(text: string, source: WordnetLineSource): WordnetSynset {
   if (typeof text !== 'string') throw new InvalidArgumentError({ caller: 'parseWordnetLine', argument: 'text', expected: 'a line of a WordNet data file (a string)', received: describeValue(text) });
   if (typeof source !== 'object' || source === null || typeof source.file !== 'string') throw new InvalidArgumentError({ caller: 'parseWordnetLine', argument: 'source', expected: 'where the line is from: { file, line, pos }', received: describeValue(source) });
+  if (!Number.isInteger(source.line) || source.line < 1) throw new InvalidArgumentError({ caller: 'parseWordnetLine', argument: 'source.line', expected: 'the 1-based line number (an integer ≥ 1)', received: describeValue(source.line) });
+  if (typeof source.pos !== 'string' || !Object.prototype.hasOwnProperty.call(SS_TYPES, source.pos)) throw new InvalidArgumentError({ caller: 'parseWordnetLine', argument: 'source.pos', expected: "the data file's part of speech: 'n', 'v', 'a' or 'r'", received: describeValue(source.pos) });
   const fail = (field: string, expected: string, received: string | undefined): never => {
     const start = text.length > 80 ? `${text.slice(0, 80)}...` : text;
     throw new WordnetReadError(source.file, source.line, `readWordnet: ${source.file} line ${source.line}: '${field}' must be ${expected}; received ${received === undefined ? "nothing (the fields end at ' | ')" : `'${received}'`}. The line starts: "${start}"`);

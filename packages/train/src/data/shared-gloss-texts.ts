@@ -19,6 +19,10 @@ export function glossKey(text: string): string {
 export function sharedGlossTexts(synsets: readonly WordnetSynset[]): Map<string, string[]> {
   if (!Array.isArray(synsets)) throw new InvalidArgumentError({ caller: 'sharedGlossTexts', argument: 'synsets', expected: 'a list of synsets (readWordnet)', received: describeValue(synsets) });
   const users = new Map<string, string[]>();
+  Array.from(synsets as unknown[]).forEach((synset, i) => { // Array.from reads a hole as undefined
+    const s = synset as Partial<WordnetSynset> | null | undefined;
+    if (typeof s !== 'object' || s === null || typeof s.id !== 'string' || typeof s.definition !== 'string' || !Array.isArray(s.examples)) throw new InvalidArgumentError({ caller: 'sharedGlossTexts', argument: `synsets[${i}]`, expected: 'a synset { id, definition, examples } (readWordnet)', received: describeValue(synset) });
+  });
   for (const synset of synsets) {
     for (const key of new Set([synset.definition, ...synset.examples].map(glossKey))) {
       if (key === '') continue;

@@ -73,3 +73,11 @@ describe('splitSynsets input checks', () => {
     expect(error.message).toBe(`${caller}: 'synsets[1].id' must be an id no other synset has; received 'n1' again.`);
   });
 });
+
+describe('splitSynsets null options', () => {
+  it('refuses null for an option (null is no value; leave the option out for its default)', () => {
+    const one: WordnetSynset = { id: 'n1', pos: 'n', lemmas: ['x'], definition: 'x', examples: [] };
+    expect(thrown(() => splitSynsets([one], { heldOutFraction: null } as never)).message).toBe("splitSynsets: 'heldOutFraction' must be a number in (0, 1), e.g. 0.1; received null.");
+    expect(thrown(() => splitSynsets([one], { seed: null } as never)).message).toBe("splitSynsets: 'seed' must be an integer from 0 to 4294967295; received null.");
+  });
+});

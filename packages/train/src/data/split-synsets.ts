@@ -33,11 +33,11 @@ export interface SynsetSplit {
 export function splitSynsets(synsets: readonly WordnetSynset[], options: SplitSynsetsOptions = {}): SynsetSplit {
   const caller = 'splitSynsets';
   checkOptionKeys(options, ['heldOutFraction', 'seed'], caller);
-  const fraction = options.heldOutFraction ?? 0.1;
+  const fraction = options.heldOutFraction === undefined ? 0.1 : options.heldOutFraction;
   if (typeof fraction !== 'number' || !(fraction > 0 && fraction < 1)) {
     throw new InvalidArgumentError({ caller, argument: 'heldOutFraction', expected: 'a number in (0, 1), e.g. 0.1', received: describeValue(fraction) });
   }
-  const seed = checkInteger(options.seed ?? 0, { caller, argument: 'seed', min: 0, max: 2 ** 32 - 1 });
+  const seed = checkInteger(options.seed === undefined ? 0 : options.seed, { caller, argument: 'seed', min: 0, max: 2 ** 32 - 1 });
   if (!Array.isArray(synsets)) throw new InvalidArgumentError({ caller, argument: 'synsets', expected: 'a list of synsets (readWordnet)', received: describeValue(synsets) });
   const ids = new Set<string>();
   synsets.forEach((synset, i) => {

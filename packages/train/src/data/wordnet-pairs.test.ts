@@ -54,3 +54,11 @@ describe('wordnetPairs', () => {
     expect(error.message).toBe(message);
   });
 });
+
+describe('wordnetPairs null options', () => {
+  it('refuses null for kinds or seed (null is no value; leave the option out for its default)', () => {
+    expect(thrown(() => wordnetPairs([DOG], { kinds: null } as never))).toBeInstanceOf(InvalidArgumentError);
+    expect(thrown(() => wordnetPairs([DOG], { kinds: null } as never)).message).toMatch(/^wordnetPairs: 'kinds' must be a non-empty list of distinct kinds/);
+    expect(thrown(() => wordnetPairs([DOG], { seed: null } as never)).message).toBe("wordnetPairs: 'seed' must be an integer from 0 to 4294967295; received null.");
+  });
+});

@@ -53,11 +53,11 @@ function candidates(synset: WordnetSynset, kind: WordnetPairKind): Array<[string
 export function wordnetPairs(synsets: readonly WordnetSynset[], options: WordnetPairsOptions = {}): WordnetPair[] {
   const caller = 'wordnetPairs';
   checkOptionKeys(options, ['kinds', 'seed', 'maxPerSynset'], caller);
-  const kinds = options.kinds ?? WORDNET_PAIR_KINDS;
+  const kinds = options.kinds === undefined ? WORDNET_PAIR_KINDS : options.kinds;
   if (!Array.isArray(kinds) || kinds.length === 0 || !kinds.every((k) => (WORDNET_PAIR_KINDS as readonly unknown[]).includes(k)) || new Set(kinds).size !== kinds.length) {
     throw new InvalidArgumentError({ caller, argument: 'kinds', expected: `a non-empty list of distinct kinds from ${WORDNET_PAIR_KINDS.map((k) => `'${k}'`).join(', ')}`, received: describeValue(kinds) });
   }
-  const seed = checkInteger(options.seed ?? 0, { caller, argument: 'seed', min: 0, max: 2 ** 32 - 1 });
+  const seed = checkInteger(options.seed === undefined ? 0 : options.seed, { caller, argument: 'seed', min: 0, max: 2 ** 32 - 1 });
   const cap = options.maxPerSynset === undefined ? Infinity : checkInteger(options.maxPerSynset, { caller, argument: 'maxPerSynset', min: 1 });
   if (!Array.isArray(synsets)) throw new InvalidArgumentError({ caller, argument: 'synsets', expected: 'a list of synsets (readWordnet, splitSynsets)', received: describeValue(synsets) });
 

@@ -56,6 +56,7 @@ describe('bagOfWordsEmbedder input checks', () => {
     const unknown = thrown(() => bagOfWordsEmbedder(model, { batch: 8 } as never));
     expect(unknown).toBeInstanceOf(InvalidArgumentError);
     expect(unknown.message).toBe("bagOfWordsEmbedder: 'options' must be an object with only the keys batchSize; received the unknown key 'batch'. Did you mean 'batchSize'?");
+    expect(thrown(() => bagOfWordsEmbedder(model, { batchSize: null } as never)).message).toBe("bagOfWordsEmbedder: 'batchSize' must be an integer ≥ 1; received null."); // null is no value: leave it out for the default
     model.dispose();
   });
 });

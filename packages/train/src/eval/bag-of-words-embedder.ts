@@ -28,7 +28,7 @@ export function bagOfWordsEmbedder(model: SentenceEncoder, options: BagOfWordsEm
   const caller = 'bagOfWordsEmbedder';
   if (!(model instanceof SentenceEncoder)) throw new InvalidArgumentError({ caller, argument: 'model', expected: 'a SentenceEncoder (loadSentenceEncoder)', received: describeValue(model) });
   checkOptionKeys(options, ['batchSize'], caller);
-  const batchSize = checkInteger(options.batchSize ?? 64, { caller, argument: 'batchSize', min: 1 });
+  const batchSize = checkInteger(options.batchSize === undefined ? 64 : options.batchSize, { caller, argument: 'batchSize', min: 1 });
   const table = model.encoder.namedParameters().find(([key]) => key === WORD_EMBEDDINGS_KEY)?.[1];
   if (table === undefined || table.rank !== 2) throw new InvalidArgumentError({ caller, argument: 'model', expected: `an encoder with a word-embedding table '${WORD_EMBEDDINGS_KEY}' [V, E]`, received: `one without it (${model.encoder.namedParameters().length} parameters)` });
   const special = new Map<number, boolean>();

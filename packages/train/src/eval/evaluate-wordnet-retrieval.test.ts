@@ -64,3 +64,11 @@ describe('evaluateWordnetRetrieval', () => {
     expect(error.message).toBe(message);
   });
 });
+
+describe('evaluateWordnetRetrieval null options', () => {
+  it('refuses queries or batchSize null (null is no value; leave the option out for its default)', async () => {
+    const embed = () => Promise.reject(new Error('not reached'));
+    expect((await rejection(evaluateWordnetRetrieval(embed, HELD_OUT, { queries: null } as never))).message).toMatch(/^evaluateWordnetRetrieval: 'queries' must be 'examples' or 'lemmas'; received null/);
+    expect((await rejection(evaluateWordnetRetrieval(embed, HELD_OUT, { batchSize: null } as never))).message).toMatch(/^evaluateWordnetRetrieval: 'batchSize' must be an integer ≥ 1; received null/);
+  });
+});

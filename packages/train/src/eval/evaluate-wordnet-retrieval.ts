@@ -57,9 +57,9 @@ export async function evaluateWordnetRetrieval(embed: EmbedTexts, heldOut: reado
   const caller = 'evaluateWordnetRetrieval';
   checkOptionKeys(options, ['queries', 'batchSize'], caller);
   if (typeof embed !== 'function') throw new InvalidArgumentError({ caller, argument: 'embed', expected: 'a function (texts: string[]) => Promise<Tensor2D>', received: describeValue(embed) });
-  const mode = options.queries ?? 'examples';
+  const mode = options.queries === undefined ? 'examples' : options.queries;
   if (mode !== 'examples' && mode !== 'lemmas') throw new InvalidArgumentError({ caller, argument: 'queries', expected: "'examples' or 'lemmas'", received: describeValue(mode) });
-  const batchSize = checkInteger(options.batchSize ?? 256, { caller, argument: 'batchSize', min: 1 });
+  const batchSize = checkInteger(options.batchSize === undefined ? 256 : options.batchSize, { caller, argument: 'batchSize', min: 1 });
   if (!Array.isArray(heldOut)) throw new InvalidArgumentError({ caller, argument: 'heldOut', expected: 'a list of synsets (splitSynsets(...).heldOut)', received: describeValue(heldOut) });
 
   const definitions: string[] = [];

@@ -97,3 +97,14 @@ describe('retrievalMetrics input checks', () => {
     [queries, corpus].forEach((t) => t.dispose());
   });
 });
+
+describe('retrievalMetrics null options', () => {
+  it('refuses chunkSize null (null is no value; leave it out for its default)', async () => {
+    await useBackend('cpu');
+    const q = tensor2d([[1, 0]]);
+    const error = await rejection(retrievalMetrics(q, q, [0], { chunkSize: null } as never));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toMatch(/^retrievalMetrics: 'chunkSize' must be an integer ≥ 1; received null/);
+    q.dispose();
+  });
+});

@@ -45,7 +45,7 @@ export async function retrievalMetrics(queryEmbeddings: Tensor2D, corpusEmbeddin
   const isList = Array.isArray(relevant) || (ArrayBuffer.isView(relevant) && !(relevant instanceof DataView));
   if (!isList || relevant.length !== numQueries) throw new InvalidArgumentError({ caller, argument: 'relevant', expected: `a list of Q = ${numQueries} corpus row indices (one per query)`, received: isList ? `${relevant.length} indices` : describeValue(relevant) });
   for (let q = 0; q < numQueries; q++) checkInteger(relevant[q], { caller, argument: `relevant[${q}]`, min: 0, max: numRows - 1 });
-  const chunkSize = checkInteger(options.chunkSize ?? Math.max(1, Math.floor(2 ** 22 / numRows)), { caller, argument: 'chunkSize', min: 1 });
+  const chunkSize = checkInteger(options.chunkSize === undefined ? Math.max(1, Math.floor(2 ** 22 / numRows)) : options.chunkSize, { caller, argument: 'chunkSize', min: 1 });
 
   for (const [argument, x] of [['queryEmbeddings', queries], ['corpusEmbeddings', corpus]] as const) {
     const finite = tidy(() => all(isFiniteTensor(x)));

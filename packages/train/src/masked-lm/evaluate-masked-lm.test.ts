@@ -39,6 +39,9 @@ describe('evaluateMaskedLM', () => {
     await expect(evaluateMaskedLM(model, tokenizer, texts, { batchSize: 0 })).rejects.toThrow(/batchSize/);
     await expect(evaluateMaskedLM(model, tokenizer, texts, { maskToken: '<mask>' })).rejects.toThrow(/maskToken/);
     await expect(evaluateMaskedLM(model, tokenizer, texts, { seeds: 1 } as never)).rejects.toThrow(/seeds/);
+    for (const key of ['batchSize', 'seed', 'maxSeqLength', 'maskToken']) { // null is no value (it used to mean the default): leave the option out
+      await expect(evaluateMaskedLM(model, tokenizer, texts, { [key]: null })).rejects.toThrow(new RegExp(`evaluateMaskedLM: '${key}' must be .*; received null`));
+    }
     model.dispose();
   });
 });

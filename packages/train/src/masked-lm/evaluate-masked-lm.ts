@@ -47,11 +47,13 @@ export async function evaluateMaskedLM(model: BertForMaskedLM, tokenizer: Tokeni
   checkObject(options, { caller, argument: 'options', expected: 'an object { batchSize?, seed?, maxSeqLength?, maskToken? }' });
   checkOptionKeys(options, ['batchSize', 'seed', 'maxSeqLength', 'maskToken'], caller);
   const limit = Math.min(tokenizer.modelMaxLength, model.config.maxSequenceLength);
-  const batchSize = checkInteger(options.batchSize ?? 32, { caller, argument: 'batchSize', min: 1 });
-  const seed = checkInteger(options.seed ?? 0, { caller, argument: 'seed', min: 0, max: 2 ** 32 - 1 });
-  const maxLength = checkInteger(options.maxSeqLength ?? limit, { caller, argument: 'maxSeqLength', min: 2, max: limit });
-  const maskTokenId = tokenizer.tokenToId(options.maskToken ?? '[MASK]');
-  if (maskTokenId === undefined) throw new InvalidArgumentError({ caller, argument: 'maskToken', expected: 'a token of the tokenizer\'s vocabulary', received: JSON.stringify(options.maskToken ?? '[MASK]') });
+  const batchSize = checkInteger(options.batchSize === undefined ? 32 : options.batchSize, { caller, argument: 'batchSize', min: 1 });
+  const seed = checkInteger(options.seed === undefined ? 0 : options.seed, { caller, argument: 'seed', min: 0, max: 2 ** 32 - 1 });
+  const maxLength = checkInteger(options.maxSeqLength === undefined ? limit : options.maxSeqLength, { caller, argument: 'maxSeqLength', min: 2, max: limit });
+  const maskToken = options.maskToken === undefined ? '[MASK]' : options.maskToken; // null is no token: an error, as for every option
+  if (typeof maskToken !== 'string') throw new InvalidArgumentError({ caller, argument: 'maskToken', expected: 'a token of the tokenizer\'s vocabulary (a string)', received: describeValue(maskToken) });
+  const maskTokenId = tokenizer.tokenToId(maskToken);
+  if (maskTokenId === undefined) throw new InvalidArgumentError({ caller, argument: 'maskToken', expected: 'a token of the tokenizer\'s vocabulary', received: JSON.stringify(maskToken) });
   const special = new Map<number, boolean>();
   const isSpecial = (id: number): boolean => {
     let s = special.get(id);

@@ -152,3 +152,23 @@ describe('AdamW input checks', () => {
     scalar(0).dispose();
   });
 });
+
+describe('AdamW.minimize input checks', () => {
+  beforeAll(() => useBackend('cpu'));
+  it('refuses an f that is no function, a returnCost that is no boolean and a varList that is no list of Variables, and leaks nothing', () => {
+    const w = variable(tensor([1, -2]));
+    const optimizer = new AdamW([['w', w]]);
+    const before = memory().numTensors;
+    expect(thrown(() => optimizer.minimize(undefined as never))).toBeInstanceOf(InvalidArgumentError); // tfjs' own message before
+    expect(() => optimizer.minimize('x' as never)).toThrow(/AdamW.minimize: 'f' must be a function returning the loss/);
+    expect(() => optimizer.minimize(() => sum(square(w)), 'x' as never)).toThrow("AdamW.minimize: 'returnCost' must be a boolean; received string 'x'.");
+    expect(() => optimizer.minimize(() => sum(square(w)), false, [w, , w] as never)).toThrow(/AdamW.minimize: 'varList' must be a list of Variables or undefined/); // eslint-disable-line no-sparse-arrays
+    expect(() => optimizer.minimize(() => sum(square(w)), false, {} as never)).toThrow(/'varList'/);
+    expect(memory().numTensors).toBe(before);
+    const cost = optimizer.minimize(() => sum(square(w)), true)!;
+    expect(cost.dataSync()[0]).toBe(5);
+    cost.dispose();
+    optimizer.dispose();
+    w.dispose();
+  });
+});

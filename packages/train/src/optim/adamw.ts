@@ -1,5 +1,5 @@
 import '@attnkit/backends/gradients'; // minimize() takes gradients: tfjs-core alone registers none (this works in Node and bundlers)
-import { Optimizer, add, dispose, mul, sqrt, square, sub, div, tensor, tidy, variable, zerosLike, type NamedTensorMap, type Scalar, type Tensor, type Variable } from '@tensorflow/tfjs-core';
+import { Optimizer, Variable, add, dispose, mul, sqrt, square, sub, div, tensor, tidy, variable, zerosLike, type NamedTensorMap, type Scalar, type Tensor } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, UseAfterDisposeError, checkObject, checkOptionKeys, checkTensor, describeValue, formatShape, summarizeList } from '@attnkit/errors';
 import { LayerNorm, Module, type TensorData } from '@attnkit/nn';
 import { isNoDecayParameter } from './no-decay.js';
@@ -111,6 +111,16 @@ export class AdamW extends Optimizer {
       { names: this.#slots.filter((s) => s.decay).map((s) => s.name), weightDecay: this.weightDecay },
       { names: this.#slots.filter((s) => !s.decay).map((s) => s.name), weightDecay: 0 },
     ];
+  }
+
+  /** One step on the loss `f` returns: `returnCost` (a boolean) keeps the loss (dispose it), `varList` (default: this optimiser's parameters) the variables it updates. */
+  override minimize(f: () => Scalar, returnCost = false, varList?: Variable[]): Scalar | null {
+    const caller = 'AdamW.minimize';
+    this.#assertLive(caller);
+    if (typeof f !== 'function') throw new InvalidArgumentError({ caller, argument: 'f', expected: 'a function returning the loss (a scalar tensor)', received: describeValue(f) });
+    if (typeof returnCost !== 'boolean') throw new InvalidArgumentError({ caller, argument: 'returnCost', expected: 'a boolean', received: describeValue(returnCost) });
+    if (varList !== undefined && (!Array.isArray(varList) || !Array.from(varList as unknown[]).every((v) => v instanceof Variable))) throw new InvalidArgumentError({ caller, argument: 'varList', expected: 'a list of Variables or undefined (default: the optimiser\'s parameters)', received: describeValue(varList) });
+    return super.minimize(f, returnCost, varList);
   }
 
   /** `optimizer.minimize(f)` updates this optimiser's parameters (tfjs' default would be every trainable variable). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lengthBucketedBatches } from './length-bucketed-batches.js';
+import { InvalidArgumentError } from '@attnkit/errors';
 
 const lengths = Array.from({ length: 1000 }, (_, i) => 3 + ((i * 7919) % 61)); // token lengths 3..63
 
@@ -31,5 +32,23 @@ describe('lengthBucketedBatches', () => {
       expect(new Set(all).size).toBe(all.length);
     }
     expect(batches.length).toBeLessThanOrEqual(25 + 2); // only the last window's unavoidable repeats make short batches
+  });
+});
+
+describe('lengthBucketedBatches input checks', () => {
+  const valid = { batchSize: 2, seed: 1, epoch: 0, lengths: [3, 1, 2, 4] };
+  it.each([
+    [{ ...valid, batchSize: -1 }, /'batchSize' must be an integer ≥ 1; received number -1/], // an endless loop before the check
+    [{ ...valid, batchSize: Number.NaN }, /'batchSize'/],
+    [{ ...valid, windowBatches: 0 }, /'windowBatches' must be an integer ≥ 1/],
+    [{ ...valid, epoch: -1 }, /'epoch' must be an integer ≥ 0/],
+    [{ ...valid, seed: 'x' }, /'seed' must be an integer/],
+    [{ ...valid, lengths: [3, 1, 2] }, /'lengths' must be the token length of each of the 4 examples/],
+    [{ ...valid, lengths: [3, , 2, 4] }, /'lengths'/], // eslint-disable-line no-sparse-arrays
+    [{ ...valid, texts: [['a']] }, /'texts' must be the texts of each of the 4 examples/],
+    [{ ...valid, batch: 2 }, /unknown key 'batch'/],
+  ])('refuses %j with a typed error', (options, message) => {
+    expect(() => lengthBucketedBatches(4, options as never)).toThrow(InvalidArgumentError);
+    expect(() => lengthBucketedBatches(4, options as never)).toThrow(message);
   });
 });

@@ -1,4 +1,4 @@
-import { checkInteger, checkObject } from '@attnkit/errors';
+import { InvalidArgumentError, checkInteger, checkObject, checkOptionKeys, describeValue } from '@attnkit/errors';
 import { seededRandom, shuffled } from './seeded-random.js';
 
 /** Options of {@link lengthBucketedBatches}. */
@@ -33,7 +33,17 @@ export interface LengthBucketedBatchesOptions {
 export function lengthBucketedBatches(count: number, options: LengthBucketedBatchesOptions): number[][] {
   checkInteger(count, { caller: 'lengthBucketedBatches', argument: 'count', min: 0 });
   checkObject(options, { caller: 'lengthBucketedBatches', argument: 'options', expected: 'an object { batchSize, seed, epoch, lengths, texts?, windowBatches? }' });
-  const { batchSize, seed, epoch, lengths, texts, windowBatches = 50 } = options;
+  const caller = 'lengthBucketedBatches';
+  checkOptionKeys(options, ['batchSize', 'seed', 'epoch', 'lengths', 'texts', 'windowBatches'], caller);
+  const { seed, lengths, texts } = options;
+  const batchSize = checkInteger(options.batchSize, { caller, argument: 'batchSize', min: 1 });
+  checkInteger(seed, { caller, argument: 'seed', min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });
+  const epoch = checkInteger(options.epoch, { caller, argument: 'epoch', min: 0 });
+  const windowBatches = options.windowBatches === undefined ? 50 : checkInteger(options.windowBatches, { caller, argument: 'windowBatches', min: 1 });
+  if (!Array.isArray(lengths) || lengths.length !== count || !Array.from(lengths as unknown[]).every((n) => typeof n === 'number' && Number.isFinite(n))) throw new InvalidArgumentError({ caller, argument: 'lengths', expected: `the token length of each of the ${count} examples (finite numbers)`, received: describeValue(lengths) });
+  if (texts !== undefined && (!Array.isArray(texts) || texts.length !== count || !Array.from(texts as unknown[]).every((t) => Array.isArray(t) && Array.from(t as unknown[]).every((x) => typeof x === 'string')))) {
+    throw new InvalidArgumentError({ caller, argument: 'texts', expected: `the texts of each of the ${count} examples (lists of strings) or undefined`, received: describeValue(texts) });
+  }
   const random = seededRandom(seed, 0x6f726472, epoch); // 'ordr'
   const order = shuffled(Array.from({ length: count }, (_, i) => i), random);
   const window = Math.max(1, windowBatches) * batchSize;

@@ -36,3 +36,20 @@ describe('sentenceBatchLoss', () => {
     model.dispose();
   });
 });
+
+describe('sentenceBatchLoss input checks', () => {
+  it('refuses a batch without columns, uneven columns, missing labels for the cosine loss, and a bad loss, scale or maxSeqLength', async () => {
+    await useBackend('cpu');
+    const model = await loadSentenceEncoder(join(SENTENCE_FIXTURES, 'bert-dense'));
+    const options = { loss: 'multiple-negatives-ranking', scale: 20, maxSeqLength: 16 } as const;
+    const before = memory().numTensors;
+    expect(() => sentenceBatchLoss(model, {} as never, options)).toThrow("sentenceBatchLoss: 'batch.columns' must be at least two columns of texts (anchor and positive, or a and b); received undefined.");
+    expect(() => sentenceBatchLoss(model, { columns: [['a', 'b'], ['c']], labels: [] }, options)).toThrow(/'batch.columns\[1\]' must be a list of 2 texts \(strings\), as long as the first column/);
+    expect(() => sentenceBatchLoss(model, { columns: [['a'], ['b']], labels: [] }, { ...options, loss: 'cosine-similarity' })).toThrow(/'batch.labels' must be 1 finite labels, one per example/);
+    expect(() => sentenceBatchLoss(model, { columns: [['a'], ['b']], labels: [] }, { ...options, loss: 'x' as never })).toThrow(/'loss' must be 'multiple-negatives-ranking' or 'cosine-similarity'/);
+    expect(() => sentenceBatchLoss(model, { columns: [['a'], ['b']], labels: [] }, { ...options, maxSeqLength: null as never })).toThrow(/'maxSeqLength' must be an integer ≥ 2; received null/);
+    expect(() => sentenceBatchLoss(model, { columns: [['a'], ['b']], labels: [] }, { ...options, scale: Number.NaN })).toThrow(/'scale' must be a finite number > 0/);
+    expect(memory().numTensors).toBe(before);
+    model.dispose();
+  });
+});

@@ -1,6 +1,5 @@
 import '@attnkit/backends/gradients'; // training needs tfjs' gradient functions, which tfjs-core alone does not register (this works in Node and bundlers)
 import { dispose, variableGrads, type Scalar, type Variable } from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkObject, describeValue } from '@attnkit/errors';
 import { CheckpointError } from '../checkpoint/checkpoint-error.js';
 import type { Evaluation, TrainerState } from '../checkpoint/trainer-state.js';
 import { AdamW, type AdamWState } from '../optim/adamw.js';
@@ -8,6 +7,7 @@ import { clipGradNorm } from '../optim/clip-grad-norm.js';
 import { linearScheduleWithWarmup } from '../optim/linear-schedule-with-warmup.js';
 import type { TrainingProgress } from './training-options.js';
 import { withSeededDropout } from './with-seeded-dropout.js';
+import { checkTrainingRun } from './check-training-run.js';
 import { yieldToEventLoop } from './yield-to-event-loop.js';
 
 /** What a training function resolves with. */
@@ -82,8 +82,7 @@ export interface TrainingRun {
  * const history = await runTrainingLoop({ caller: 'myTrainer', parameters, plan, batchLoss, ... });
  */
 export async function runTrainingLoop(run: TrainingRun): Promise<TrainingHistory> {
-  checkObject(run, { caller: 'runTrainingLoop', argument: 'run', expected: 'a training run { caller, parameters, plan, batchLoss, ... }' });
-  if (typeof run.batchLoss !== 'function' || typeof run.plan !== 'function' || !Array.isArray(run.parameters)) throw new InvalidArgumentError({ caller: 'runTrainingLoop', argument: 'run', expected: 'a training run with parameters (a list), plan and batchLoss (functions)', received: describeValue(run) });
+  checkTrainingRun(run);
   const { caller, totalSteps } = run;
   const schedule = linearScheduleWithWarmup({ warmupSteps: Math.min(run.warmupSteps, totalSteps), totalSteps });
   const optimizer = new AdamW(run.parameters.map(([name, p]) => [name, p] as [string, Variable]), { learningRate: run.learningRate, weightDecay: run.weightDecay, noDecay: run.noDecay });

@@ -12,3 +12,10 @@ describe('resolveTrainingOptions', () => {
     expect([resolved.batchSize, resolved.epochs, resolved.seed, resolved.maxSeqLength]).toEqual([16, 1, 42, 128]);
   });
 });
+
+describe('resolveTrainingOptions modelMaxSeqLength', () => {
+  it("refuses a model length that is no integer ≥ 2 (the model's max_seq_length)", () => {
+    expect(() => resolveTrainingOptions({ loss: 'multiple-negatives-ranking' }, Number.NaN)).toThrow("trainSentenceEncoder: 'modelMaxSeqLength' must be an integer ≥ 2; received number NaN.");
+    expect(() => resolveTrainingOptions({ loss: 'multiple-negatives-ranking' }, { dispose: () => undefined } as never)).toThrow(InvalidArgumentError);
+  });
+});

@@ -90,6 +90,7 @@ export interface ResolvedTrainingOptions {
 export function resolveTrainingOptions(options: TrainSentenceEncoderOptions, modelMaxSeqLength: number, caller = 'trainSentenceEncoder'): ResolvedTrainingOptions {
   checkObject(options, { caller, argument: 'options', expected: "an options object with at least { loss: 'multiple-negatives-ranking' | 'cosine-similarity' }" });
   checkOptionKeys(options, KEYS, caller);
+  checkInteger(modelMaxSeqLength, { caller, argument: 'modelMaxSeqLength', min: 2 });
   const { loss } = options;
   if (!(SENTENCE_LOSSES as readonly unknown[]).includes(loss)) throw new InvalidArgumentError({ caller, argument: 'loss', expected: SENTENCE_LOSSES.map((l) => `'${l}'`).join(' or '), received: describeValue(loss) });
   const number = (argument: string, value: unknown, fallback: number, test: (n: number) => boolean, expected: string): number => {

@@ -38,6 +38,7 @@ export interface CheckedPairs {
 export function checkTrainingPairs(data: unknown, loss: SentenceLoss, caller = 'trainSentenceEncoder'): CheckedPairs {
   if (!Array.isArray(data)) throw new InvalidArgumentError({ caller, argument: 'data', expected: 'a list of training pairs', received: describeValue(data) });
   if (data.length === 0) throw new InvalidArgumentError({ caller, argument: 'data', expected: 'at least one training pair', received: 'an empty list' });
+  if (!(SENTENCE_LOSSES as readonly unknown[]).includes(loss)) throw new InvalidArgumentError({ caller, argument: 'loss', expected: SENTENCE_LOSSES.map((l) => `'${l}'`).join(' or '), received: describeValue(loss) });
   const ranking = loss === 'multiple-negatives-ranking';
   const fields = ranking ? (['anchor', 'positive'] as const) : (['a', 'b'] as const);
   const shape = ranking ? '{ anchor, positive, negative? } with string texts' : '{ a, b, label } with string texts and a finite number label';

@@ -29,6 +29,8 @@ import { backendsMorePositionsCases } from './backends-more-positions-cases.js';
 import { encodersPositionsCases } from './encoders-positions-cases.js';
 import { blocksPositionsCases } from './blocks-positions-cases.js';
 import { hubMorePositionsCases } from './hub-more-positions-cases.js';
+import { decodersPositionsCases, tokenizersMorePositionsCases } from './decoders-positions-cases.js';
+import { trainMorePositionsCases } from './train-more-positions-cases.js';
 import { sizesCases, wasmGuardCases } from './sizes-cases.js';
 import { tensorCases } from './tensor-cases.js';
 import { tokenizerCases } from './tokenizer-cases.js';
@@ -76,6 +78,9 @@ export const ALL_CASES: readonly CatalogueCase[] = [
   ...encodersPositionsCases,
   ...blocksPositionsCases,
   ...hubMorePositionsCases,
+  ...decodersPositionsCases,
+  ...tokenizersMorePositionsCases,
+  ...trainMorePositionsCases,
 ];
 
 /** The areas the catalogue must cover (a missing or misspelled area fails the run). */
