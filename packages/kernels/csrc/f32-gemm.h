@@ -10,7 +10,7 @@
 //
 // The including file defines MADD(a, b, c) = a · b + c on f32x4.
 //
-// Work split: tiles of MR = 4 rows by NB = 8 columns. A part (thread) owns a contiguous range of
+// Work split: tiles of MR = 4 rows by NB = 8 columns (one row, as in decoding: 1 × 8). A part (thread) owns a contiguous range of
 // 8-column panels. The weight is used packed, [panel][k][8] (one 32-byte step per p, panels padded
 // with zeros past m): when the job says so, each part first packs its own panels, MC = 64 columns
 // at a time, right before it runs every row tile of A against them; otherwise the panels were
@@ -89,6 +89,19 @@ static inline void tile(const float *a0, const float *a1, const float *a2, const
   c[0] = c00, c[1] = c01, c[2] = c10, c[3] = c11, c[4] = c20, c[5] = c21, c[6] = c30, c[7] = c31;
 }
 
+// One row of A (n = 1: a token per step, as in decoding) against one packed panel, accumulators
+// starting at b0, b1: the tile above would multiply the row four times (its rows past n repeat row
+// i). The same sums in the same order, so the same floats. One panel at a time reads the weight as
+// one sequential stream, which measured faster in decoding than two panels side by side.
+static inline void row_tile(const float *a, const float *panel, int32_t k, v128_t b0, v128_t b1, v128_t c[2]) {
+  v128_t c0 = b0, c1 = b1;
+  for (int32_t p = 0; p < k; p++, panel += NB) {
+    v128_t x = wasm_v128_load32_splat(a + p);
+    c0 = MADD(x, wasm_v128_load(panel), c0), c1 = MADD(x, wasm_v128_load(panel + 4), c1);
+  }
+  c[0] = c0, c[1] = c1;
+}
+
 // A product as a job for several threads (the words src/wasm-f32-gemm.ts writes).
 typedef struct {
   int32_t n, m, k;
@@ -102,6 +115,9 @@ typedef struct {
   int32_t pack; // 1: pack w into packed first (each part its own panels); 0: packed already holds them
 } f32_gemm_job;
 
+// The one-row product's columns [j0, j0 + width) from their packed panels, a panel at a time.
+static void row_columns(const f32_gemm_job *job, const float *packed, int32_t j0, int32_t width);
+
 // Output columns [col_begin, col_end) (col_begin a multiple of NB), every row.
 static void gemm_columns(const f32_gemm_job *job, int32_t col_begin, int32_t col_end) {
   const int32_t n = job->n, m = job->m, k = job->k;
@@ -109,6 +125,10 @@ static void gemm_columns(const f32_gemm_job *job, int32_t col_begin, int32_t col
     int32_t width = col_end - j0 < MC ? col_end - j0 : MC;
     float *packed = job->packed + (int64_t)j0 * k; // panel j0 / NB
     if (job->pack) pack_block(packed, job->w, k, j0, width);
+    if (n == 1) {
+      row_columns(job, packed, j0, width);
+      continue;
+    }
     for (int32_t i = 0; i < n; i += MR) {
       int32_t rows = n - i < MR ? n - i : MR;
       const float *a0 = job->a + (int64_t)i * k; // rows past n read row i again (computed, not stored)
@@ -140,6 +160,22 @@ static void gemm_columns(const f32_gemm_job *job, int32_t col_begin, int32_t col
         }
       }
     }
+  }
+}
+
+static void row_columns(const f32_gemm_job *job, const float *packed, int32_t j0, int32_t width) {
+  const int32_t k = job->k;
+  for (int32_t j = 0; j < width; j += NB) {
+    int32_t col = j0 + j, cols = width - j < NB ? width - j : NB;
+    float lanes[NB] = {0, 0, 0, 0, 0, 0, 0, 0};
+    if (job->bias)
+      for (int32_t e = 0; e < cols; e++) lanes[e] = job->bias[col + e];
+    v128_t c[2];
+    row_tile(job->a, packed + (int64_t)j * k, k, wasm_v128_load(lanes), wasm_v128_load(lanes + 4), c);
+    if (job->activation == 1) c[0] = gelu_f32x4(c[0]), c[1] = gelu_f32x4(c[1]);
+    wasm_v128_store(lanes, c[0]), wasm_v128_store(lanes + 4, c[1]);
+    float *o = job->out + col;
+    for (int32_t e = 0; e < cols; e++) o[e] = lanes[e];
   }
 }
 

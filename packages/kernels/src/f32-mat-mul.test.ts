@@ -13,7 +13,7 @@ import { KernelUnavailableError } from './kernel-unavailable-error.js';
 
 // [N, K, M]: every tail of the 4-row x 8-column tiles and of the 4-wide packing, one panel less than a
 // thread count, more columns than one 64-column packing block, a MiniLM projection slice
-const SHAPES: ReadonlyArray<readonly [number, number, number]> = [[1, 1, 1], [3, 5, 7], [4, 8, 8], [5, 37, 23], [13, 77, 131], [65, 129, 67], [130, 384, 385]];
+const SHAPES: ReadonlyArray<readonly [number, number, number]> = [[1, 1, 1], [1, 33, 8], [1, 40, 16], [1, 64, 17], [1, 576, 131], [1, 7, 200], [3, 5, 7], [4, 8, 8], [5, 37, 23], [13, 77, 131], [65, 129, 67], [130, 384, 385]];
 
 const make = ([n, k, m]: readonly [number, number, number], seed: number) => ({
   x: randomNormal([n, k], 0, 1, 'float32', seed),

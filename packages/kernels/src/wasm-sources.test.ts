@@ -36,7 +36,7 @@ describe('the committed wasm modules', () => {
 
   it('hold the relaxed multiply-add only in the relaxed float32 module (opcode 0xfd 0x85 0x02 = f32x4.relaxed_madd)', () => {
     const count = (base64: string) => Buffer.from(base64, 'base64').toString('hex').match(/fd8502/g)?.length ?? 0;
-    expect(count(F32_GEMM_RELAXED_SIMD_WASM)).toBe(8); // the 4 x 2 multiply-adds of one step of a tile
+    expect(count(F32_GEMM_RELAXED_SIMD_WASM)).toBe(14); // the 4 x 2 multiply-adds of one step of a tile, and the one-row tile's 2 (as clang 14 unrolls its loop: 6)
     expect(count(F32_GEMM_SIMD_WASM)).toBe(0);
     expect(count(INT8_GEMM_RELAXED_SIMD_WASM) + count(INT8_GEMM_SIMD_WASM) + count(FUSED_ATTENTION_WASM)).toBe(0);
   });
