@@ -44,8 +44,12 @@ export interface SharedKernelInstance<E> {
   readonly base: number;
   /** How many parts a job is split into now (1 until the workers are ready, or with one thread). */
   parts(): number;
-  /** Runs `run_part(job, part, parts)` for every part, the main thread's share here; returns when all are done. */
-  run(job: number): void;
+  /**
+   * Runs `run_part(job, part, parts)` for every part, the main thread's share here; returns when all
+   * are done. `work` (the job's multiply-adds, default unbounded): below {@link SMALL_JOB_WORK} the
+   * job runs as one part on the calling thread, since waking a worker costs more than it saves.
+   */
+  run(job: number, work?: number): void;
 }
 
 /** What {@link kernelThreads} reports. */
@@ -131,7 +135,7 @@ function loadModules(): Map<ThreadedModuleName, Module> | undefined {
       const missing = Math.ceil((base + PAGE) / PAGE) - memory.buffer.byteLength / PAGE;
       if (missing > 0) memory.grow(missing);
       const index = loaded.size; // its place in the list the workers get (spawn: loaded.values(), in order)
-      const instance: SharedKernelInstance<RunPartExports> = { exports, memory, base, parts: () => currentParts(), run: (job) => runJob(index, exports, job) };
+      const instance: SharedKernelInstance<RunPartExports> = { exports, memory, base, parts: () => currentParts(), run: (job, work = Infinity) => runJob(index, exports, job, work) };
       loaded.set(name, { name, instance, module, heapBase });
     }
   } catch (cause) {
@@ -177,10 +181,31 @@ function stopWorkers(pool: Workers): void {
   for (const handle of pool.handles) void handle.terminate();
 }
 
-/** Runs a job of the module at `index` (its place in the workers' module list) on every part. */
-function runJob(index: number, exports: RunPartExports, job: number): void {
+/**
+ * Multiply-adds below which a job runs on the calling thread alone: waking a sleeping worker and
+ * waiting for it took longer than the part it would take, measured on the products of decoding
+ * (one row: a SmolLM-135M-shaped int8 step 23.0 → 12.7 ms, float32 31.0 → 24.9 ms, in Node on 2
+ * cores with 2 kernel threads, when its 576-wide products stayed on one thread and only the
+ * vocabulary head was split; 2²¹ and 2²⁶ measured the same within noise).
+ */
+export const SMALL_JOB_WORK = 2 ** 23;
+let smallJobWork = SMALL_JOB_WORK;
+
+/** Runs `fn` with jobs split among the threads down to `work` multiply-adds (tests: 0 splits every job, as the kernels' thread cases need). */
+export function withSmallJobWork<T>(work: number, fn: () => T): T {
+  const before = smallJobWork;
+  smallJobWork = work;
+  try {
+    return fn();
+  } finally {
+    smallJobWork = before;
+  }
+}
+
+/** Runs a job of the module at `index` (its place in the workers' module list) on every part (one part below {@link SMALL_JOB_WORK}). */
+function runJob(index: number, exports: RunPartExports, job: number, work: number): void {
   const parts = currentParts();
-  if (parts === 1 || workers === undefined) {
+  if (parts === 1 || workers === undefined || work < smallJobWork) {
     exports.run_part(job, 0, 1);
     return;
   }

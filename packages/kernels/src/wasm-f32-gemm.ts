@@ -17,7 +17,7 @@ interface F32GemmInstance {
   readonly exports: F32GemmExports;
   readonly memory: WebAssembly.Memory;
   readonly base: number;
-  run(job: number): void;
+  run(job: number, work?: number): void;
 }
 
 const JOB_BYTES = 64; // csrc/f32-gemm.h f32_gemm_job: n, m, k, a, w, bias, activation, out, packed, phase, residual, gamma, beta, eps, pack (15 words, rounded up)
@@ -90,11 +90,11 @@ export class WasmF32Gemm implements F32GemmKernel {
     const words = new Int32Array(buffer, at.job, JOB_BYTES / 4);
     words.set([rows, cols, depth, at.a, at.w, bias === undefined ? 0 : at.bias, activation === undefined ? 0 : ACTIVATIONS[activation], at.out, packed, 0, at.residual, at.gamma, at.beta, 0, kept?.ready === true ? 0 : 1]);
     new Float32Array(buffer, at.job + 52, 1)[0] = residualLayerNorm?.epsilon ?? 0; // f32_gemm_job.eps
-    instance.run(at.job); // the panels of the product (packed first where they are not kept yet), on every thread
+    instance.run(at.job, rows * cols * depth); // the panels of the product (packed first where they are not kept yet), on every thread (one, for a small product)
     kept?.markReady();
     if (residualLayerNorm !== undefined) {
       words[9] = 1; // f32_gemm_job.phase: the rows' residual LayerNorm, once every column is done
-      instance.run(at.job);
+      instance.run(at.job, rows * cols * depth);
     }
     const view = new Float32Array(memory.buffer, at.out, rows * cols);
     return inPlace ? view : view.slice();
@@ -145,7 +145,7 @@ export class WasmF32Gemm implements F32GemmKernel {
     if (this.#instance !== undefined) return this.#instance;
     const shared = this.#threaded === undefined ? undefined : sharedKernelInstance<F32GemmExports>(this.#threaded);
     if (shared !== undefined) {
-      this.#instance = { exports: shared.exports, memory: shared.memory, base: shared.base, run: (job) => shared.run(job) };
+      this.#instance = { exports: shared.exports, memory: shared.memory, base: shared.base, run: (job, work) => shared.run(job, work) };
     } else {
       const exports = new WebAssembly.Instance(new WebAssembly.Module(this.#bytes)).exports as unknown as F32GemmExports & { readonly memory: WebAssembly.Memory };
       this.#instance = { exports, memory: exports.memory, base: Math.ceil(exports.heap_base() / 16) * 16, run: (job) => exports.run_part(job, 0, 1) };

@@ -24,7 +24,7 @@ interface AttentionInstance {
   readonly base: number;
   /** Most parts a job may be split into (each needs its own scratch). */
   readonly maxParts: number;
-  run(job: number): void;
+  run(job: number, work?: number): void;
 }
 
 const JOB_BYTES = 144; // csrc/fused-attention.c attention_job: 33 words, rounded up
@@ -109,7 +109,7 @@ export class WasmFusedAttention implements FusedAttentionKernel {
     words.set([at.q + 4 * lq.offset, at.k + 4 * lk.offset, at.v + 4 * lv.offset, at.out + 4 * lo.offset, batch, heads, queryLength, keyLength, headDim, valueDim, 0, mask === undefined ? 0 : at.mask, mb, mh, mt, bias === undefined ? 0 : at.bias, bb, bh, bt, at.scratch, stride,
       lq.batch, lq.heads, lq.rows, lk.batch, lk.heads, lk.rows, lv.batch, lv.heads, lv.rows, lo.batch, lo.heads, lo.rows]);
     new Float32Array(buffer, at.job + 40, 1)[0] = problem.scale; // attention_job.scale
-    instance.run(at.job); // the heads, shared among the threads
+    instance.run(at.job, batch * heads * queryLength * keyLength * (headDim + valueDim)); // the heads, shared among the threads (one, for a small problem)
     return new Float32Array(memory.buffer, at.out, outLength);
   }
 
@@ -118,7 +118,7 @@ export class WasmFusedAttention implements FusedAttentionKernel {
     if (this.#instance !== undefined) return this.#instance;
     const shared = sharedKernelInstance<FusedAttentionExports>('fused-attention');
     if (shared !== undefined) {
-      this.#instance = { exports: shared.exports, memory: shared.memory, base: shared.base, maxParts: MAX_KERNEL_THREADS, run: (job) => shared.run(job) };
+      this.#instance = { exports: shared.exports, memory: shared.memory, base: shared.base, maxParts: MAX_KERNEL_THREADS, run: (job, work) => shared.run(job, work) };
     } else {
       const exports = new WebAssembly.Instance(new WebAssembly.Module(this.#bytes)).exports as unknown as FusedAttentionExports & { readonly memory: WebAssembly.Memory };
       this.#instance = { exports, memory: exports.memory, base: Math.ceil(exports.heap_base() / 16) * 16, maxParts: 1, run: (job) => exports.run_part(job, 0, 1) };

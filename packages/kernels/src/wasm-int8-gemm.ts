@@ -27,7 +27,7 @@ interface GemmInstance {
   readonly exports: GemmExports;
   readonly memory: WebAssembly.Memory;
   readonly base: number;
-  run(job: number): void;
+  run(job: number, work?: number): void;
 }
 
 const JOB_BYTES = 80; // csrc/int8-gemm.h gemm_job: n, m, k, row_scale, col_scale, bias, activation, out, scratch, phase, residual, gamma, beta, eps, packed_b, x, a, levels, bad (19 words, rounded up)
@@ -189,7 +189,7 @@ export class WasmInt8Gemm implements Int8GemmKernel {
         // [N, K] float32 -> int8 + [N] scales -> A's panel, the blocks of rows shared among the threads (gemm_job phase 2)
         const job = new Int32Array(memory.buffer, at.job, JOB_BYTES / 4);
         job.set([rows, cols, depth, at.rowScale, 0, 0, 0, 0, at.scratch, 2, 0, 0, 0, 0, 0, at.x, at.a, this.activationLevels, 0]);
-        instance.run(at.job);
+        instance.run(at.job, rows * cols * depth); // one part for a small product (see SMALL_JOB_WORK)
         if (job[18] !== 0) { // a part met a NaN or ±Infinity: the first one, on this thread
           const bad = kernel.quantize_rows(at.x, rows, depth, this.activationLevels, at.a, at.rowScale);
           throw new InvalidArgumentError({ caller, argument: 'x', expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${x[bad]} at flat index ${bad}`, hint: 'Replace or mask the non-finite values first.' });
@@ -221,10 +221,10 @@ export class WasmInt8Gemm implements Int8GemmKernel {
       new Float32Array(buffer, at.beta, cols).set(residualLayerNorm.beta);
       new Float32Array(buffer, at.job + 52, 1)[0] = residualLayerNorm.epsilon; // gemm_job.eps
     }
-    instance.run(at.job); // the column shares of the packed product, on every thread
+    instance.run(at.job, rows * cols * depth); // the column shares of the packed product, on every thread (one, for a small product)
     if (residualLayerNorm !== undefined) {
       words[9] = 1; // gemm_job.phase: the rows' residual LayerNorm, once every column is done
-      instance.run(at.job);
+      instance.run(at.job, rows * cols * depth);
     }
     this.#packedKey = key;
     const view = new Float32Array(memory.buffer, at.out, rows * cols);
@@ -288,7 +288,7 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     const threaded = fast === undefined ? this.#threaded : fast.threaded;
     const shared = threaded === undefined ? undefined : sharedKernelInstance<GemmExports>(threaded);
     if (shared !== undefined) {
-      this.#instance = { exports: shared.exports, memory: shared.memory, base: shared.base, run: (job) => shared.run(job) };
+      this.#instance = { exports: shared.exports, memory: shared.memory, base: shared.base, run: (job, work) => shared.run(job, work) };
     } else {
       const exports = new WebAssembly.Instance(new WebAssembly.Module(fast === undefined ? this.#bytes : fast.bytes)).exports as unknown as GemmExports & { readonly memory: WebAssembly.Memory };
       this.#instance = { exports, memory: exports.memory, base: Math.ceil(exports.heap_base() / 16) * 16, run: (job) => exports.run_part(job, 0, 1) };
