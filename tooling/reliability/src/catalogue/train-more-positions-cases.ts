@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ones, square, sub, sum, tensor2d, tidy, variable, zeros, type Scalar, type Tensor, type Variable } from '@tensorflow/tfjs-core';
 import { Linear } from '@attnkit/nn';
@@ -12,18 +11,13 @@ import {
   seededHash, sentenceBatchLoss, sentenceFolderFiles, sharedGlossTexts, splitGloss, splitSynsets, wordnetPairs, type TrainerState, type WordnetSynset,
 } from '@attnkit/train';
 import type { CatalogueCase } from './catalogue-case.js';
-import { repoPath } from './fixtures-path.js';
 import { variants, type ValidCall } from './positions-cases.js';
+import { CAUSAL, MLM, SENTENCE, freshFolder } from './train-positions-cases.js';
 
-const SENTENCE = repoPath('tooling/reference/fixtures/sentence/bert-cls/');
-const MLM = repoPath('tooling/reference/fixtures/attnkit-saved-mlm/'); // a BERT masked LM with its tokenizer
-const CAUSAL = repoPath('tooling/reference/fixtures/decoders/qwen3/');
-const scratch = mkdtempSync(join(tmpdir(), 'attnkit-train-more-positions-'));
-let folders = 0;
-/** A folder path no case has written to (each save writes its own). */
-const freshFolder = () => join(scratch, `out-${(folders += 1)}`);
+/** Numbers the catalogue's tfjs variables (their names must be unique). */
+let variables = 0;
 /** A WordNet dict folder of two adverb lines (WordNet 3.1's first two), written once. */
-const DICT = join(scratch, 'dict');
+const DICT = freshFolder();
 mkdirSync(DICT);
 const ADVERB = '00001740 02 r 02 a_cappella 0 a_capella 0 002 \\ 02260096 a 0202 \\ 02260096 a 0101 | without musical accompaniment; "they performed a cappella"  ';
 writeFileSync(join(DICT, 'data.adv'), `  1 This software and database is being provided to you, the LICENSEE\n${ADVERB}\n00001885 02 r 03 AD 0 A.D. 0 anno_Domini 0 000 | in the Christian era; used before dates after the supposed year Christ was born; "in AD 200"  \n`);
@@ -90,7 +84,7 @@ const trainingRun = () => ({
 });
 const RUN_KEYS = ['caller', 'parameters', 'noDecay', 'plan', 'totalSteps', 'learningRate', 'warmupSteps', 'weightDecay', 'maxGradNorm', 'seed', 'dropout', 'batchLoss', 'setMode', 'identity', 'save', 'saveEvery', 'restore', 'evaluation', 'onProgress', 'signal'];
 async function trainingLoop(run: unknown): Promise<unknown> {
-  const parameter = tidy(() => variable(zeros([2]), true, `catalogue-run-${(folders += 1)}`)); // the initial zeros disposed
+  const parameter = tidy(() => variable(zeros([2]), true, `catalogue-run-${(variables += 1)}`)); // the initial zeros disposed
   current = parameter;
   try {
     const given = run !== null && typeof run === 'object' && (run as { parameters?: unknown }).parameters === PARAMETERS ? { ...run, parameters: [['w', parameter]] } : run;
@@ -167,7 +161,7 @@ const VALID_CALLS: readonly ValidCall[] = [
 async function checkpointCall(folder: unknown, checkpoint: unknown, keep: unknown, caller: unknown): Promise<void> {
   const given = checkpoint !== null && typeof checkpoint === 'object' ? (checkpoint as Record<string, unknown>) : undefined;
   const model = given?.['model'] === MODEL ? await sentenceModel() : undefined;
-  const parameter = given?.['optimizer'] === OPTIMIZER ? tidy(() => variable(zeros([1]), true, `catalogue-checkpoint-${(folders += 1)}`)) : undefined;
+  const parameter = given?.['optimizer'] === OPTIMIZER ? tidy(() => variable(zeros([1]), true, `catalogue-checkpoint-${(variables += 1)}`)) : undefined;
   const optimizer = parameter === undefined ? undefined : new AdamW([['w', parameter]]);
   try {
     const made = given === undefined ? checkpoint : { ...given, ...(model === undefined ? {} : { model }), ...(optimizer === undefined ? {} : { optimizer }) };

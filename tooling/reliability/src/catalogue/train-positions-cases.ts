@@ -10,13 +10,14 @@ import type { CatalogueCase } from './catalogue-case.js';
 import { repoPath } from './fixtures-path.js';
 import { variants, type ValidCall } from './positions-cases.js';
 
-const SENTENCE = repoPath('tooling/reference/fixtures/sentence/bert-cls/');
-const MLM = repoPath('tooling/reference/fixtures/attnkit-saved-mlm/'); // a BERT masked LM with its tokenizer
-const CAUSAL = repoPath('tooling/reference/fixtures/decoders/qwen3/');
+/** The train tables' fixtures: a sentence-transformers folder, a masked LM saved by attnkit, a causal LM. */
+export const SENTENCE = repoPath('tooling/reference/fixtures/sentence/bert-cls/');
+export const MLM = repoPath('tooling/reference/fixtures/attnkit-saved-mlm/'); // a BERT masked LM with its tokenizer
+export const CAUSAL = repoPath('tooling/reference/fixtures/decoders/qwen3/');
 const scratch = mkdtempSync(join(tmpdir(), 'attnkit-train-positions-'));
 let folders = 0;
 /** A folder path no case has written to (each save writes its own). */
-const freshFolder = () => join(scratch, `out-${(folders += 1)}`);
+export const freshFolder = () => join(scratch, `out-${(folders += 1)}`);
 
 /** Stands for the model (loaded by the call: no tensor outlives a case) or tokenizer at its position; a hostile value replaces it. */
 const MODEL = Symbol('the model');
