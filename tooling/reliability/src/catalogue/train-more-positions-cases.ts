@@ -4,7 +4,6 @@ import { ones, square, sub, sum, tensor2d, tidy, variable, zeros, type Scalar, t
 import { Linear } from '@attnkit/nn';
 import { loadBertForMaskedLM, loadCausalLM, seededRandom } from '@attnkit/models';
 import { loadSentenceEncoder } from '@attnkit/sentence';
-import { loadTokenizer, type Tokenizer } from '@attnkit/tokenizers';
 import {
   AdamW, CheckpointError, WordnetReadError, bagOfWordsEmbedder, causalLMFolderFiles, checkTrainingPairs, clipGradNorm, evaluateMaskedLM, evaluateWordnetRetrieval, glossKey, isNoDecayParameter,
   lengthBucketedBatches, linearScheduleWithWarmup, maskTokens, maskedLMFolderFiles, parseWordnetLine, readWordnet, resolveTrainingOptions, retrievalMetrics, runTrainingLoop, saveTrainingCheckpoint,
@@ -12,7 +11,7 @@ import {
 } from '@attnkit/train';
 import type { CatalogueCase } from './catalogue-case.js';
 import { variants, type ValidCall } from './positions-cases.js';
-import { CAUSAL, MLM, SENTENCE, freshFolder } from './train-positions-cases.js';
+import { CAUSAL, MLM, MODEL, SENTENCE, TOKENIZER, freshFolder, withModel } from './train-positions-cases.js';
 
 /** Numbers the catalogue's tfjs variables (their names must be unique). */
 let variables = 0;
@@ -31,25 +30,6 @@ const callerAccepted = (position: number): Record<string, string> => Object.from
 /** An error class's positions `0 .. width - 1`: every value accepted. */
 const anyDetails = (width: number): Record<string, string> => Object.fromEntries(Array.from({ length: width }, (_, p) => POSITIONS.map((l) => [`${p}:${l}`, ANY_DETAILS])).flat());
 
-/** Stand for a model (loaded by the call: no tensor outlives a case) or tokenizer at its position; a hostile value replaces it. */
-const MODEL = Symbol('the model');
-const TOKENIZER = Symbol('the tokenizer');
-let tokenizers: Map<string, Promise<Tokenizer>> | undefined; // tokenizers hold no tensors: loaded once
-const tokenizerOf = (folder: string) => {
-  tokenizers ??= new Map();
-  if (!tokenizers.has(folder)) tokenizers.set(folder, loadTokenizer(folder));
-  return tokenizers.get(folder)!;
-};
-/** Runs `fn` with MODEL (and TOKENIZER) in `args` replaced by a fresh model (its tokenizer), then disposes the model. */
-async function withModel(load: () => Promise<{ dispose(): void; readonly isDisposed?: boolean }>, folder: string, args: unknown[], fn: (...args: unknown[]) => unknown): Promise<void> {
-  const model = args.includes(MODEL) ? await load() : undefined;
-  const tokenizer = args.includes(TOKENIZER) ? await tokenizerOf(folder) : undefined;
-  try {
-    await fn(...args.map((a) => (a === MODEL ? model : a === TOKENIZER ? tokenizer : a)));
-  } finally {
-    if (model !== undefined && model.isDisposed !== true) model.dispose();
-  }
-}
 const sentenceModel = () => loadSentenceEncoder(SENTENCE);
 
 /** A module whose parameters an optimiser owns for one case (disposed with it). */

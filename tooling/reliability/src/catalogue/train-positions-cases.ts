@@ -20,8 +20,8 @@ let folders = 0;
 export const freshFolder = () => join(scratch, `out-${(folders += 1)}`);
 
 /** Stands for the model (loaded by the call: no tensor outlives a case) or tokenizer at its position; a hostile value replaces it. */
-const MODEL = Symbol('the model');
-const TOKENIZER = Symbol('the tokenizer');
+export const MODEL = Symbol('the model');
+export const TOKENIZER = Symbol('the tokenizer');
 let tokenizers: Map<string, Tokenizer> | undefined; // tokenizers hold no tensors: loaded once
 async function tokenizerOf(folder: string): Promise<Tokenizer> {
   tokenizers ??= new Map();
@@ -32,7 +32,7 @@ async function tokenizerOf(folder: string): Promise<Tokenizer> {
   return loaded;
 }
 /** Runs `fn` with MODEL (and TOKENIZER) in `args` replaced by a fresh model (its tokenizer), then disposes the model. */
-async function withModel(load: () => Promise<{ dispose(): void; readonly isDisposed?: boolean }>, folder: string, args: unknown[], fn: (...args: unknown[]) => Promise<unknown>): Promise<void> {
+export async function withModel(load: () => Promise<{ dispose(): void; readonly isDisposed?: boolean }>, folder: string, args: unknown[], fn: (...args: unknown[]) => unknown): Promise<void> {
   const model = args.includes(MODEL) ? await load() : undefined;
   const tokenizer = args.includes(TOKENIZER) ? await tokenizerOf(folder) : undefined;
   try {
