@@ -3,6 +3,7 @@
 // write tensors in place, without copies. No stack, no data: the module must not touch memory
 // other than the tensors it is given (scripts/build-wasm.mjs checks the compiled module).
 //   erf(in, out, n), gelu(in, out, n): elementwise over n float32 (gelu.h)
+//   geluTanh(in, out, n): the tanh approximation of GELU, elementwise over n float32 (gelu-tanh.h)
 //   layerNorm(x, gamma, beta, out, rows, width, eps): nn.LayerNorm over rows (layer-norm.h)
 //   maskedSoftmax(scores, mask, out, rows, width, maskRowBytes): over rows, the mask one byte per
 //     entry advancing maskRowBytes per row (0: one mask row for all rows) (masked-softmax.h)
@@ -13,6 +14,7 @@
 #include <stdint.h>
 #include <wasm_simd128.h>
 #include "gelu.h"
+#include "gelu-tanh.h"
 #include "layer-norm.h"
 #include "masked-softmax.h"
 #include "rms-norm.h"
@@ -37,6 +39,10 @@ __attribute__((export_name("gelu"))) void gelu_fill(const float *in, float *out,
     wasm_v128_store(out + i, y0), wasm_v128_store(out + i + 4, y1), wasm_v128_store(out + i + 8, y2), wasm_v128_store(out + i + 12, y3);
   }
   for (; i < n; i++) out[i] = wasm_f32x4_extract_lane(gelu_f32x4(wasm_f32x4_splat(in[i])), 0);
+}
+
+__attribute__((export_name("geluTanh"))) void gelu_tanh_fill(const float *in, float *out, int32_t n) {
+  gelu_tanh_values(in, out, n);
 }
 
 __attribute__((export_name("layerNorm"))) void layer_norm_fill(const float *x, const float *gamma, const float *beta, float *out, int32_t rows, int32_t width, float eps) {

@@ -3,6 +3,7 @@ import { engine, getBackend, getKernel, type Tensor } from '@tensorflow/tfjs-cor
 import { f32Kernels } from './f32-kernels.js';
 import { fusedAttentionKernels } from './fused-attention-kernels.js';
 import { GELU_KERNEL } from './tfjs-fills/wasm-gelu-fill.js';
+import { GELU_TANH_KERNEL } from './tfjs-fills/wasm-gelu-tanh-fill.js';
 import { LAYER_NORM_KERNEL } from './tfjs-fills/wasm-layer-norm-fill.js';
 import { MASKED_SOFTMAX_KERNEL } from './tfjs-fills/wasm-masked-softmax-fill.js';
 import { RMS_NORM_KERNEL } from './tfjs-fills/wasm-rms-norm-fill.js';
@@ -10,7 +11,7 @@ import { ROTARY_KERNEL } from './tfjs-fills/wasm-rotary-fill.js';
 import { SILU_MUL_KERNEL } from './tfjs-fills/wasm-silu-mul-fill.js';
 
 /** The hand-written kernels a call can be routed to, each replacing tfjs ops. */
-export type RoutedKernel = 'f32MatMul' | 'int8MatMul' | 'fusedAttention' | 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'rmsNorm' | 'siluMul' | 'rotary';
+export type RoutedKernel = 'f32MatMul' | 'int8MatMul' | 'fusedAttention' | 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'rmsNorm' | 'siluMul' | 'rotary' | 'geluTanh';
 
 /** What {@link kernelRoute} decides for one call. */
 export interface KernelRoute {
@@ -31,6 +32,7 @@ const RULES: Readonly<Record<RoutedKernel, { readonly inferenceOnly: boolean; re
   rmsNorm: { inferenceOnly: true, available: (backend) => getKernel(RMS_NORM_KERNEL, backend) !== undefined }, // no gradient: the composite while recording
   siluMul: { inferenceOnly: true, available: (backend) => getKernel(SILU_MUL_KERNEL, backend) !== undefined },
   rotary: { inferenceOnly: true, available: (backend) => getKernel(ROTARY_KERNEL, backend) !== undefined },
+  geluTanh: { inferenceOnly: true, available: (backend) => getKernel(GELU_TANH_KERNEL, backend) !== undefined },
 };
 
 /**

@@ -3,6 +3,7 @@ import { fillWasmErf } from './wasm-erf-fill.js';
 import { fillWasmFusedMatMul } from './wasm-fused-matmul-fill.js';
 import { fillWasmGather } from './wasm-gather-fill.js';
 import { fillWasmGelu } from './wasm-gelu-fill.js';
+import { fillWasmGeluTanh } from './wasm-gelu-tanh-fill.js';
 import { fillWasmLayerNorm } from './wasm-layer-norm-fill.js';
 import { fillWasmMaskedSoftmax } from './wasm-masked-softmax-fill.js';
 import { fillWasmRmsNorm } from './wasm-rms-norm-fill.js';
@@ -15,7 +16,7 @@ import { guardWasmZeroSize } from './wasm-zero-size-guard.js';
 
 /**
  * Registers attnkit's kernels on the tfjs-backend-wasm backend, once (idempotent): its own kernels
- * (`GELU_KERNEL`, `LAYER_NORM_KERNEL`, `MASKED_SOFTMAX_KERNEL`, `RMS_NORM_KERNEL`, `SILU_MUL_KERNEL`, `ROTARY_KERNEL`, from `csrc/tfjs-fills.c` run on
+ * (`GELU_KERNEL`, `GELU_TANH_KERNEL`, `LAYER_NORM_KERNEL`, `MASKED_SOFTMAX_KERNEL`, `RMS_NORM_KERNEL`, `SILU_MUL_KERNEL`, `ROTARY_KERNEL`, from `csrc/tfjs-fills.c` run on
  * tfjs-wasm's memory), faster or missing versions of tfjs kernels (`Erf`, `BatchMatMul`,
  * `_FusedMatMul`, `Slice`, `GatherV2`, `Tile`, `UnsortedSegmentSum`), and last the zero-size guard,
  * which wraps every kernel that mishandles empty tensors, the fills included. `useBackend('wasm')`
@@ -29,6 +30,6 @@ import { guardWasmZeroSize } from './wasm-zero-size-guard.js';
  * fillWasmKernels(); // ['_FusedMatMul', 'UnsortedSegmentSum', 'BatchMatMul', 'Erf', ...]
  */
 export function fillWasmKernels(): readonly string[] {
-  const fills = [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmLayerNorm(), ...fillWasmTile(), ...fillWasmMaskedSoftmax(), ...fillWasmRmsNorm(), ...fillWasmSiluMul(), ...fillWasmRotary()];
+  const fills = [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmGeluTanh(), ...fillWasmLayerNorm(), ...fillWasmTile(), ...fillWasmMaskedSoftmax(), ...fillWasmRmsNorm(), ...fillWasmSiluMul(), ...fillWasmRotary()];
   return [...new Set([...fills, ...guardWasmZeroSize()])]; // the guard last: it wraps the fills too
 }

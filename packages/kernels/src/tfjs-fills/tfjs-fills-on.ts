@@ -21,6 +21,7 @@ export type RotaryHeadsKernel = (x: number, cos: number, sin: number, out: numbe
 export interface SimdKernels {
   erf: ElementwiseKernel;
   gelu: ElementwiseKernel;
+  geluTanh: ElementwiseKernel;
   layerNorm: LayerNormKernel;
   maskedSoftmax: MaskedSoftmaxKernel;
   rmsNorm: RmsNormKernel;
