@@ -7,6 +7,8 @@ import { groupedQueryAttention } from './grouped-query-attention.js';
 import { groupedQueryAttentionOutput } from './grouped-query-attention-output.js';
 import { KvCache } from './kv-cache.js';
 import type { RotaryCosSin } from './rotary-cos-sin.js';
+import { mergeHeads } from './merge-heads.js';
+import { splitHeads } from './split-heads.js';
 
 /** Configuration of {@link DecoderAttention} (Hugging Face's names in brackets). */
 export interface DecoderAttentionConfig {
@@ -145,8 +147,8 @@ export class DecoderAttention extends Module {
     const [h, kv, d] = [this.numHeads, this.numKeyValueHeads, this.headDim];
     return tidy(() => {
       const heads = (projected: Tensor, count: number, norm: RMSNorm | undefined) => {
-        const split = reshape(projected, [batch, length, count, d]); // [B, T, count·D] -> [B, T, count, D]
-        return transpose(norm === undefined ? split : norm.forward(split), [0, 2, 1, 3]); // -> [B, count, T, D]
+        if (norm === undefined) return splitHeads(projected, count); // [B, T, count·D] -> [B, count, T, D]
+        return transpose(norm.forward(reshape(projected, [batch, length, count, d])), [0, 2, 1, 3]); // [B, T, count, D], normed -> [B, count, T, D]
       };
       const [q, k, v] = int8QkvFusable(this.qProj, this.kProj, this.vProj) // quantized (quantizeLinearLayers): one int8 product, bit for bit the three
         ? split(int8QkvProjection(this.qProj as unknown as Int8Linear, this.kProj as unknown as Int8Linear, this.vProj as unknown as Int8Linear, x), [h * d, kv * d, kv * d], -1)
@@ -167,7 +169,7 @@ export class DecoderAttention extends Module {
       if (cache !== undefined) ({ key, value } = cache.update(this.layerIndex, key, value)); // [B, Hkv, S, D]
       const attention = { mask: attentionMask, bias: attentionBias, dropout: this.dropout, training, ...(options.seed === undefined ? {} : { seed: options.seed }) };
       const attended: { output: Tensor; attentionWeights?: Tensor } = returnWeights ? groupedQueryAttention(query, key, value, attention) : { output: groupedQueryAttentionOutput(query, key, value, attention) };
-      const merged = reshape(transpose(attended.output, [0, 2, 1, 3]), [batch, length, h * d]); // [B, H, T, D] -> [B, T, H, D] -> [B, T, H·D]
+      const merged = mergeHeads(attended.output); // [B, H, T, D] -> [B, T, H·D]
       const output = this.oProj.forward(merged); // [B, T, E]
       return attended.attentionWeights === undefined ? { output } : { output, attentionWeights: attended.attentionWeights };
     });

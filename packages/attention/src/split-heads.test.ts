@@ -1,4 +1,4 @@
-import { range, reshape, zeros } from '@tensorflow/tfjs-core';
+import { range, reshape, transpose, zeros } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
@@ -19,6 +19,20 @@ describe('splitHeads', () => {
     expect(Array.from(await merged.data())).toEqual(Array.from(await x.data()));
     expect(await leaksOf(() => splitHeads(x, 3).dispose())).toEqual({ tensors: 0, bytes: 0 });
     [x, heads, merged].forEach((t) => t.dispose());
+  });
+  it('one token (a decoding step) or one head: a reshape alone, equal to the transpose for every batch, leaking nothing', async () => {
+    for (const [batch, length, heads, headDim] of [[1, 1, 4, 3], [3, 1, 4, 3], [2, 5, 1, 3], [2, 1, 1, 2]] as const) {
+      const x = reshape(range(0, batch * length * heads * headDim), [batch, length, heads * headDim]);
+      const split = splitHeads(x, heads);
+      const transposed = transpose(reshape(x, [batch, length, heads, headDim]), [0, 2, 1, 3]);
+      expect(split.shape).toEqual([batch, heads, length, headDim]);
+      expect(await split.array()).toEqual(await transposed.array());
+      const merged = mergeHeads(split);
+      expect(merged.shape).toEqual([batch, length, heads * headDim]);
+      expect(Array.from(await merged.data())).toEqual(Array.from(await x.data()));
+      expect(await leaksOf(() => { splitHeads(x, heads).dispose(); mergeHeads(split).dispose(); })).toEqual({ tensors: 0, bytes: 0 });
+      [x, split, transposed, merged].forEach((t) => t.dispose());
+    }
   });
   it('rejects widths not divisible by the head count and wrong ranks', () => {
     const x = zeros([2, 3, 10]);

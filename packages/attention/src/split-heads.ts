@@ -15,5 +15,7 @@ export function splitHeads(x: Tensor, numHeads: number): Tensor {
   if (width % numHeads !== 0) {
     throw new InvalidArgumentError({ caller, argument: 'x', expected: `a last dim E divisible by numHeads = ${numHeads}`, received: formatShape(x.shape) });
   }
-  return tidy(() => transpose(reshape(x, [batch, length, numHeads, width / numHeads]), [0, 2, 1, 3])); // [B, T, E] -> [B, T, H, D] -> [B, H, T, D]
+  const headDim = width / numHeads;
+  if (length === 1 || numHeads === 1) return reshape(x, [batch, numHeads, length, headDim]); // one token (a decoding step) or one head: [B, T, H, D] and [B, H, T, D] lie the same in memory
+  return tidy(() => transpose(reshape(x, [batch, length, numHeads, headDim]), [0, 2, 1, 3])); // [B, T, E] -> [B, T, H, D] -> [B, H, T, D]
 }
