@@ -186,7 +186,8 @@ function stopWorkers(pool: Workers): void {
  * waiting for it took longer than the part it would take, measured on the products of decoding
  * (one row: a SmolLM-135M-shaped int8 step 23.0 → 12.7 ms, float32 31.0 → 24.9 ms, in Node on 2
  * cores with 2 kernel threads, when its 576-wide products stayed on one thread and only the
- * vocabulary head was split; 2²¹ and 2²⁶ measured the same within noise).
+ * vocabulary head was split; 2²¹ and 2²⁶ measured the same within noise). The unit is an int8
+ * multiply-add: a float32 product counts each of its own as `F32_WORK_PER_MULTIPLY_ADD` (4).
  */
 export const SMALL_JOB_WORK = 2 ** 23;
 let smallJobWork = SMALL_JOB_WORK;
