@@ -30,6 +30,9 @@ export const FUSED_ATTENTION_CASES: readonly FusedAttentionCase[] = [
   { label: 'T = 130, S = 77, D = 64, Dv = 13', sizes: [1, 1, 130, 77, 64, 13], mask: [1, 1, 130, 77], bias: [1, 1, 130, 77] },
   { label: 'S = 0 (zeros)', sizes: [1, 2, 3, 0, 4, 4] },
   { label: 'D = 0 (uniform weights)', sizes: [1, 1, 2, 3, 0, 2], mask: [1, 1, 2, 3] },
+  { label: 'a decoding step: T = 1 over S = 37 cached keys, D = 64, padding mask', sizes: [2, 3, 1, 37, 64, 64], mask: [2, 1, 1, 37] },
+  { label: 'a grouped decoding step: T = 3 (query heads of one key/value head), S = 201, D = 66, Dv = 11, bias, large scores', sizes: [1, 2, 3, 201, 66, 11], bias: [1, 2, 3, 201], magnitude: 30 },
+  { label: 'T = 4 (a full block), S = 9, D = 5, mask [B, H, T, S] with a fully masked row', sizes: [2, 2, 4, 9, 5, 5], mask: [2, 2, 4, 9], blockRow: true },
 ];
 
 /** Seeded normal-ish values (sum of uniforms), `std` times. */
