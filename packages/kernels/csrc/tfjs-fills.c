@@ -11,8 +11,13 @@
 //   siluMul(x, out, rows, width): SwiGLU's silu(gate) · up from rows [gate | up] (silu-mul.h)
 //   rotaryHeads(x, cos, sin, out, batch, length, heads, dim, rotaryDim): [B, T, H, D] → [B, H, T, D]
 //     with rotary position embeddings applied (rotary.h)
+//   attentionRows(q, k, v, out, mask, bias, scratch, shape, strides, scale): fused attention one
+//     query row at a time, for a decoding step's few rows over its cached keys (attention-rows.h);
+//     shape = [B, H, T, S, D, Dv] and strides = element strides of batch, head and row for q, k, v,
+//     out, mask, bias (0 where broadcast), both int32 arrays in memory
 #include <stdint.h>
 #include <wasm_simd128.h>
+#include "attention-rows.h"
 #include "gelu.h"
 #include "gelu-tanh.h"
 #include "layer-norm.h"
@@ -63,4 +68,10 @@ __attribute__((export_name("siluMul"))) void silu_mul_fill(const float *x, float
 
 __attribute__((export_name("rotaryHeads"))) void rotary_heads_fill(const float *x, const float *cos, const float *sin, float *out, int32_t batch, int32_t length, int32_t heads, int32_t dim, int32_t rdim) {
   rotary_heads(x, cos, sin, out, batch, length, heads, dim, rdim);
+}
+
+__attribute__((export_name("attentionRows"))) void attention_rows_fill(const float *q, const float *k, const float *v, float *out, const uint8_t *mask, const float *bias, float *scratch, const int32_t *shape, const int32_t *st, float scale) {
+  attention_rows(q, k, v, out, st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9], st[10], st[11],
+                 shape[0], shape[1], shape[2], shape[3], shape[4], shape[5], scale,
+                 mask, st[12], st[13], st[14], bias, st[15], st[16], st[17], scratch);
 }

@@ -5,6 +5,8 @@ import { backendValues } from './backend-values.js';
 import { fusedAttentionKernel } from './fused-attention-kernels.js';
 import { InferenceOnlyError } from './inference-only-error.js';
 import { kernelRoute } from './kernel-route.js';
+import { SMALL_JOB_WORK } from './kernel-threads.js';
+import { ATTENTION_ROWS_KERNEL, ATTENTION_ROWS_MAX_QUERIES } from './tfjs-fills/wasm-attention-rows-fill.js';
 import { WasmFusedAttention } from './wasm-fused-attention.js';
 
 /** Options of {@link fusedAttention}. */
@@ -94,6 +96,12 @@ export function fusedAttention(query: Tensor, key: Tensor, value: Tensor, option
   }
   const outShape = [batch, heads, queryLength, valueDim]; // [B, H, T, Dv]
   if (batch * heads * queryLength * valueDim === 0) return zeros(outShape);
+  const work = batch * heads * queryLength * keyLength * (headDim + valueDim); // as the kernel module counts a job (SMALL_JOB_WORK)
+  if (options.kernel === undefined && kernel instanceof WasmFusedAttention && queryLength <= ATTENTION_ROWS_MAX_QUERIES && work < SMALL_JOB_WORK
+    && (mask === undefined || mask.shape[3] === keyLength) && (bias === undefined || bias.shape[3] === keyLength) && kernelRoute('attentionRows', [query, key, value, bias]).useKernel) {
+    // a decoding step on wasm: the same numbers on tfjs-wasm's memory, its cached keys and values read in place (one thread, as the module would run it)
+    return engine().runKernel(ATTENTION_ROWS_KERNEL, { query, key, value, ...(mask === undefined ? {} : { mask }), ...(bias === undefined ? {} : { bias }) }, { scale }) as Tensor;
+  }
   const problem: FusedAttentionProblem = {
     batch, heads, queryLength, keyLength, headDim, valueDim, scale,
     // on tfjs-wasm, views of its heap, copied once into the kernel's memory before anything allocates

@@ -26,6 +26,7 @@ export { f32MatMul64, type Reference64 } from './f32-mat-mul64.js';
 export { ERF_F32, erfF32, geluF32 } from './erf-f32.js';
 export { erf64 } from './erf64.js';
 export { fillWasmKernels } from './tfjs-fills/fill-wasm-kernels.js';
+export { ATTENTION_ROWS_KERNEL } from './tfjs-fills/wasm-attention-rows-fill.js';
 export { GELU_KERNEL } from './tfjs-fills/wasm-gelu-fill.js';
 export { GELU_TANH_KERNEL } from './tfjs-fills/wasm-gelu-tanh-fill.js';
 export { LAYER_NORM_KERNEL } from './tfjs-fills/wasm-layer-norm-fill.js';

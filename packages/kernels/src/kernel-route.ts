@@ -2,6 +2,7 @@ import { InvalidArgumentError, describeValue, isTensorLike } from '@attnkit/erro
 import { engine, getBackend, getKernel, type Tensor } from '@tensorflow/tfjs-core';
 import { f32Kernels } from './f32-kernels.js';
 import { fusedAttentionKernels } from './fused-attention-kernels.js';
+import { ATTENTION_ROWS_KERNEL } from './tfjs-fills/wasm-attention-rows-fill.js';
 import { GELU_KERNEL } from './tfjs-fills/wasm-gelu-fill.js';
 import { GELU_TANH_KERNEL } from './tfjs-fills/wasm-gelu-tanh-fill.js';
 import { LAYER_NORM_KERNEL } from './tfjs-fills/wasm-layer-norm-fill.js';
@@ -11,7 +12,7 @@ import { ROTARY_KERNEL } from './tfjs-fills/wasm-rotary-fill.js';
 import { SILU_MUL_KERNEL } from './tfjs-fills/wasm-silu-mul-fill.js';
 
 /** The hand-written kernels a call can be routed to, each replacing tfjs ops. */
-export type RoutedKernel = 'f32MatMul' | 'int8MatMul' | 'fusedAttention' | 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'rmsNorm' | 'siluMul' | 'rotary' | 'geluTanh';
+export type RoutedKernel = 'f32MatMul' | 'int8MatMul' | 'fusedAttention' | 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'rmsNorm' | 'siluMul' | 'rotary' | 'geluTanh' | 'attentionRows';
 
 /** What {@link kernelRoute} decides for one call. */
 export interface KernelRoute {
@@ -33,6 +34,7 @@ const RULES: Readonly<Record<RoutedKernel, { readonly inferenceOnly: boolean; re
   siluMul: { inferenceOnly: true, available: (backend) => getKernel(SILU_MUL_KERNEL, backend) !== undefined },
   rotary: { inferenceOnly: true, available: (backend) => getKernel(ROTARY_KERNEL, backend) !== undefined },
   geluTanh: { inferenceOnly: true, available: (backend) => getKernel(GELU_TANH_KERNEL, backend) !== undefined },
+  attentionRows: { inferenceOnly: true, available: (backend) => getKernel(ATTENTION_ROWS_KERNEL, backend) !== undefined },
 };
 
 /**

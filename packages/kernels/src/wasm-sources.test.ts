@@ -22,8 +22,8 @@ describe('the committed wasm modules', () => {
     expect(sourceHash(['int8-gemm-relaxed-simd.c', 'int8-gemm.h', 'gelu.h', 'residual-layer-norm.h', 'layer-norm.h'])).toBe(INT8_GEMM_RELAXED_SIMD_SOURCE_SHA256);
     expect(sourceHash(['f32-gemm-simd.c', 'f32-gemm.h', 'gelu.h', 'residual-layer-norm.h', 'layer-norm.h'])).toBe(F32_GEMM_SIMD_SOURCE_SHA256);
     expect(sourceHash(['f32-gemm-relaxed-simd.c', 'f32-gemm.h', 'gelu.h', 'residual-layer-norm.h', 'layer-norm.h'])).toBe(F32_GEMM_RELAXED_SIMD_SOURCE_SHA256);
-    expect(sourceHash(['fused-attention.c', 'exp.h'])).toBe(FUSED_ATTENTION_SOURCE_SHA256);
-    expect(sourceHash(['tfjs-fills.c', 'gelu.h', 'gelu-tanh.h', 'layer-norm.h', 'masked-softmax.h', 'rms-norm.h', 'rotary.h', 'silu-mul.h', 'exp.h'])).toBe(TFJS_FILLS_SOURCE_SHA256);
+    expect(sourceHash(['fused-attention.c', 'attention-rows.h', 'exp.h'])).toBe(FUSED_ATTENTION_SOURCE_SHA256);
+    expect(sourceHash(['tfjs-fills.c', 'attention-rows.h', 'gelu.h', 'gelu-tanh.h', 'layer-norm.h', 'masked-softmax.h', 'rms-norm.h', 'rotary.h', 'silu-mul.h', 'exp.h'])).toBe(TFJS_FILLS_SOURCE_SHA256);
   });
 
   it('hold the relaxed dot only in the relaxed module (opcode 0xfd 0x92 0x02 = i16x8.relaxed_dot_i8x16_i7x16_s)', () => {
@@ -54,11 +54,11 @@ describe('the committed wasm modules', () => {
     expect(names.filter((name) => !new RegExp(`\\b${name}\\b`).test(code))).toEqual([]);
   });
 
-  it('hold the tfjs fills: importing tfjs-wasm\'s memory (plain, and shared for its threaded binary), exporting erf, gelu, geluTanh, layerNorm, maskedSoftmax, rmsNorm, siluMul and rotaryHeads', () => {
+  it('hold the tfjs fills: importing tfjs-wasm\'s memory (plain, and shared for its threaded binary), exporting erf, gelu, geluTanh, layerNorm, maskedSoftmax, rmsNorm, siluMul, rotaryHeads and attentionRows', () => {
     for (const [base64, shared] of [[TFJS_FILLS_WASM, false], [TFJS_FILLS_THREADS_WASM, true]] as const) {
       const module = new WebAssembly.Module(Buffer.from(base64, 'base64'));
       expect(WebAssembly.Module.imports(module)).toEqual([{ module: 'env', name: 'memory', kind: 'memory' }]);
-      expect(WebAssembly.Module.exports(module).map((e) => e.name)).toEqual(['erf', 'gelu', 'geluTanh', 'layerNorm', 'maskedSoftmax', 'rmsNorm', 'siluMul', 'rotaryHeads']);
+      expect(WebAssembly.Module.exports(module).map((e) => e.name)).toEqual(['erf', 'gelu', 'geluTanh', 'layerNorm', 'maskedSoftmax', 'rmsNorm', 'siluMul', 'rotaryHeads', 'attentionRows']);
       const memory = new WebAssembly.Memory({ initial: 2, maximum: 16, shared });
       expect(() => new WebAssembly.Instance(module, { env: { memory } })).not.toThrow();
     }

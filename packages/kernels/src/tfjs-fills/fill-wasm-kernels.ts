@@ -1,3 +1,4 @@
+import { fillWasmAttentionRows } from './wasm-attention-rows-fill.js';
 import { fillWasmBatchMatMul } from './wasm-batch-matmul-fill.js';
 import { fillWasmErf } from './wasm-erf-fill.js';
 import { fillWasmFusedMatMul } from './wasm-fused-matmul-fill.js';
@@ -17,7 +18,7 @@ import { guardWasmZeroSize } from './wasm-zero-size-guard.js';
 
 /**
  * Registers attnkit's kernels on the tfjs-backend-wasm backend, once (idempotent): its own kernels
- * (`GELU_KERNEL`, `GELU_TANH_KERNEL`, `LAYER_NORM_KERNEL`, `MASKED_SOFTMAX_KERNEL`, `RMS_NORM_KERNEL`, `SILU_MUL_KERNEL`, `ROTARY_KERNEL`, from `csrc/tfjs-fills.c` run on
+ * (`GELU_KERNEL`, `GELU_TANH_KERNEL`, `LAYER_NORM_KERNEL`, `MASKED_SOFTMAX_KERNEL`, `RMS_NORM_KERNEL`, `SILU_MUL_KERNEL`, `ROTARY_KERNEL`, `ATTENTION_ROWS_KERNEL`, from `csrc/tfjs-fills.c` run on
  * tfjs-wasm's memory), faster or missing versions of tfjs kernels (`Erf`, `BatchMatMul`,
  * `_FusedMatMul`, `Slice`, `GatherV2`, `Tile`, `UnsortedSegmentSum`, `Identity`), and last the zero-size guard,
  * which wraps every kernel that mishandles empty tensors, the fills included. `useBackend('wasm')`
@@ -31,6 +32,6 @@ import { guardWasmZeroSize } from './wasm-zero-size-guard.js';
  * fillWasmKernels(); // ['_FusedMatMul', 'UnsortedSegmentSum', 'BatchMatMul', 'Erf', ...]
  */
 export function fillWasmKernels(): readonly string[] {
-  const fills = [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmGeluTanh(), ...fillWasmLayerNorm(), ...fillWasmTile(), ...fillWasmMaskedSoftmax(), ...fillWasmRmsNorm(), ...fillWasmSiluMul(), ...fillWasmRotary(), ...fillWasmIdentity()];
+  const fills = [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmGeluTanh(), ...fillWasmLayerNorm(), ...fillWasmTile(), ...fillWasmMaskedSoftmax(), ...fillWasmRmsNorm(), ...fillWasmSiluMul(), ...fillWasmRotary(), ...fillWasmAttentionRows(), ...fillWasmIdentity()];
   return [...new Set([...fills, ...guardWasmZeroSize()])]; // the guard last: it wraps the fills too
 }

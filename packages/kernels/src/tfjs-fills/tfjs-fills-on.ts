@@ -18,6 +18,8 @@ export type RmsNormKernel = (x: number, weight: number, out: number, rows: numbe
 export type SiluMulKernel = (x: number, out: number, rows: number, width: number) => void;
 /** `(x, cos, sin, out, batch, length, heads, dim, rotaryDim)`, as rotary.h. */
 export type RotaryHeadsKernel = (x: number, cos: number, sin: number, out: number, batch: number, length: number, heads: number, dim: number, rotaryDim: number) => void;
+/** `(query, key, value, out, mask, bias, scratch, shape, strides, scale)`: byte offsets (0: no mask, no bias), `shape` 6 and `strides` 18 int32 words, as attention-rows.h. */
+export type AttentionRowsKernel = (query: number, key: number, value: number, out: number, mask: number, bias: number, scratch: number, shape: number, strides: number, scale: number) => void;
 export interface SimdKernels {
   erf: ElementwiseKernel;
   gelu: ElementwiseKernel;
@@ -27,6 +29,7 @@ export interface SimdKernels {
   rmsNorm: RmsNormKernel;
   siluMul: SiluMulKernel;
   rotaryHeads: RotaryHeadsKernel;
+  attentionRows: AttentionRowsKernel;
 }
 
 const instances = new WeakMap<object, SimdKernels>();

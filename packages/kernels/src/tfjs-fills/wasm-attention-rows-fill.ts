@@ -1,0 +1,64 @@
+import type { KernelFunc, TensorInfo } from '@tensorflow/tfjs-core';
+import { inferenceOnlyGradient } from './inference-only-gradient.js';
+import { registerWasmKernel } from './register-wasm-kernel.js';
+import { simdKernelsOn } from './tfjs-fills-on.js';
+import { heapOffset, wasmInternals } from '../tfjs-internals.js';
+
+/**
+ * The name of attnkit's fused attention for few query rows on tfjs-wasm's own memory: inputs
+ * `query [B, H, T, D]`, `key [B, H, S, D]`, `value [B, H, S, Dv]` (float32), optional bool `mask` and
+ * float32 `bias` `[B|1, H|1, T|1, S]` (the last axis whole); attribute `scale`; output `[B, H, T, Dv]`
+ * = `softmax(query · keyᵀ · scale + bias, mask) · value`, with the numbers of `fusedAttention`'s wasm
+ * kernel. It reads a decoding step's cached keys and values where they lie, where the kernel module
+ * copies them into its own memory first. `fusedAttention` sends it a call of at most
+ * `ATTENTION_ROWS_MAX_QUERIES` query rows on wasm, small enough to run on one thread anyway.
+ *
+ * @example
+ * engine().runKernel(ATTENTION_ROWS_KERNEL, { query, key, value, mask }, { scale: 0.125 }); // [1, 3, 3, 64] over S keys -> [1, 3, 3, 64]
+ */
+export const ATTENTION_ROWS_KERNEL = 'AttnkitAttentionRows';
+
+/** The most query rows (T) `fusedAttention` runs as {@link ATTENTION_ROWS_KERNEL}: a decoding step, its query heads grouped per key/value head. */
+export const ATTENTION_ROWS_MAX_QUERIES = 4;
+
+/** Element strides of batch, head and row of a `[b, h, t, n]` operand, 0 along an axis of size 1 (broadcast). */
+function strides(shape: readonly number[]): [number, number, number] {
+  const [b, h, t, n] = shape as [number, number, number, number];
+  return [b === 1 ? 0 : h * t * n, h === 1 ? 0 : t * n, t === 1 ? 0 : n];
+}
+
+/**
+ * Registers {@link ATTENTION_ROWS_KERNEL} on wasm (`csrc/attention-rows.h`). Where WebAssembly SIMD
+ * is missing nothing is registered.
+ *
+ * @returns `[ATTENTION_ROWS_KERNEL]`, or `[]` when SIMD kernels cannot run
+ * @example
+ * fillWasmAttentionRows(); // after tf.setBackend('wasm')
+ */
+export function fillWasmAttentionRows(): string[] {
+  const kernelFunc: KernelFunc = (args) => {
+    const { query, key, value, mask, bias } = args.inputs as unknown as { query: TensorInfo; key: TensorInfo; value: TensorInfo; mask?: TensorInfo; bias?: TensorInfo };
+    const { scale } = args.attrs as unknown as { scale: number };
+    const backend = wasmInternals(args.backend)!;
+    const [batch, heads, queryLength, headDim] = query.shape as [number, number, number, number];
+    const [keyLength, valueDim] = [key.shape[2] as number, value.shape[3] as number];
+    const out = backend.makeOutput([batch, heads, queryLength, valueDim], 'float32');
+    if (batch * heads * queryLength * valueDim === 0) return out;
+    const scratch = backend.makeOutput([headDim + keyLength + 1], 'float32'); // the scaled query row [D], its scores [S]
+    const words = backend.makeOutput([24], 'int32'); // [B, H, T, S, D, Dv], then the strides
+    const at = heapOffset(backend, words);
+    new Int32Array(backend.wasm.HEAPU8.buffer, at, 24).set([ // the heap as it is after the allocations
+      batch, heads, queryLength, keyLength, headDim, valueDim,
+      ...strides(query.shape), ...strides(key.shape), ...strides(value.shape), ...strides(out.shape),
+      ...(mask === undefined ? [0, 0, 0] : strides(mask.shape)), ...(bias === undefined ? [0, 0, 0] : strides(bias.shape)),
+    ]);
+    simdKernelsOn(backend)!.attentionRows(
+      heapOffset(backend, query), heapOffset(backend, key), heapOffset(backend, value), heapOffset(backend, out),
+      mask === undefined ? 0 : heapOffset(backend, mask), bias === undefined ? 0 : heapOffset(backend, bias),
+      heapOffset(backend, scratch), at, at + 24, scale);
+    backend.disposeData(scratch.dataId);
+    backend.disposeData(words.dataId);
+    return out;
+  };
+  return registerWasmKernel(ATTENTION_ROWS_KERNEL, kernelFunc, inferenceOnlyGradient(ATTENTION_ROWS_KERNEL));
+}
