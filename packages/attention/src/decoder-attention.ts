@@ -158,8 +158,8 @@ export class DecoderAttention extends Module {
         const { cos, sin } = positionEmbeddings;
         checkRotaryCosSin(cos, sin, batch, length, d, caller);
         const rotated = (projected: Tensor, count: number, norm: RMSNorm | undefined) => {
-          const split = reshape(projected, [batch, length, count, d]); // [B, T, count·D] -> [B, T, count, D]
-          return engine().runKernel(ROTARY_KERNEL, { x: norm === undefined ? split : norm.forward(split), cos, sin }, { heads: count }) as Tensor; // -> [B, count, T, D]
+          const x = norm === undefined ? projected : norm.forward(reshape(projected, [batch, length, count, d])); // [B, T, count·D], or its heads [B, T, count, D] normed
+          return engine().runKernel(ROTARY_KERNEL, { x, cos, sin }, { heads: count }) as Tensor; // -> [B, count, T, D]
         };
         [query, key, value] = [rotated(q!, h, this.qNorm), rotated(k!, kv, this.kNorm), heads(v!, kv, undefined)];
       } else {
