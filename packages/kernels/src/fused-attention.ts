@@ -60,7 +60,10 @@ export function checkBroadcast(given: Tensor | undefined, target: readonly numbe
  *
  * Runs on the CPU whatever the backend (`dataSync` in, a new tensor out): meant for the cpu and wasm
  * backends; on webgl/webgpu it is a blocking read-back. Split over the kernel threads
- * (`kernelThreads`) by (batch, head) pairs. Inference only: it has no
+ * (`kernelThreads`) by (batch, head) pairs. On wasm, a call of at most 4 query rows (a decoding
+ * step) small enough for one thread runs as `ATTENTION_ROWS_KERNEL` on tfjs-wasm's own memory
+ * instead, reading the keys and values in place, with the same numbers bit for bit (not when a
+ * `kernel` is asked for by name). Inference only: it has no
  * gradient, and called while tfjs records one it throws `InferenceOnlyError`.
  *
  * `query [B, H, T, D]`, `key [B, H, S, D]`, `value [B, H, S, Dv]` float32 → `[B, H, T, Dv]` float32.
