@@ -3,6 +3,7 @@ import { ROTARY_KERNEL, kernelRoute } from '@attnkit/kernels';
 import { InvalidArgumentError, checkBoolean, checkInteger, checkObject, checkOptionKeys, describeValue, formatShape } from '@attnkit/errors';
 import { Linear, Module, RMSNorm, checkWidth, int8QkvFusable, int8QkvProjection, type Int8Linear, type StateDictSource } from '@attnkit/nn';
 import { applyRotary, checkRotaryCosSin } from './apply-rotary.js';
+import { cachedAttentionOutput } from './cached-attention-output.js';
 import { groupedQueryAttention } from './grouped-query-attention.js';
 import { groupedQueryAttentionOutput } from './grouped-query-attention-output.js';
 import { KvCache } from './kv-cache.js';
@@ -166,9 +167,14 @@ export class DecoderAttention extends Module {
         [query, key, value] = [heads(q!, h, this.qNorm), heads(k!, kv, this.kNorm), heads(v!, kv, undefined)];
         if (positionEmbeddings !== undefined) ({ query, key } = applyRotary(query!, key!, positionEmbeddings.cos, positionEmbeddings.sin));
       }
-      if (cache !== undefined) ({ key, value } = cache.update(this.layerIndex, key, value)); // [B, Hkv, S, D]
       const attention = { mask: attentionMask, bias: attentionBias, dropout: this.dropout, training, ...(options.seed === undefined ? {} : { seed: options.seed }) };
-      const attended: { output: Tensor; attentionWeights?: Tensor } = returnWeights ? groupedQueryAttention(query, key, value, attention) : { output: groupedQueryAttentionOutput(query, key, value, attention) };
+      let attended: { output: Tensor; attentionWeights?: Tensor };
+      if (cache !== undefined && !returnWeights) { // the cache's own keys and values [B, Hkv, C, D], its first S positions read where they are
+        attended = { output: cachedAttentionOutput(query, cache.append(this.layerIndex, key, value), attention) };
+      } else {
+        if (cache !== undefined) ({ key, value } = cache.update(this.layerIndex, key, value)); // [B, Hkv, S, D]
+        attended = returnWeights ? groupedQueryAttention(query, key, value, attention) : { output: groupedQueryAttentionOutput(query, key, value, attention) };
+      }
       const merged = mergeHeads(attended.output); // [B, H, T, D] -> [B, T, H·D]
       const output = this.oProj.forward(merged); // [B, T, E]
       return attended.attentionWeights === undefined ? { output } : { output, attentionWeights: attended.attentionWeights };

@@ -35,11 +35,13 @@ function regroup(x: Tensor, heads: number, groups: number, queryLength: number):
  * `value [B, Hkv, S, Dv]` (H a multiple of Hkv), the mask and bias against `[B, H, T, S]`, then
  * regroups the queries so that each key/value head meets its n query heads in one attention over
  * `n·T` rows — the keys and values are never copied. Call it inside `tidy` (it makes tensors).
+ * `attended` (S ≤ C, a `KvCacheView`'s length) is the positions the mask and bias span when only the
+ * first S of the keys' C are attended.
  *
  * @example
  * const { query, options: grouped } = groupQueryHeads(q, k, v, options, 'groupedQueryAttention'); // [2, 8, 5, 64] -> [2, 2, 20, 64]
  */
-export function groupQueryHeads(query: Tensor, key: Tensor, value: Tensor, options: AttentionOptions, caller: string): GroupedQueryHeads {
+export function groupQueryHeads(query: Tensor, key: Tensor, value: Tensor, options: AttentionOptions, caller: string, attended?: number): GroupedQueryHeads {
   checkOptionKeys(options, OPTION_KEYS, caller);
   checkTensor(query, { caller, argument: 'query', dtype: 'float32', rank: 4, shape: '[B, H, T, D]' });
   checkTensor(key, { caller, argument: 'key', dtype: 'float32', rank: 4, shape: '[B, Hkv, S, D]' });
@@ -59,7 +61,7 @@ export function groupQueryHeads(query: Tensor, key: Tensor, value: Tensor, optio
     throw new InvalidArgumentError({ caller, argument: 'value', expected: `[B, Hkv, S, Dv] with B, Hkv, S = ${batch}, ${keyHeads}, ${keyLength} (from 'query' and 'key')`, received: formatShape(value.shape) });
   }
   const groups = heads / keyHeads;
-  const target = { batch, heads, queryLength, keyLength };
+  const target = { batch, heads, queryLength, keyLength: attended ?? keyLength }; // a KvCacheView: its first S of C positions
   const mask = options.mask === undefined ? undefined : validateMask(options.mask, { ...target, caller, argument: 'mask' }); // [B|1, H|1, T|1, S|1]
   const bias = options.bias === undefined ? undefined : checkAttentionBias(options.bias, target, caller); // rank 4
   const custom = options.scorer !== undefined && options.scorer !== scaledDotProductScorer;

@@ -83,7 +83,8 @@ describe('KvCache', () => {
     cache.dispose();
   });
 
-  it('holds two tensors per layer: the tensor count stays flat step after step, and dispose() frees them', async () => {
+  it.each(['cpu', 'wasm'])('holds two tensors per layer: the tensor count stays flat step after step, and dispose() frees them (%s)', async (backend) => {
+    await useBackend(backend);
     const { attention, rotary, x } = setup();
     const before = memory().numTensors;
     const cache = new KvCache({ numLayers: 2, maxLength: 40 });
@@ -107,6 +108,44 @@ describe('KvCache', () => {
     expect(memory().numTensors).toBe(before);
     expect(thrown(() => cache.step([[1], [1]])).name).toBe('UseAfterDisposeError');
     [attention, rotary, x].forEach((t) => t.dispose());
+    await useBackend('cpu');
+  });
+
+  it('on wasm, append writes each step in place, grows by doubling, and never changes what update() handed out', async () => {
+    await useBackend('wasm');
+    const cache = new KvCache({ numLayers: 1, maxLength: 40 });
+    const rows = (t: number, from: number) => tidy(() => randomNormal([2, 3, t, 4], 0, 1, 'float32', from));
+    const appended: Tensor[] = [];
+    const memories: object[] = [];
+    let handedOut: { key: Tensor; value: Tensor } | undefined;
+    let seen: Float32Array | undefined;
+    for (let i = 0; i < 20; i++) {
+      const t = i === 0 ? 4 : 1;
+      const step = cache.step(new Array(2).fill(new Array(t).fill(1)));
+      [step.positionIds, step.attentionMask].forEach((x) => x.dispose());
+      const [k, v] = [rows(t, 2 * i), rows(t, 2 * i + 1)];
+      appended.push(k);
+      if (i === 3) { // one update among the appends: its copy must stay as it was
+        handedOut = cache.update(0, k, v);
+        seen = (await handedOut.key.data()) as Float32Array;
+      } else {
+        const view = cache.append(0, k, v);
+        expect(view.length).toBe(cache.length);
+        memories.push(view.key.dataId);
+        const want = concat(appended, 2);
+        const held = slice(view.key, 0, [2, 3, view.length, 4]);
+        expect(Array.from(await held.data()), `step ${i}`).toEqual(Array.from(await want.data()));
+        expect(view.key.shape[2], `step ${i}`).toBe(view.length <= 16 ? 16 : 34); // 4 positions: room for 16 (at least 16); 17: twice that, 34
+        [want, held].forEach((x) => x.dispose());
+      }
+      v.dispose();
+    }
+    expect(new Set(memories.slice(1, 12)).size).toBe(1); // steps 1-12 (but the update's step) wrote into one memory
+    expect(memories[12]).not.toBe(memories[11]); // position 17: grown
+    expect(Array.from(await handedOut!.key.data())).toEqual(Array.from(seen!));
+    [...appended, handedOut!.key, handedOut!.value].forEach((x) => x.dispose());
+    cache.dispose();
+    await useBackend('cpu');
   });
 
   it('refuses a step past maxLength before changing anything (never a silent truncation)', async () => {

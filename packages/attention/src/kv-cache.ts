@@ -1,4 +1,5 @@
-import { concat, keep, tensor2d, tensor4d, type Tensor, type Tensor2D, type Tensor4D } from '@tensorflow/tfjs-core';
+import { concat, engine, keep, slice, tensor2d, tensor4d, type Tensor, type Tensor2D, type Tensor4D } from '@tensorflow/tfjs-core';
+import { KV_APPEND_KERNEL, kernelRoute } from '@attnkit/kernels';
 import { InvalidArgumentError, UseAfterDisposeError, checkInteger, checkObject, checkOptionKeys, checkTensor, formatShape } from '@attnkit/errors';
 import { decoderMask, readMaskIds } from '@attnkit/masks';
 
@@ -24,11 +25,36 @@ export interface DecoderStep {
   readonly attentionMask: Tensor4D;
 }
 
-/** A layer's stored keys and values, and how many positions they hold. */
+/**
+ * A layer's keys and values as the cache holds them, lent by {@link KvCache.append}: `key [B, Hkv, C, D]`
+ * and `value [B, Hkv, C, Dv]` whose first `length` positions (S) are set. C = S, except on wasm, where
+ * the cache grows ahead (C ≥ S) so that a step writes its rows in place. The tensors stay the cache's:
+ * do not dispose them, and do not use them after the layer's next `append` or `update`, or `dispose()`.
+ */
+export interface KvCacheView {
+  /** `[B, Hkv, C, D]`, the first S positions set. */
+  readonly key: Tensor;
+  /** `[B, Hkv, C, Dv]`, the first S positions set. */
+  readonly value: Tensor;
+  /** S: the positions set. */
+  readonly length: number;
+}
+
+/** A layer's stored keys and values `[B, Hkv, C, D]`, and how many positions (S ≤ C) they hold. */
 interface LayerEntry {
   key: Tensor | undefined;
   value: Tensor | undefined;
   length: number;
+}
+
+/** The positions a layer that must hold `needed` grows to on wasm: twice as many (at least 16), up to `maxLength`. */
+function capacityFor(needed: number, maxLength: number): number {
+  return Math.min(maxLength, Math.max(16, 2 * needed));
+}
+
+/** The first `length` positions of `[B, Hkv, C, D]` (the tensor itself when C = length: the caller must not keep both). */
+function firstPositions(x: Tensor, length: number): Tensor {
+  return length === x.shape[2] ? x : slice(x, 0, [x.shape[0] as number, x.shape[1] as number, length, x.shape[3] as number]);
 }
 
 /** The new tokens' 0/1 `attention_mask` `[B, T]`: a tensor or nested rows. */
@@ -140,9 +166,31 @@ export class KvCache {
    * Appends this step's keys and values of `layer` (after rotary): `key [B, Hkv, T, D]`,
    * `value [B, Hkv, T, Dv]`, T the step's length. Returns the layer's keys and values over all S
    * positions, `[B, Hkv, S, D]` and `[B, Hkv, S, Dv]` (the caller's to dispose: the cache keeps its own).
+   * The copy costs S positions per step; `append` lends the cache's own tensors instead.
    */
   update(layer: number, key: Tensor, value: Tensor): { readonly key: Tensor; readonly value: Tensor } {
-    const caller = 'KvCache.update';
+    const view = this.#append('KvCache.update', layer, key, value);
+    const owned = (x: Tensor) => (view.length === x.shape[2] ? x.clone() : firstPositions(x, view.length)); // a clone shares the bytes: the next append then copies instead of writing in place
+    return { key: owned(view.key), value: owned(view.value) };
+  }
+
+  /**
+   * As `update`, but lends the layer's keys and values as the cache holds them instead of copying
+   * them out: a {@link KvCacheView} `{ key [B, Hkv, C, D], value [B, Hkv, C, Dv], length: S }`, C ≥ S
+   * (do not dispose them; they are valid until this layer's next `append` or `update`). On wasm the
+   * layer grows ahead — to twice the positions it must hold, up to `maxLength` — and a step's rows are
+   * written in place, so a decoding step costs T positions instead of S. Attend over it with
+   * `cachedAttentionOutput`, which reads only the first S positions.
+   *
+   * @example
+   * const view = cache.append(layer, key, value);            // key [B, Hkv, C, D], view.length = S
+   * const context = cachedAttentionOutput(query, view, { mask: step.attentionMask }); // [B, H, T, D]
+   */
+  append(layer: number, key: Tensor, value: Tensor): KvCacheView {
+    return this.#append('KvCache.append', layer, key, value);
+  }
+
+  #append(caller: string, layer: number, key: Tensor, value: Tensor): KvCacheView {
     this.#assertLive(caller);
     checkInteger(layer, { caller, argument: 'layer', min: 0, max: this.numLayers - 1 });
     checkTensor(key, { caller, argument: 'key', dtype: 'float32', rank: 4, shape: '[B, Hkv, T, D]' });
@@ -159,12 +207,28 @@ export class KvCache {
     if (value.shape[0] !== this.#batch || value.shape[1] !== heads || value.shape[2] !== this.#stepLength || value.shape[3] !== valueWidth) {
       throw new InvalidArgumentError({ caller, argument: 'value', expected: expected('Dv', valueWidth), received: formatShape(value.shape) });
     }
-    const append = (stored: Tensor | undefined, added: Tensor) => keep(stored === undefined ? added.clone() : concat([stored, added], 2)); // [B, Hkv, S', D] ++ [B, Hkv, T, D]
-    const [keys, values] = [append(entry.key, key), append(entry.value, value)];
+    const held = entry.length;
+    let append: (stored: Tensor | undefined, added: Tensor) => Tensor;
+    if (kernelRoute('kvAppend', [key, value]).useKernel) { // wasm: the rows written in place, the layer grown ahead when full
+      const stored = entry.key?.shape[2] ?? 0;
+      const capacity = this.#length > stored ? capacityFor(this.#length, this.maxLength) : stored;
+      append = (layerTensor, added) => engine().runKernel(KV_APPEND_KERNEL, { cache: layerTensor ?? added, rows: added }, { length: held, capacity }) as Tensor;
+    } else { // [B, Hkv, S', D] ++ [B, Hkv, T, D] (the first S' positions of a layer grown ahead on wasm before)
+      append = (layerTensor, added) => {
+        if (layerTensor === undefined) return added.clone();
+        const first = firstPositions(layerTensor, held);
+        try {
+          return concat([first, added], 2);
+        } finally {
+          if (first !== layerTensor) first.dispose();
+        }
+      };
+    }
+    const [keys, values] = [keep(append(entry.key, key)), keep(append(entry.value, value))];
     entry.key?.dispose();
     entry.value?.dispose();
     Object.assign(entry, { key: keys, value: values, length: this.#length });
-    return { key: keys.clone(), value: values.clone() };
+    return { key: keys, value: values, length: this.#length };
   }
 
   /** bool `[B, 1, 1, S]`: true where a position so far is a token (for `decoderMask` with another window). */

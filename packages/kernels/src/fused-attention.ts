@@ -1,5 +1,5 @@
-import { engine, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
-import { checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { engine, slice, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
+import { checkInteger, checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import type { BroadcastRows, FusedAttentionKernelName, FusedAttentionProblem } from './fused-attention-problem.js';
 import { backendValues } from './backend-values.js';
 import { fusedAttentionKernel } from './fused-attention-kernels.js';
@@ -19,9 +19,11 @@ export interface FusedAttentionOptions {
   readonly scale?: number;
   /** Force a kernel (tests, benchmarks): `'simd'` (wasm SIMD128) or `'js'` (the plain reference). Default: the fastest here. */
   readonly kernel?: FusedAttentionKernelName;
+  /** S: attend over only the first S positions of `key` and `value` (`[B, H, C, D]`, C ≥ S: a `KvCache` layer grown ahead of its length); the mask's and bias' last axis is S. Default: all of them. */
+  readonly keyLength?: number | undefined;
 }
 
-const OPTION_KEYS = ['mask', 'bias', 'scale', 'kernel'] as const;
+const OPTION_KEYS = ['mask', 'bias', 'scale', 'kernel', 'keyLength'] as const;
 
 /** A mask or bias as flat rows over S with strides for B, H, T (a last axis of 1 is repeated S times). Internal (fusedQkvAttention shares it). */
 export function broadcastRows<V extends Uint8Array | Float32Array>(given: Tensor, values: V, target: readonly number[], make: (n: number) => V): BroadcastRows<V> {
@@ -79,12 +81,13 @@ export function fusedAttention(query: Tensor, key: Tensor, value: Tensor, option
   checkTensor(key, { caller, argument: 'key', dtype: 'float32', rank: 4, shape: '[B, H, S, D]' });
   checkTensor(value, { caller, argument: 'value', dtype: 'float32', rank: 4, shape: '[B, H, S, Dv]' });
   const [batch, heads, queryLength, headDim] = query.shape as [number, number, number, number];
-  const [keyLength, valueDim] = [key.shape[2] as number, value.shape[3] as number];
+  const valueDim = value.shape[3] as number;
+  const keyLength = options.keyLength === undefined ? key.shape[2] as number : checkInteger(options.keyLength, { caller, argument: 'keyLength', min: 0, max: key.shape[2] as number });
   if (key.shape[0] !== batch || key.shape[1] !== heads || key.shape[3] !== headDim) {
     throw new InvalidArgumentError({ caller, argument: 'key', expected: `[B, H, S, D] with B, H, D = ${batch}, ${heads}, ${headDim} (from 'query')`, received: formatShape(key.shape) });
   }
-  if (value.shape[0] !== batch || value.shape[1] !== heads || value.shape[2] !== keyLength) {
-    throw new InvalidArgumentError({ caller, argument: 'value', expected: `[B, H, S, Dv] with B, H, S = ${batch}, ${heads}, ${keyLength} (from 'query' and 'key')`, received: formatShape(value.shape) });
+  if (value.shape[0] !== batch || value.shape[1] !== heads || value.shape[2] !== key.shape[2]) {
+    throw new InvalidArgumentError({ caller, argument: 'value', expected: `[B, H, S, Dv] with B, H, S = ${batch}, ${heads}, ${key.shape[2]} (from 'query' and 'key')`, received: formatShape(value.shape) });
   }
   const target = [batch, heads, queryLength, keyLength];
   const mask = checkBroadcast(options.mask, target, caller, 'mask');
@@ -103,7 +106,16 @@ export function fusedAttention(query: Tensor, key: Tensor, value: Tensor, option
   if (options.kernel === undefined && kernel instanceof WasmFusedAttention && queryLength <= ATTENTION_ROWS_MAX_QUERIES && work < SMALL_JOB_WORK
     && (mask === undefined || mask.shape[3] === keyLength) && (bias === undefined || bias.shape[3] === keyLength) && kernelRoute('attentionRows', [query, key, value, bias]).useKernel) {
     // a decoding step on wasm: the same numbers on tfjs-wasm's memory, its cached keys and values read in place (one thread, as the module would run it)
-    return engine().runKernel(ATTENTION_ROWS_KERNEL, { query, key, value, ...(mask === undefined ? {} : { mask }), ...(bias === undefined ? {} : { bias }) }, { scale }) as Tensor;
+    return engine().runKernel(ATTENTION_ROWS_KERNEL, { query, key, value, ...(mask === undefined ? {} : { mask }), ...(bias === undefined ? {} : { bias }) }, { scale, keyLength }) as Tensor;
+  }
+  if (keyLength !== key.shape[2]) { // the kernel module reads whole rows: the first S positions, copied out
+    const [first, firstValues] = [slice(key, 0, [batch, heads, keyLength, headDim]), slice(value, 0, [batch, heads, keyLength, valueDim])];
+    try {
+      return fusedAttention(query, first, firstValues, { ...options, keyLength: undefined });
+    } finally {
+      first.dispose();
+      firstValues.dispose();
+    }
   }
   const problem: FusedAttentionProblem = {
     batch, heads, queryLength, keyLength, headDim, valueDim, scale,

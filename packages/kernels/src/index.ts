@@ -27,6 +27,7 @@ export { ERF_F32, erfF32, geluF32 } from './erf-f32.js';
 export { erf64 } from './erf64.js';
 export { fillWasmKernels } from './tfjs-fills/fill-wasm-kernels.js';
 export { ATTENTION_ROWS_KERNEL } from './tfjs-fills/wasm-attention-rows-fill.js';
+export { KV_APPEND_KERNEL } from './tfjs-fills/wasm-kv-append-fill.js';
 export { GELU_KERNEL } from './tfjs-fills/wasm-gelu-fill.js';
 export { GELU_TANH_KERNEL } from './tfjs-fills/wasm-gelu-tanh-fill.js';
 export { LAYER_NORM_KERNEL } from './tfjs-fills/wasm-layer-norm-fill.js';

@@ -3,6 +3,7 @@ import { engine, getBackend, getKernel, type Tensor } from '@tensorflow/tfjs-cor
 import { f32Kernels } from './f32-kernels.js';
 import { fusedAttentionKernels } from './fused-attention-kernels.js';
 import { ATTENTION_ROWS_KERNEL } from './tfjs-fills/wasm-attention-rows-fill.js';
+import { KV_APPEND_KERNEL } from './tfjs-fills/wasm-kv-append-fill.js';
 import { GELU_KERNEL } from './tfjs-fills/wasm-gelu-fill.js';
 import { GELU_TANH_KERNEL } from './tfjs-fills/wasm-gelu-tanh-fill.js';
 import { LAYER_NORM_KERNEL } from './tfjs-fills/wasm-layer-norm-fill.js';
@@ -12,7 +13,7 @@ import { ROTARY_KERNEL } from './tfjs-fills/wasm-rotary-fill.js';
 import { SILU_MUL_KERNEL } from './tfjs-fills/wasm-silu-mul-fill.js';
 
 /** The hand-written kernels a call can be routed to, each replacing tfjs ops. */
-export type RoutedKernel = 'f32MatMul' | 'int8MatMul' | 'fusedAttention' | 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'rmsNorm' | 'siluMul' | 'rotary' | 'geluTanh' | 'attentionRows';
+export type RoutedKernel = 'f32MatMul' | 'int8MatMul' | 'fusedAttention' | 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'rmsNorm' | 'siluMul' | 'rotary' | 'geluTanh' | 'attentionRows' | 'kvAppend';
 
 /** What {@link kernelRoute} decides for one call. */
 export interface KernelRoute {
@@ -35,6 +36,7 @@ const RULES: Readonly<Record<RoutedKernel, { readonly inferenceOnly: boolean; re
   rotary: { inferenceOnly: true, available: (backend) => getKernel(ROTARY_KERNEL, backend) !== undefined },
   geluTanh: { inferenceOnly: true, available: (backend) => getKernel(GELU_TANH_KERNEL, backend) !== undefined },
   attentionRows: { inferenceOnly: true, available: (backend) => getKernel(ATTENTION_ROWS_KERNEL, backend) !== undefined },
+  kvAppend: { inferenceOnly: true, available: (backend) => getKernel(KV_APPEND_KERNEL, backend) !== undefined },
 };
 
 /**

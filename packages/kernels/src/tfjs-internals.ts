@@ -15,6 +15,10 @@ export interface WasmBackendInternals {
   makeOutput(shape: number[], dtype: DataType, memoryOffset?: number): TensorInfo;
   disposeData(dataId: object, force?: boolean): boolean;
   readSync(dataId: object): ArrayLike<number>;
+  /** How many tensors share the data (reshapes and clones count one each). */
+  refCount(dataId: object): number;
+  /** One more tensor shares the data. */
+  incRef(dataId: object): void;
   /** The Emscripten module. */
   wasm: {
     HEAPU8: Uint8Array;

@@ -6,6 +6,7 @@ import { fillWasmGather } from './wasm-gather-fill.js';
 import { fillWasmGelu } from './wasm-gelu-fill.js';
 import { fillWasmGeluTanh } from './wasm-gelu-tanh-fill.js';
 import { fillWasmIdentity } from './wasm-identity-fill.js';
+import { fillWasmKvAppend } from './wasm-kv-append-fill.js';
 import { fillWasmLayerNorm } from './wasm-layer-norm-fill.js';
 import { fillWasmMaskedSoftmax } from './wasm-masked-softmax-fill.js';
 import { fillWasmRmsNorm } from './wasm-rms-norm-fill.js';
@@ -19,7 +20,7 @@ import { guardWasmZeroSize } from './wasm-zero-size-guard.js';
 /**
  * Registers attnkit's kernels on the tfjs-backend-wasm backend, once (idempotent): its own kernels
  * (`GELU_KERNEL`, `GELU_TANH_KERNEL`, `LAYER_NORM_KERNEL`, `MASKED_SOFTMAX_KERNEL`, `RMS_NORM_KERNEL`, `SILU_MUL_KERNEL`, `ROTARY_KERNEL`, `ATTENTION_ROWS_KERNEL`, from `csrc/tfjs-fills.c` run on
- * tfjs-wasm's memory), faster or missing versions of tfjs kernels (`Erf`, `BatchMatMul`,
+ * tfjs-wasm's memory, and `KV_APPEND_KERNEL`, heap to heap), faster or missing versions of tfjs kernels (`Erf`, `BatchMatMul`,
  * `_FusedMatMul`, `Slice`, `GatherV2`, `Tile`, `UnsortedSegmentSum`, `Identity`), and last the zero-size guard,
  * which wraps every kernel that mishandles empty tensors, the fills included. `useBackend('wasm')`
  * of `@attnkit/backends` calls it once the backend is up; call it yourself after `tf.setBackend('wasm')`
@@ -32,6 +33,6 @@ import { guardWasmZeroSize } from './wasm-zero-size-guard.js';
  * fillWasmKernels(); // ['_FusedMatMul', 'UnsortedSegmentSum', 'BatchMatMul', 'Erf', ...]
  */
 export function fillWasmKernels(): readonly string[] {
-  const fills = [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmGeluTanh(), ...fillWasmLayerNorm(), ...fillWasmTile(), ...fillWasmMaskedSoftmax(), ...fillWasmRmsNorm(), ...fillWasmSiluMul(), ...fillWasmRotary(), ...fillWasmAttentionRows(), ...fillWasmIdentity()];
+  const fills = [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmGeluTanh(), ...fillWasmLayerNorm(), ...fillWasmTile(), ...fillWasmMaskedSoftmax(), ...fillWasmRmsNorm(), ...fillWasmSiluMul(), ...fillWasmRotary(), ...fillWasmAttentionRows(), ...fillWasmKvAppend(), ...fillWasmIdentity()];
   return [...new Set([...fills, ...guardWasmZeroSize()])]; // the guard last: it wraps the fills too
 }

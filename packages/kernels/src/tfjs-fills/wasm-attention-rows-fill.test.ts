@@ -1,4 +1,4 @@
-import { engine, profile, tensor, type Tensor } from '@tensorflow/tfjs-core';
+import { concat, engine, profile, tensor, type Tensor } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaksOf } from '@attnkit/test-utils';
 import { fusedAttention } from '../fused-attention.js';
@@ -44,6 +44,32 @@ describe('ATTENTION_ROWS_KERNEL on wasm (fusedAttention of a decoding step)', ()
     expect(await leaksOf(() => fusedAttention(query, key, value, options).dispose())).toEqual({ tensors: 0, bytes: 0 });
     [routed, module, query, key, value, mask, bias].forEach((t) => t?.dispose());
     expect(engine().state.numTensors).toBe(before);
+  });
+
+  it.each(few.map((c) => [c.label, c] as const))('%s: keyLength S over key and value of 7 more positions gives the numbers of the first S alone, bit for bit, on the fill, the kernel module and the js kernel', async (_, c) => {
+    const { query, key, value, mask, bias } = tensorsOf(c, 5);
+    const [b, h, , s] = c.sizes;
+    const junk = (x: Tensor) => tensor(Float32Array.from({ length: b * h * 7 * x.shape[3]! }, (_, i) => (i % 2 === 0 ? 1e30 : Number.NaN)), [b, h, 7, x.shape[3]!]); // never read
+    const [longKey, longValue] = [concat([key, junk(key)], 2), concat([value, junk(value)], 2)];
+    const options = { ...(mask === undefined ? {} : { mask }), ...(bias === undefined ? {} : { bias }) };
+    const want = await fusedAttention(query, key, value, options).data();
+    for (const kernel of [undefined, 'simd', 'js'] as const) {
+      const got = fusedAttention(query, longKey, longValue, { ...options, keyLength: s, ...(kernel === undefined ? {} : { kernel }) });
+      expect(Array.from(await got.data()), kernel ?? 'the fill').toEqual(Array.from(kernel === 'js' ? await fusedAttention(query, key, value, { ...options, kernel }).data() : want));
+      got.dispose();
+    }
+    expect(await leaksOf(() => fusedAttention(query, longKey, longValue, { ...options, keyLength: s, kernel: 'simd' }).dispose())).toEqual({ tensors: 0, bytes: 0 });
+    [query, key, value, mask, bias, longKey, longValue].forEach((t) => t?.dispose());
+  });
+
+  it('refuses a keyLength that is no integer from 0 to the positions key holds', () => {
+    const q = tensor(new Float32Array(8), [1, 1, 1, 8]);
+    const k = tensor(new Float32Array(40), [1, 1, 5, 8]);
+    expect(() => fusedAttention(q, k, k, { keyLength: 6 })).toThrow("fusedAttention: 'keyLength' must be an integer from 0 to 5; received number 6.");
+    expect(() => fusedAttention(q, k, k, { keyLength: 1.5 })).toThrow(/'keyLength' must be an integer/);
+    const mask = tensor([true, true, true, true, true], [1, 1, 1, 5], 'bool');
+    expect(() => fusedAttention(q, k, k, { keyLength: 3, mask })).toThrow(/'mask' must be a rank-4 bool tensor broadcastable to \[B, H, T, S\] = \[1, 1, 1, 3\]/);
+    [q, k, mask].forEach((t) => t.dispose());
   });
 
   it('is what fusedAttention runs for T ≤ 4 on wasm (and only then), and is routed only outside gradient recording', async () => {

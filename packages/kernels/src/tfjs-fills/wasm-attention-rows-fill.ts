@@ -9,7 +9,8 @@ import { heapOffset, wasmInternals } from '../tfjs-internals.js';
  * `query [B, H, T, D]`, `key [B, H, S, D]`, `value [B, H, S, Dv]` (float32), optional bool `mask` and
  * float32 `bias` `[B|1, H|1, T|1, S]` (the last axis whole); attribute `scale`; output `[B, H, T, Dv]`
  * = `softmax(query · keyᵀ · scale + bias, mask) · value`, with the numbers of `fusedAttention`'s wasm
- * kernel. It reads a decoding step's cached keys and values where they lie, where the kernel module
+ * kernel. With the attribute `keyLength` S, `key` and `value` may hold more positions
+ * (`[B, H, C, D]`, C ≥ S, a `KvCache` layer grown ahead): only their first S are read. It reads a decoding step's cached keys and values where they lie, where the kernel module
  * copies them into its own memory first. `fusedAttention` sends it a call of at most
  * `ATTENTION_ROWS_MAX_QUERIES` query rows on wasm, small enough to run on one thread anyway.
  *
@@ -38,10 +39,10 @@ function strides(shape: readonly number[]): [number, number, number] {
 export function fillWasmAttentionRows(): string[] {
   const kernelFunc: KernelFunc = (args) => {
     const { query, key, value, mask, bias } = args.inputs as unknown as { query: TensorInfo; key: TensorInfo; value: TensorInfo; mask?: TensorInfo; bias?: TensorInfo };
-    const { scale } = args.attrs as unknown as { scale: number };
+    const { scale, keyLength: given } = args.attrs as unknown as { scale: number; keyLength?: number };
     const backend = wasmInternals(args.backend)!;
     const [batch, heads, queryLength, headDim] = query.shape as [number, number, number, number];
-    const [keyLength, valueDim] = [key.shape[2] as number, value.shape[3] as number];
+    const [keyLength, valueDim] = [given ?? (key.shape[2] as number), value.shape[3] as number]; // the strides below step over the whole axis
     const out = backend.makeOutput([batch, heads, queryLength, valueDim], 'float32');
     if (batch * heads * queryLength * valueDim === 0) return out;
     const scratch = backend.makeOutput([headDim + keyLength + 1], 'float32'); // the scaled query row [D], its scores [S]

@@ -1,5 +1,5 @@
 import { add, mul, split, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { KvCache, groupedQueryAttentionOutput, mergeHeads, splitHeads } from '@attnkit/attention';
+import { KvCache, cachedAttentionOutput, groupedQueryAttentionOutput, mergeHeads, splitHeads } from '@attnkit/attention';
 import { InvalidArgumentError, checkInteger, checkObject, describeValue } from '@attnkit/errors';
 import { Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, skipInitialization, type ActivationFunction } from '@attnkit/nn';
 import { createDecoderCache } from '../decoder/create-decoder-cache.js';
@@ -57,8 +57,8 @@ export class GPT2Attention extends Module {
     return tidy(() => {
       const [q, k, v] = split(this.cAttn.forward(hidden), 3, 2).map((x) => splitHeads(x, this.numHeads)) as [Tensor, Tensor, Tensor]; // [B, T, 3E] -> 3 × [B, H, T, D]
       const query = this.queryScale === 1 ? q : mul(q, this.queryScale);
-      const { key, value } = cache === undefined ? { key: k, value: v } : cache.update(this.layerIndex, k, v); // [B, H, S, D]
-      const context = groupedQueryAttentionOutput(query, key, value, { mask: attentionMask, dropout: this.dropout, training: this.training }); // [B, H, T, D]
+      const attention = { mask: attentionMask, dropout: this.dropout, training: this.training };
+      const context = cache === undefined ? groupedQueryAttentionOutput(query, k, v, attention) : cachedAttentionOutput(query, cache.append(this.layerIndex, k, v), attention); // [B, H, T, D] over the cache's S positions
       return this.cProj.forward(mergeHeads(context)); // [B, H, T, D] -> [B, T, E]
     });
   }

@@ -1,6 +1,6 @@
 import { ones, tensor, tidy, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import {
-  MultiHeadAttention, TransformerEncoder, TransformerEncoderLayer, applyRotaryInterleaved, attentionWeightShapes, callWithTorchMasks, checkAttentionBias, fromTorchMasks,
+  KvCache, MultiHeadAttention, TransformerEncoder, TransformerEncoderLayer, applyRotaryInterleaved, cachedAttentionOutput, attentionWeightShapes, callWithTorchMasks, checkAttentionBias, fromTorchMasks,
   fromTorchStateDict, groupedQueryAttentionOutput, multiHeadAttentionForward, preciseCosSin, resolveAttentionConfig, rotaryConfigFromHuggingFace, rotaryCosSin, rotaryFrequencies,
   scaledDotProductAttentionOutput, torchStyleCall,
 } from '@attnkit/attention';
@@ -144,6 +144,9 @@ const ATTENTION: readonly ValidCall[] = [
     options: { index: 1, keys: ['numHeads', 'dropout', 'scorer', 'layout', 'prefix'] } },
   { name: 'attention.groupedQueryAttentionOutput', args: () => [f([2, 4, 4, 4]), f([2, 2, 5, 4]), f([2, 2, 5, 4]), {}], call: ([q, k, v, o]) => tidyCall(() => groupedQueryAttentionOutput(q as Tensor, k as Tensor, v as Tensor, o as never)), optional: [3],
     options: { index: 3, keys: ['mask', 'bias', 'dropout', 'training', 'seed'] }, accepted: { 'seed:-1': SEED } },
+  { name: 'attention.cachedAttentionOutput', args: () => [f([2, 4, 1, 4]), { key: f([2, 2, 6, 4]), value: f([2, 2, 6, 4]), length: 5 }, {}], call: ([q, view, o]) => tidyCall(() => cachedAttentionOutput(q as Tensor, view as never, o as never)), optional: [2],
+    options: { index: 2, keys: ['mask', 'bias', 'dropout', 'training', 'seed'] }, accepted: { 'seed:-1': SEED } },
+  { name: 'attention.KvCache.append', args: () => [0, f([1, 2, 1, 4]), f([1, 2, 1, 4])], call: ([l, k, v]) => { const cache = new KvCache({ numLayers: 1, maxLength: 4 }); try { const s = cache.step([[1]]); s.positionIds.dispose(); s.attentionMask.dispose(); cache.append(l as number, k as Tensor, v as Tensor); } finally { cache.dispose(); } } },
   { name: 'attention.scaledDotProductAttentionOutput', args: () => [f([2, 2, 4, 4]), f([2, 2, 5, 4]), f([2, 2, 5, 4]), {}], call: ([q, k, v, o]) => tidyCall(() => scaledDotProductAttentionOutput(q as Tensor, k as Tensor, v as Tensor, o as never)), optional: [3],
     options: { index: 3, keys: ['mask', 'bias', 'scorer', 'dropout', 'training', 'seed'] }, accepted: { 'seed:-1': SEED } },
   { name: 'attention.multiHeadAttentionForward', args: () => ['catalogue', mhaWeights(), resolveAttentionConfig(mhaConfig), undefined, { query: f([2, 3, 8]), key: f([2, 3, 8]), value: f([2, 3, 8]) }, {}],
