@@ -54,6 +54,6 @@ describe('the demo (no arguments)', () => {
     expect(missing?.stderr).toContain("attnkit: '--model' must be a model folder, a Hugging Face id ('org/name') or an http(s) URL; received /nonexistent/model, which does not exist.");
     const malformed = await cli('--model', join(import.meta.dirname, '..')).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(malformed?.code).toBe(2);
-    expect(malformed?.stderr).toMatch(/attnkit: loadEncoder: config\.json is missing in .*packages\/cli/);
+    expect(malformed?.stderr).toMatch(/attnkit: loadSentenceEncoder: config\.json is missing in .*packages\/cli; a Hugging Face model folder has config\.json and model\.safetensors, a sentence-transformers folder also modules\.json\./);
   }, 60_000);
 });

@@ -30,6 +30,14 @@ describe('readSentenceFolder', () => {
     expect(await readSentenceFolder({ files: { 'config.json': '{}' } })).toMatchObject({ plain: true, pooling: undefined, modules: [], similarityFnName: 'cosine', maxSeqLength: undefined });
   });
 
+  it('refuses a folder with neither modules.json nor config.json (a wrong path) instead of reading it as a plain folder', async () => {
+    for (const source of [{ files: {} }, { files: { 'tokenizer.json': '{}' } }, '/no/such/attnkit-folder']) {
+      const error = await readSentenceFolder(source as never).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(ModelLoadError);
+      expect((error as Error).message).toMatch(/^loadSentenceEncoder: config\.json is missing in .*; a Hugging Face model folder has config\.json and model\.safetensors, a sentence-transformers folder also modules\.json\.$/);
+    }
+  });
+
   it('treats "__proto__" prompt names as data', async () => {
     const folder = await readSentenceFolder(files({ 'config_sentence_transformers.json': '{"prompts": {"__proto__": "x: "}, "default_prompt_name": "__proto__"}' }));
     expect(folder.prompts.get('__proto__')).toBe('x: ');

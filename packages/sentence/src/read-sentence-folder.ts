@@ -53,7 +53,8 @@ async function readJson(files: ModelFiles, name: string): Promise<Map<string, un
  * Normalize modules in order), each module's `config.json`, `sentence_bert_config.json`
  * (`max_seq_length`, `do_lower_case`) and `config_sentence_transformers.json` (`prompts`,
  * `default_prompt_name`, `similarity_fn_name`). A folder without `modules.json` is a plain
- * Hugging Face folder: mean pooling over the Transformer, as sentence-transformers does.
+ * Hugging Face folder (its `config.json` at the top): mean pooling over the Transformer, as
+ * sentence-transformers does; a folder with neither file is a `ModelLoadError`.
  * Modules attnkit does not have (Router, StaticEmbedding, CNN, ...) are a typed error naming them.
  *
  * @example
@@ -107,6 +108,8 @@ export async function readSentenceFolder(source: ModelSource | ModelFiles, optio
       }
     }
     if (pooling === undefined && modules.length > 0) fail('modules.json', 'has Dense or Normalize modules without a Pooling module before them.');
+  } else if ((await files.read('config.json', { required: true })) === undefined) { // neither kind of folder: a wrong path is refused here, not read as a plain folder
+    throw new ModelLoadError('config.json', `config.json is missing in ${where}; a Hugging Face model folder has config.json and model.safetensors, a sentence-transformers folder also modules.json.`, undefined, CALLER);
   }
   const bert = (await readJson(files.subfolder(transformerPath), 'sentence_bert_config.json')) ?? new Map<string, unknown>();
   const maxSeqLength = bert.get('max_seq_length');

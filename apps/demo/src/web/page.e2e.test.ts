@@ -217,10 +217,10 @@ describe.skipIf(plan.action === 'skip')('the demo web page in Chromium (built wi
     await page.fill('#texts', '  \n \n');
     expect(await errorAfter(() => page.click('#run'))).toBe('Type at least one sentence.');
     const origin = new URL(server.resolvedUrls!.local[0]!).origin;
-    expect(await errorAfter(() => load('/models/no-such-model/'))).toBe('loadEncoder: config.json is missing in /models/no-such-model/; a Hugging Face model folder has config.json and model.safetensors.');
-    expect(await errorAfter(() => load('/'))).toBe(`loadEncoder: config.json at ${origin}/config.json is an HTML page, not JSON: is ${origin}/ the model folder's URL? A Hugging Face model's files are at https://huggingface.co/<id>/resolve/main/.`);
-    expect(await errorAfter(() => load('acme/no-such-model'))).toBe(`loadEncoder: config.json is missing in ${hub.url}/acme/no-such-model/resolve/main/; a Hugging Face model folder has config.json and model.safetensors.`);
-    expect(await errorAfter(() => load('acme/html-page'))).toBe(`loadEncoder: config.json at ${hub.url}/acme/html-page/resolve/main/config.json is an HTML page, not JSON: is ${hub.url}/acme/html-page/resolve/main/ the model folder's URL? A Hugging Face model's files are at https://huggingface.co/<id>/resolve/main/.`);
+    expect(await errorAfter(() => load('/models/no-such-model/'))).toBe('loadSentenceEncoder: config.json is missing in /models/no-such-model/; a Hugging Face model folder has config.json and model.safetensors, a sentence-transformers folder also modules.json.');
+    expect(await errorAfter(() => load('/'))).toBe(`loadSentenceEncoder: config.json at ${origin}/config.json is an HTML page, not JSON: is ${origin}/ the model folder's URL? A Hugging Face model's files are at https://huggingface.co/<id>/resolve/main/.`);
+    expect(await errorAfter(() => load('acme/no-such-model'))).toBe(`loadSentenceEncoder: config.json is missing in ${hub.url}/acme/no-such-model/resolve/main/; a Hugging Face model folder has config.json and model.safetensors, a sentence-transformers folder also modules.json.`);
+    expect(await errorAfter(() => load('acme/html-page'))).toBe(`loadSentenceEncoder: config.json at ${hub.url}/acme/html-page/resolve/main/config.json is an HTML page, not JSON: is ${hub.url}/acme/html-page/resolve/main/ the model folder's URL? A Hugging Face model's files are at https://huggingface.co/<id>/resolve/main/.`);
     expect(await page.textContent('#model-status')).toBe('acme/html-page did not load; still using attnkit-tiny-bert (embedded, trained on WordNet).');
     expect((await demo(page)).numTensors).toBe(tensorsBefore); // a failed load leaves no tensor behind
     // the embedded model is still loaded: encoding works

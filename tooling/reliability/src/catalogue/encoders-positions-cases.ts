@@ -265,8 +265,7 @@ const SENTENCE_CALLS: readonly ValidCall[] = [
   { name: 'sentence.activationOfTorchPath', args: () => ['torch.nn.modules.activation.Sigmoid'], call: ([p]) => activationOfTorchPath(p as string), accepted: every(0, 'undefined (documented): no activation attnkit has at that path') },
   { name: 'sentence.applyCrossEncoderActivation', args: () => [f([2, 1]), 'sigmoid'], call: ([l, a]) => tidyCall(() => applyCrossEncoderActivation(l as Tensor, a as never)) },
   { name: 'sentence.isDecoderModel', args: () => [THE_MODEL], call: ([m]) => used(() => new BertModel(BERT, undefined, { seed: 1 }), (model) => isDecoderModel((m === THE_MODEL ? model : m) as never)), accepted: every(0, 'a type guard: false for anything that is no decoder model') },
-  { name: 'sentence.readSentenceFolder', args: () => [SENTENCE_FOLDER, {}], call: ([s, o]) => readSentenceFolder(s as never, o as never), optional: [1], options: { index: 1, keys: ['signal', 'fetch', 'onProgress'] },
-    accepted: { '0:"x"': 'a relative folder path; a folder without modules.json reads as a plain Hugging Face folder (its config.json is the encoder loader\'s to read)' } },
+  { name: 'sentence.readSentenceFolder', args: () => [SENTENCE_FOLDER, {}], call: ([s, o]) => readSentenceFolder(s as never, o as never), optional: [1], options: { index: 1, keys: ['signal', 'fetch', 'onProgress'] } },
   { name: 'sentence.readCrossEncoderFolder', args: () => [modelFiles(CROSS_FOLDER)], call: ([s]) => readCrossEncoderFolder(s as never) },
   { name: 'sentence.SentenceEncoder', args: () => [THE_MODEL, THE_TOKENIZER, THE_FOLDER, []], call: ([e, t, f, d]) => sentenceParts().then(({ encoder, tokenizer, folder }) => {
     try { new SentenceEncoder(pick(e, encoder) as never, pick(t, tokenizer) as never, pick(f, folder) as never, d as never); } finally { encoder.dispose(); }

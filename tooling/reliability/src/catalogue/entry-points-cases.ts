@@ -63,7 +63,6 @@ const ACCEPTED: Readonly<Record<string, string>> = {
   'nn.ModuleDict:{}': 'an empty record: a ModuleDict with no modules',
   'models.parseGpt2Config:{}': "an empty config.json: GPT2Config's defaults (the 124 M GPT-2 small)",
   'models.checkNotRemoteCode:{}': 'a config.json naming no model_type and no auto_map: nothing to refuse',
-  'sentence.readSentenceFolder:"x"': 'a relative folder path; a folder without modules.json reads as a plain Hugging Face folder',
   'tokenizers.regexHazard:"x"': 'a valid pattern with no hazard',
   'errors.boundMessage': 'bounds any value as a message (it exists for messages)',
   'errors.summarizeList': 'summarises any value for a message (a non-list is "none")',
