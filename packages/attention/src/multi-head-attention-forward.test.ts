@@ -2,7 +2,8 @@ import { ones, zeros } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
-import { thrown } from '@attnkit/test-utils';
+import { leaksOf, thrown } from '@attnkit/test-utils';
+import { multiHeadAttentionForward } from './multi-head-attention-forward.js';
 import { MultiHeadAttention } from './multi-head-attention.js';
 
 let mha: MultiHeadAttention;
@@ -27,6 +28,15 @@ describe('multi-head attention forward: bad inputs', () => {
     const error = thrown(() => mha.forward(q, k, v, options));
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect(error.message).toBe(message);
+    [q, k, v].forEach((t) => t.dispose());
+  });
+
+  it('a scorer that is none, named for the caller before any projection runs, leaking nothing', async () => {
+    const [q, k, v] = [zeros([2, 5, 12]), zeros([2, 7, 10]), zeros([2, 7, 6])];
+    const weights = new Map(mha.namedParameters().map(([name, p]) => [name, p as never]));
+    const call = () => multiHeadAttentionForward('MyAttention.forward', weights, mha.config, { score: 3 } as never, { query: q, key: k, value: v });
+    expect(thrown(call).message).toBe("MyAttention.forward: 'scorer' must be a Scorer (an object with a score(query, key) method returning [B, H, T, S]); received Object.");
+    expect(await leaksOf(() => { thrown(call); })).toEqual({ tensors: 0, bytes: 0 });
     [q, k, v].forEach((t) => t.dispose());
   });
 

@@ -3,7 +3,7 @@ import { assertBackendReady } from '@attnkit/backends';
 import { checkBoolean, checkInteger, checkObject, checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import { validateMask } from '@attnkit/masks';
 import { linear } from '@attnkit/nn';
-import type { Scorer } from '@attnkit/scorers';
+import { checkScorer, type Scorer } from '@attnkit/scorers';
 import { mergeHeads } from './merge-heads.js';
 import type { ResolvedAttentionConfig } from './multi-head-attention-config.js';
 import { scaledDotProductAttention } from './scaled-dot-product-attention.js';
@@ -90,6 +90,7 @@ export function multiHeadAttentionForward(
   checkObject(config, { caller, argument: 'config', expected: 'a resolved attention config' });
   const { query, key, value } = checkObject(inputs, { caller, argument: 'inputs', expected: 'an object { query, key, value }' });
   checkOptionKeys(options, ATTENTION_CALL_OPTION_KEYS, caller);
+  if (scorer !== undefined) checkScorer(scorer, caller, 'scorer'); // before any projection, named for this caller
   checkInputs(caller, config, query, key, value);
   const returnWeights = options.returnWeights === undefined ? 'none' : options.returnWeights;
   if (!['none', 'per-head', 'averaged'].includes(returnWeights)) {
