@@ -90,7 +90,7 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
   if (residualLayerNorm !== undefined) checkResidualLayerNorm(residualLayerNorm, outShape, caller);
   const shape = { rows, cols: outFeatures, depth: inFeatures };
   if (rows * outFeatures === 0) return zeros(outShape); // nothing to compute (and nothing read)
-  const biasValues = bias === undefined ? undefined : (bias.dataSync() as Float32Array);
+  const biasValues = bias === undefined ? undefined : kernel instanceof WasmInt8Gemm ? backendValues(bias, Float32Array) : (bias.dataSync() as Float32Array); // a view of tfjs-wasm's heap, copied into the kernel's memory before tfjs allocates again
   const read = () => backendValues(x, Float32Array); // on tfjs-wasm a view of its heap, copied once into the kernel's memory
   const { inPlace } = kernelRoute('int8MatMul'); // the kernel's output view can go to tfjs as is (wasm), or is copied
   const out = kernel instanceof WasmInt8Gemm

@@ -14,10 +14,10 @@ describe('the residualLayerNorm option', () => {
     expect(() => checkResidualLayerNorm(option, [2, 3, 4], 'test')).not.toThrow();
     const order: string[] = [];
     const values = residualLayerNormValues(option, (t) => {
-      order.push(t === option.residual ? 'residual' : 'other');
+      order.push(t === option.residual ? 'residual' : t === option.gamma ? 'gamma' : t === option.beta ? 'beta' : 'other');
       return t.dataSync() as Float32Array;
     });
-    expect(order).toEqual(['residual']);
+    expect(order).toEqual(['gamma', 'beta', 'residual']); // each through read (on tfjs-wasm a view, no copy)
     expect(Array.from(values!.gamma)).toEqual([1, 2, 3, 4]);
     expect(values!.epsilon).toBe(1e-5);
     expect(values!.residual).toHaveLength(24);

@@ -50,5 +50,5 @@ export function checkResidualLayerNorm(option: ResidualLayerNormOption, outShape
  */
 export function residualLayerNormValues(option: ResidualLayerNormOption | undefined, read: (t: Tensor) => Float32Array): ResidualLayerNormValues | undefined {
   if (option === undefined) return undefined;
-  return { gamma: option.gamma.dataSync() as Float32Array, beta: option.beta.dataSync() as Float32Array, epsilon: option.epsilon, residual: read(option.residual) };
+  return { gamma: read(option.gamma), beta: read(option.beta), epsilon: option.epsilon, residual: read(option.residual) };
 }

@@ -13,6 +13,7 @@ import { fillWasmRmsNorm } from './wasm-rms-norm-fill.js';
 import { fillWasmRotary } from './wasm-rotary-fill.js';
 import { fillWasmSiluMul } from './wasm-silu-mul-fill.js';
 import { fillWasmSlice } from './wasm-slice-fill.js';
+import { fillWasmSplit } from './wasm-split-fill.js';
 import { fillWasmTile } from './wasm-tile-fill.js';
 import { fillWasmUnsortedSegmentSum } from './wasm-unsorted-segment-sum-fill.js';
 import { guardWasmZeroSize } from './wasm-zero-size-guard.js';
@@ -21,7 +22,7 @@ import { guardWasmZeroSize } from './wasm-zero-size-guard.js';
  * Registers attnkit's kernels on the tfjs-backend-wasm backend, once (idempotent): its own kernels
  * (`GELU_KERNEL`, `GELU_TANH_KERNEL`, `LAYER_NORM_KERNEL`, `MASKED_SOFTMAX_KERNEL`, `RMS_NORM_KERNEL`, `SILU_MUL_KERNEL`, `ROTARY_KERNEL`, `ATTENTION_ROWS_KERNEL`, from `csrc/tfjs-fills.c` run on
  * tfjs-wasm's memory, and `KV_APPEND_KERNEL`, heap to heap), faster or missing versions of tfjs kernels (`Erf`, `BatchMatMul`,
- * `_FusedMatMul`, `Slice`, `GatherV2`, `Tile`, `UnsortedSegmentSum`, `Identity`), and last the zero-size guard,
+ * `_FusedMatMul`, `Slice`, `SplitV`, `GatherV2`, `Tile`, `UnsortedSegmentSum`, `Identity`), and last the zero-size guard,
  * which wraps every kernel that mishandles empty tensors, the fills included. `useBackend('wasm')`
  * of `@attnkit/backends` calls it once the backend is up; call it yourself after `tf.setBackend('wasm')`
  * when you start tfjs-wasm without attnkit's backends. Where WebAssembly SIMD is missing, the SIMD
@@ -33,6 +34,6 @@ import { guardWasmZeroSize } from './wasm-zero-size-guard.js';
  * fillWasmKernels(); // ['_FusedMatMul', 'UnsortedSegmentSum', 'BatchMatMul', 'Erf', ...]
  */
 export function fillWasmKernels(): readonly string[] {
-  const fills = [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmGeluTanh(), ...fillWasmLayerNorm(), ...fillWasmTile(), ...fillWasmMaskedSoftmax(), ...fillWasmRmsNorm(), ...fillWasmSiluMul(), ...fillWasmRotary(), ...fillWasmAttentionRows(), ...fillWasmKvAppend(), ...fillWasmIdentity()];
+  const fills = [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmSplit(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmGeluTanh(), ...fillWasmLayerNorm(), ...fillWasmTile(), ...fillWasmMaskedSoftmax(), ...fillWasmRmsNorm(), ...fillWasmSiluMul(), ...fillWasmRotary(), ...fillWasmAttentionRows(), ...fillWasmKvAppend(), ...fillWasmIdentity()];
   return [...new Set([...fills, ...guardWasmZeroSize()])]; // the guard last: it wraps the fills too
 }
