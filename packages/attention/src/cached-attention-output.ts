@@ -7,10 +7,11 @@ import type { AttentionOptions } from './scaled-dot-product-attention.js';
 /**
  * Grouped-query attention of `query` over the keys and values a `KvCache` lends
  * (`cache.append(layer, key, value)`): the numbers of `groupedQueryAttentionOutput` over the view's
- * first S positions, with the same options. Where it runs fused (wasm, outside training and gradient
- * recording, the default scorer), the fused kernel reads those S positions where the cache holds
- * them; elsewhere they are copied out first. The mask and bias span S, as a `KvCache` step's
- * `attentionMask` `[B, 1, T, S]` does.
+ * first S positions, with the same options. On wasm, outside training and gradient recording, with
+ * the default scorer, a call of at most 4 query rows per key/value head (n·T ≤ 4: a decoding step)
+ * small enough for one thread reads those S positions where the cache holds them
+ * (`ATTENTION_ROWS_KERNEL`); any other call copies them out first. The mask and bias span S, as a
+ * `KvCache` step's `attentionMask` `[B, 1, T, S]` does.
  *
  * `query [B, H, T, D]`, `view { key [B, Hkv, C, D], value [B, Hkv, C, Dv], length: S }` (C ≥ S, H a
  * multiple of Hkv) → `[B, H, T, Dv]`.

@@ -24,8 +24,9 @@ export function groupedQueryAttentionOutput(query: Tensor, key: Tensor, value: T
 
 /**
  * `groupedQueryAttentionOutput` for `caller`, over only the first `attended` positions S of `key` and
- * `value` `[B, Hkv, C, D]` when given (a `KvCacheView`): fused, they are read where they lie; unfused,
- * copied out first. Internal (`cachedAttentionOutput` shares it).
+ * `value` `[B, Hkv, C, D]` when given (a `KvCacheView`): `fusedAttention` with `keyLength` where the
+ * fused kernel applies (it reads them where they lie for a decoding step), else copied out first.
+ * Internal (`cachedAttentionOutput` shares it).
  */
 export function groupedOutput(query: Tensor, key: Tensor, value: Tensor, options: AttentionOptions, caller: string, attended?: number): Tensor {
   return tidy(() => {

@@ -178,9 +178,9 @@ export class KvCache {
    * As `update`, but lends the layer's keys and values as the cache holds them instead of copying
    * them out: a {@link KvCacheView} `{ key [B, Hkv, C, D], value [B, Hkv, C, Dv], length: S }`, C ≥ S
    * (do not dispose them; they are valid until this layer's next `append` or `update`). On wasm the
-   * layer grows ahead — to twice the positions it must hold, up to `maxLength` — and a step's rows are
-   * written in place, so a decoding step costs T positions instead of S. Attend over it with
-   * `cachedAttentionOutput`, which reads only the first S positions.
+   * layer grows ahead — to twice the positions it must hold (at least 16), up to `maxLength` — and a
+   * step's rows are written in place, so a decoding step costs T positions instead of S. Attend over
+   * it with `cachedAttentionOutput`, which reads only the first S positions.
    *
    * @example
    * const view = cache.append(layer, key, value);            // key [B, Hkv, C, D], view.length = S
@@ -224,8 +224,18 @@ export class KvCache {
         }
       };
     }
-    const [keys, values] = [keep(append(entry.key, key)), keep(append(entry.value, value))];
-    entry.key?.dispose();
+    const keys = keep(append(entry.key, key));
+    entry.key?.dispose(); // after an append in place its memory is the new tensor's: disposed at once (KV_APPEND_KERNEL)
+    entry.key = undefined;
+    let values: Tensor;
+    try {
+      values = keep(append(entry.value, value));
+    } catch (error) { // nothing half-appended stays: the layer is emptied, and a later step() refuses the cache (its layer is behind)
+      keys.dispose();
+      entry.value?.dispose();
+      Object.assign(entry, { value: undefined, length: 0 });
+      throw error;
+    }
     entry.value?.dispose();
     Object.assign(entry, { key: keys, value: values, length: this.#length });
     return { key: keys, value: values, length: this.#length };

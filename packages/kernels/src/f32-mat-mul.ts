@@ -1,6 +1,6 @@
 import { engine, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
-import { backendValues } from './backend-values.js';
+import { backendValues, residentOnWasm } from './backend-values.js';
 import { dataKey } from './data-key.js';
 import type { F32KernelName } from './f32-kernel-name.js';
 import type { F32GemmKernel } from './f32-gemm-kernel.js';
@@ -84,6 +84,7 @@ function multiply(kernel: F32GemmKernel, x: Tensor, weight: Tensor, bias: Tensor
   const rows = x.shape.slice(0, -1).reduce((n, d) => n * d, 1); // N, the product of the leading dimensions
   const outShape = [...x.shape.slice(0, -1), outFeatures]; // [..., K] -> [..., M]
   if (rows * outFeatures === 0) return zeros(outShape); // nothing to compute (K = 0 is computed: the bias, activated)
+  residentOnWasm([x, weight, bias, residualLayerNorm?.residual, residualLayerNorm?.gamma, residualLayerNorm?.beta]); // before any view: a move may grow the heap
   const read = (t: Tensor) => backendValues(t, Float32Array); // on tfjs-wasm a view of its heap, copied at once into the kernel's memory
   const out = kernel.multiply({
     read: () => read(x),

@@ -1,7 +1,7 @@
 import { engine, slice, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { checkInteger, checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import type { BroadcastRows, FusedAttentionKernelName, FusedAttentionProblem } from './fused-attention-problem.js';
-import { backendValues } from './backend-values.js';
+import { backendValues, residentOnWasm } from './backend-values.js';
 import { fusedAttentionKernel } from './fused-attention-kernels.js';
 import { InferenceOnlyError } from './inference-only-error.js';
 import { kernelRoute } from './kernel-route.js';
@@ -117,6 +117,7 @@ export function fusedAttention(query: Tensor, key: Tensor, value: Tensor, option
       firstValues.dispose();
     }
   }
+  residentOnWasm([query, key, value, mask, bias]); // before any view: a move may grow the heap
   const problem: FusedAttentionProblem = {
     batch, heads, queryLength, keyLength, headDim, valueDim, scale,
     // on tfjs-wasm, views of its heap, copied once into the kernel's memory before anything allocates

@@ -1,7 +1,7 @@
 import { engine, tensor, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { checkInteger, checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import type { FusedAttentionLayout, FusedAttentionProblem } from './fused-attention-problem.js';
-import { backendValues } from './backend-values.js';
+import { backendValues, residentOnWasm } from './backend-values.js';
 import { broadcastRows, checkBroadcast, type FusedAttentionOptions } from './fused-attention.js';
 import { fusedAttentionKernel } from './fused-attention-kernels.js';
 import { InferenceOnlyError } from './inference-only-error.js';
@@ -110,6 +110,7 @@ function attendTokenRows(caller: string, operands: { qkv: Tensor } | { query: Te
   }
   const outShape = [batch, queryLength, heads * valueDim]; // [B, T, H·Dv]
   if (batch * queryLength * heads * valueDim === 0) return zeros(outShape);
+  residentOnWasm(['qkv' in operands ? operands.qkv : operands.query, ...('qkv' in operands ? [] : [operands.key, operands.value]), mask, bias]); // before any view: a move may grow the heap
   // on tfjs-wasm views of its heap, copied once into the kernel's memory (one fused array: once for all three)
   const [query, key, value] = 'qkv' in operands
     ? Array<Float32Array>(3).fill(backendValues(operands.qkv, Float32Array))

@@ -8,7 +8,7 @@ import { int8Kernel } from './int8-kernels.js';
 import { InferenceOnlyError } from './inference-only-error.js';
 import { kernelRoute } from './kernel-route.js';
 import { WasmInt8Gemm } from './wasm-int8-gemm.js';
-import { backendValues } from './backend-values.js';
+import { backendValues, residentOnWasm } from './backend-values.js';
 import { dataKey, objectKey } from './data-key.js';
 import { checkResidualLayerNorm, residualLayerNormValues, type ResidualLayerNormOption } from './residual-layer-norm-option.js';
 
@@ -90,6 +90,7 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
   if (residualLayerNorm !== undefined) checkResidualLayerNorm(residualLayerNorm, outShape, caller);
   const shape = { rows, cols: outFeatures, depth: inFeatures };
   if (rows * outFeatures === 0) return zeros(outShape); // nothing to compute (and nothing read)
+  if (kernel instanceof WasmInt8Gemm) residentOnWasm([x, bias, residualLayerNorm?.residual, residualLayerNorm?.gamma, residualLayerNorm?.beta]); // before any view: a move may grow the heap
   const biasValues = bias === undefined ? undefined : kernel instanceof WasmInt8Gemm ? backendValues(bias, Float32Array) : (bias.dataSync() as Float32Array); // a view of tfjs-wasm's heap, copied into the kernel's memory before tfjs allocates again
   const read = () => backendValues(x, Float32Array); // on tfjs-wasm a view of its heap, copied once into the kernel's memory
   const { inPlace } = kernelRoute('int8MatMul'); // the kernel's output view can go to tfjs as is (wasm), or is copied

@@ -7,7 +7,7 @@ describe('WasmBackendInternals (tfjs-backend-wasm 4.22)', () => {
   it('has every member the fills use, and heapOffset points at the tensor data in the heap', async () => {
     await useTfjsBackend('wasm');
     const backend = findBackend('wasm') as unknown as WasmBackendInternals;
-    expect([typeof backend.makeOutput, typeof backend.disposeData, typeof backend.readSync, typeof backend.dataIdMap.get, typeof backend.refCount, typeof backend.incRef]).toEqual(['function', 'function', 'function', 'function', 'function', 'function']);
+    expect([typeof backend.makeOutput, typeof backend.disposeData, typeof backend.readSync, typeof backend.dataIdMap.get, typeof backend.refCount]).toEqual(['function', 'function', 'function', 'function', 'function']);
     expect([backend.wasm.HEAPU8 instanceof Uint8Array, typeof backend.wasm.cwrap, typeof backend.wasm.tfjs.disposeData, backend.wasm.wasmMemory ?? backend.wasm.asm?.memory]).toEqual([true, 'function', 'function', expect.any(WebAssembly.Memory)]);
     const x = tensor1d([1.5, -2, 3.25]);
     const offset = heapOffset(backend, x);

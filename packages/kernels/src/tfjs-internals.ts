@@ -17,11 +17,10 @@ export interface WasmBackendInternals {
   readSync(dataId: object): ArrayLike<number>;
   /** How many tensors share the data (reshapes and clones count one each). */
   refCount(dataId: object): number;
-  /** One more tensor shares the data. */
-  incRef(dataId: object): void;
   /** The Emscripten module. */
   wasm: {
     HEAPU8: Uint8Array;
+    /** `disposeData(id)` unregisters a tensor (and what XNNPACK cached for it) without freeing its memory. */
     tfjs: { disposeData(id: number): void };
     cwrap<F>(name: string, result: null, args: string[]): F;
     /** The memory: `wasmMemory` in the threaded binary, `asm.memory` in the others. */

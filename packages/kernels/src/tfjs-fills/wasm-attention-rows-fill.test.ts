@@ -69,6 +69,7 @@ describe('ATTENTION_ROWS_KERNEL on wasm (fusedAttention of a decoding step)', ()
     expect(() => fusedAttention(q, k, k, { keyLength: 1.5 })).toThrow(/'keyLength' must be an integer/);
     const mask = tensor([true, true, true, true, true], [1, 1, 1, 5], 'bool');
     expect(() => fusedAttention(q, k, k, { keyLength: 3, mask })).toThrow(/'mask' must be a rank-4 bool tensor broadcastable to \[B, H, T, S\] = \[1, 1, 1, 3\]/);
+    expect(() => engine().runKernel(ATTENTION_ROWS_KERNEL, { query: q, key: k, value: k }, { scale: 1, keyLength: 6 })).toThrow("AttnkitAttentionRows: 'keyLength' must be an integer from 0 to 5 (the positions key holds); received number 6.");
     [q, k, mask].forEach((t) => t.dispose());
   });
 

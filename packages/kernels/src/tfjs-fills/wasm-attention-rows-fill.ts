@@ -1,4 +1,5 @@
 import type { KernelFunc, TensorInfo } from '@tensorflow/tfjs-core';
+import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 import { inferenceOnlyGradient } from './inference-only-gradient.js';
 import { registerWasmKernel } from './register-wasm-kernel.js';
 import { simdKernelsOn } from './tfjs-fills-on.js';
@@ -42,6 +43,9 @@ export function fillWasmAttentionRows(): string[] {
     const { scale, keyLength: given } = args.attrs as unknown as { scale: number; keyLength?: number };
     const backend = wasmInternals(args.backend)!;
     const [batch, heads, queryLength, headDim] = query.shape as [number, number, number, number];
+    if (given !== undefined && !(Number.isInteger(given) && given >= 0 && given <= (key.shape[2] as number))) {
+      throw new InvalidArgumentError({ caller: ATTENTION_ROWS_KERNEL, argument: 'keyLength', expected: `an integer from 0 to ${key.shape[2]} (the positions key holds)`, received: describeValue(given) });
+    }
     const [keyLength, valueDim] = [given ?? (key.shape[2] as number), value.shape[3] as number]; // the strides below step over the whole axis
     const out = backend.makeOutput([batch, heads, queryLength, valueDim], 'float32');
     if (batch * heads * queryLength * valueDim === 0) return out;

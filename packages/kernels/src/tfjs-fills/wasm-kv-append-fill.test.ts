@@ -1,9 +1,10 @@
-import { concat, engine, slice, tensor, type Tensor } from '@tensorflow/tfjs-core';
+import { concat, engine, matMul, reshape, slice, tensor, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf } from '@attnkit/test-utils';
 import { useTfjsBackend } from '../testing/use-tfjs-backend.js';
 import { kernelRoute } from '../kernel-route.js';
+import { wasmHeapLocation } from '../tfjs-internals.js';
 import { KV_APPEND_KERNEL } from './wasm-kv-append-fill.js';
 
 /** `[b, h, n, d]` of distinct values starting at `from`. */
@@ -33,18 +34,38 @@ describe('KV_APPEND_KERNEL on wasm (a KvCache layer grown in place)', () => {
     [cache, added, grown, want, got].forEach((t) => t.dispose());
   });
 
-  it('writes into the cache it is given when it has room and holds its data alone, and the output shares it', async () => {
+  it('writes into the cache it is given when it has room and holds its data alone: the output takes over its memory as a new tensor', async () => {
     const start = rows([1, 2, 3, 2], 0);
     const cache = append(start, start, 0, 6); // a new [1, 2, 6, 2] holding 3 positions
     start.dispose();
-    const before = Array.from(await first(cache, 3).data());
+    const held = first(cache, 3);
+    const before = Array.from(await held.data());
+    held.dispose();
+    const at = wasmHeapLocation(cache)!.offset;
     const step = rows([1, 2, 1, 2], 500);
     const next = append(cache, step, 3, 6);
-    expect(next.dataId).toBe(cache.dataId); // no new memory: the rows were written in place
+    expect(wasmHeapLocation(next)!.offset).toBe(at); // no new memory: the rows were written in place
+    expect(next.dataId).not.toBe(cache.dataId); // ... under a new tensor: tfjs-wasm never sees a tensor's bytes change
     cache.dispose();
     const want = [...before.slice(0, 6), 500, 501, ...before.slice(6), 502, 503]; // head 0: 3 positions + 1, head 1 the same
-    expect(Array.from(await first(next, 4).data())).toEqual(want);
-    [next, step].forEach((t) => t.dispose());
+    const got = first(next, 4);
+    expect(Array.from(await got.data())).toEqual(want);
+    [next, step, got].forEach((t) => t.dispose());
+  });
+
+  it('a product cached by tfjs-wasm for the cache before a write in place sees the written rows after it', async () => {
+    const start = rows([1, 1, 3, 2], 1);
+    const cache = append(start, start, 0, 4); // [1, 1, 4, 2], 3 positions of 4 set
+    start.dispose();
+    const ones = tensor([[1, 1, 1, 1]]);
+    const before = tidy(() => matMul(ones, reshape(cache, [4, 2]))); // the column sums, with the unset row: XNNPACK packs the operand once
+    before.dispose();
+    const step = rows([1, 1, 1, 2], 100);
+    const next = append(cache, step, 3, 4); // now full
+    cache.dispose();
+    const sums = tidy(() => matMul(ones, reshape(next, [4, 2])));
+    expect(Array.from(await sums.data())).toEqual([1 + 3 + 5 + 100, 2 + 4 + 6 + 101]);
+    [ones, step, next, sums].forEach((t) => t.dispose());
   });
 
   it('copies instead when another tensor shares the cache\'s data, which stays as it was', async () => {

@@ -12,9 +12,10 @@ import { heapOffset, wasmInternals } from '../tfjs-internals.js';
  * positions after them are left unset (read only the first length + T).
  *
  * When C' = C and no other tensor shares the cache's data, the rows are written into the cache's
- * memory and the output shares it: appending a decoding step costs its T rows, not the S positions a
- * `concat` copies. Otherwise (the cache grows, or its data is shared) the output is new. The cache
- * tensor passed in must not be read after the call (dispose it). `KvCache` is its caller.
+ * memory, which the output takes over (a new tensor on the same bytes): appending a decoding step
+ * costs its T rows, not the S positions a `concat` copies. The cache tensor passed in then no longer
+ * has data: dispose it at once and never read it. Otherwise (the cache grows, or its data is shared)
+ * the output is new memory and the cache is left as it was. `KvCache` is its caller.
  *
  * @example
  * const grown = engine().runKernel(KV_APPEND_KERNEL, { cache, rows }, { length: 40, capacity: 64 }); // [1, 3, 64, 64]; rows at 40
@@ -45,17 +46,19 @@ export function fillWasmKvAppend(): string[] {
       throw new InvalidArgumentError({ caller, argument: 'attrs', expected: `integers 0 ≤ length ≤ ${stored} (the cache's positions) and capacity ≥ length + ${added}`, received: `length=${length}, capacity=${capacity}` });
     }
     const backend = wasmInternals(args.backend)!;
+    const [from, added0] = [heapOffset(backend, cache), heapOffset(backend, rows)]; // first: reading an offset moves a tensor held by another backend in, which may grow the heap
     const inPlace = capacity === stored && cache.dataId !== rows.dataId && backend.refCount(cache.dataId) === 1;
     let out: TensorInfo;
-    if (inPlace) {
-      backend.incRef(cache.dataId);
-      out = { dataId: cache.dataId, shape: [batch, heads, capacity, width], dtype: 'float32' };
+    if (inPlace) { // the cache's memory, registered as a new tensor: tfjs-wasm's caches keyed by tensor (XNNPACK's packed operands) never see it change
+      out = backend.makeOutput([batch, heads, capacity, width], 'float32', from);
+      backend.wasm.tfjs.disposeData((cache.dataId as { id: number }).id); // the input no longer owns it (unregistered, not freed)
+      backend.dataIdMap.delete(cache.dataId);
     } else {
       out = backend.makeOutput([batch, heads, capacity, width], 'float32');
     }
     if (batch * heads * capacity * width === 0) return out;
     const heap = backend.wasm.HEAPU8; // read after makeOutput: allocating may grow the memory
-    const [from, to, added0] = [heapOffset(backend, cache), heapOffset(backend, out), heapOffset(backend, rows)];
+    const to = heapOffset(backend, out);
     const [block, kept, run] = [4 * width, 4 * length * width, 4 * added * width]; // bytes: one position, the kept prefix, the step
     for (let pair = 0; pair < batch * heads; pair++) { // one (batch, head): its own run of positions
       const target = to + pair * capacity * block;

@@ -1,5 +1,5 @@
 import { backend_util, getKernel, util, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
-import { replaceWasmKernel } from './replace-wasm-kernel.js';
+import { originalWasmKernel, replaceWasmKernel } from './replace-wasm-kernel.js';
 
 /**
  * tfjs-backend-wasm 4.22's `SplitV` cuts each piece with its own internal slice, which first copies
@@ -7,9 +7,9 @@ import { replaceWasmKernel } from './replace-wasm-kernel.js';
  * three-way split of a fused q/k/v projection copies the projection out three times. This
  * re-registers `SplitV` on wasm to cut each piece with the registered `Slice` kernel (attnkit's
  * heap-to-heap copy, `fillWasmSlice`), with tfjs' split sizes (`numOrSizeSplits`: a count, or sizes
- * with at most one -1). Where `Slice` was not replaced, the original `SplitV` stays.
+ * with at most one -1). Where `Slice` was not replaced, each call runs the original `SplitV`.
  *
- * @returns `['SplitV']`, or `[]` if tfjs-backend-wasm has no SplitV kernel or Slice is tfjs' own
+ * @returns `['SplitV']`, or `[]` if tfjs-backend-wasm has no SplitV kernel
  * @example
  * fillWasmSplit(); // after fillWasmSlice(): split(qkv, [576, 192, 192], -1) copies heap to heap
  */
@@ -18,7 +18,7 @@ export function fillWasmSplit(): string[] {
     const kernelFunc: KernelFunc = (args) => {
       const slice = getKernel('Slice', 'wasm');
       const { x } = args.inputs as unknown as { x: TensorInfo };
-      if (slice === undefined || slice.kernelFunc === kernel.kernelFunc) return kernel.kernelFunc(args);
+      if (slice === undefined || originalWasmKernel('Slice') === undefined) return kernel.kernelFunc(args); // Slice is still tfjs' own: nothing gained
       const { numOrSizeSplits, axis } = args.attrs as unknown as { numOrSizeSplits: number | number[]; axis: number | number[] };
       const at = util.parseAxisParam(axis, x.shape)[0]!;
       const sizes = backend_util.prepareSplitSize(x as never, numOrSizeSplits, at);
