@@ -5,8 +5,7 @@ import { backendValues, residentOnWasm } from './backend-values.js';
 import { fusedAttentionKernel } from './fused-attention-kernels.js';
 import { InferenceOnlyError } from './inference-only-error.js';
 import { kernelRoute } from './kernel-route.js';
-import { SMALL_JOB_WORK } from './kernel-threads.js';
-import { ATTENTION_ROWS_KERNEL, ATTENTION_ROWS_MAX_QUERIES } from './tfjs-fills/wasm-attention-rows-fill.js';
+import { ATTENTION_ROWS_KERNEL, ATTENTION_ROWS_MAX_QUERIES, ATTENTION_ROWS_MAX_WORK } from './tfjs-fills/wasm-attention-rows-fill.js';
 import { WasmFusedAttention } from './wasm-fused-attention.js';
 
 /** Options of {@link fusedAttention}. */
@@ -102,10 +101,10 @@ export function fusedAttention(query: Tensor, key: Tensor, value: Tensor, option
   }
   const outShape = [batch, heads, queryLength, valueDim]; // [B, H, T, Dv]
   if (batch * heads * queryLength * valueDim === 0) return zeros(outShape);
-  const work = batch * heads * queryLength * keyLength * (headDim + valueDim); // as the kernel module counts a job (SMALL_JOB_WORK)
-  if (options.kernel === undefined && kernel instanceof WasmFusedAttention && queryLength <= ATTENTION_ROWS_MAX_QUERIES && work < SMALL_JOB_WORK
+  const work = batch * heads * queryLength * keyLength * (headDim + valueDim); // as the kernel module counts a job
+  if (options.kernel === undefined && kernel instanceof WasmFusedAttention && queryLength <= ATTENTION_ROWS_MAX_QUERIES && work < ATTENTION_ROWS_MAX_WORK
     && (mask === undefined || mask.shape[3] === keyLength) && (bias === undefined || bias.shape[3] === keyLength) && kernelRoute('attentionRows', [query, key, value, bias]).useKernel) {
-    // a decoding step on wasm: the same numbers on tfjs-wasm's memory, its cached keys and values read in place (one thread, as the module would run it)
+    // a decoding step on wasm: the same numbers on tfjs-wasm's memory, its cached keys and values read in place
     return engine().runKernel(ATTENTION_ROWS_KERNEL, { query, key, value, ...(mask === undefined ? {} : { mask }), ...(bias === undefined ? {} : { bias }) }, { scale, keyLength }) as Tensor;
   }
   if (keyLength !== key.shape[2]) { // the kernel module reads whole rows: the first S positions, copied out

@@ -1,9 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '@attnkit/errors';
-import { kernelThreads, kernelThreadsReady, startKernelThreads, stopKernelThreads } from './kernel-threads.js';
+import { kernelThreads, kernelThreadsReady, KERNEL_SPIN_MICROSECONDS, startKernelThreads, stopKernelThreads, withSmallJobWork } from './kernel-threads.js';
 import { expectSameNumbersOnThreads } from './testing/thread-cases.js';
+import { int8Case } from './testing/int8-cases.js';
 import { int8Kernel } from './int8-kernels.js';
-import { thrown } from '@attnkit/test-utils';
+import { int8MatMulReference } from './int8-mat-mul-reference.js';
+import { dequantizeAccumulators } from './dequantize-accumulators.js';
+import { seededIntegers, thrown } from '@attnkit/test-utils';
 
 describe('kernel threads in Node', () => {
   afterAll(() => startKernelThreads());
@@ -16,6 +19,23 @@ describe('kernel threads in Node', () => {
 
   it('give every kernel the same numbers, bit for bit, on 1, 2 and 3 threads (uneven splits included)', async () => {
     expect(await expectSameNumbersOnThreads([2, 3])).toBeGreaterThan(20);
+  });
+
+  it('hand back-to-back jobs from thread to thread without losing or repeating a chunk: workers awake, asleep and late', async () => {
+    // each job's chunks go to whichever thread claims them first; a worker that is still on the last
+    // job, or just woke, must neither run a chunk of the next job with the last job's words nor count one twice
+    const next = seededIntegers(2024);
+    const kernel = int8Kernel('simd', 'test');
+    for (const threads of [2, 3]) {
+      await startKernelThreads({ threads });
+      for (let job = 0; job < 240; job++) {
+        const dims = [1 + next(6), 1 + next(300), 1 + next(90)] as const;
+        const { a, b, rowScales, colScales, bias, shape } = int8Case(dims, kernel.activationLevels, 5000 + job);
+        const got = withSmallJobWork(0, () => kernel.multiply(a, b, shape, rowScales, colScales, bias));
+        expect(Array.from(got), `${threads} threads, job ${job} [${dims.join(', ')}]`).toEqual(Array.from(dequantizeAccumulators(int8MatMulReference(a, b, shape), rowScales, colScales, bias)));
+        if (job % 40 === 39) await new Promise((resolve) => setTimeout(resolve, 1 + (2 * KERNEL_SPIN_MICROSECONDS) / 1000)); // past the spin: the workers sleep
+      }
+    }
   });
 
   it('quantize activations on every thread and name the first non-finite value whichever thread met it', async () => {

@@ -42,12 +42,12 @@ export interface SharedKernelInstance<E> {
   readonly memory: WebAssembly.Memory;
   /** First byte free for operands (above the data, the main stack and the worker stacks), 16-aligned. */
   readonly base: number;
-  /** How many parts a job is split into now (1 until the workers are ready, or with one thread). */
+  /** Threads a job is split over now (1 until the workers are ready, or with one thread). */
   parts(): number;
   /**
-   * Runs `run_part(job, part, parts)` for every part, the main thread's share here; returns when all
-   * are done. `work` (the job's multiply-adds, default unbounded): below {@link SMALL_JOB_WORK} the
-   * job runs as one part on the calling thread, since waking a worker costs more than it saves.
+   * Runs `run_part(job, part, parts)` for every part (chunk), claimed by whichever thread comes
+   * first, the calling one included; returns when all are done. `work` (the job's multiply-adds,
+   * default unbounded): below {@link SMALL_JOB_WORK} the job runs as one part on the calling thread.
    */
   run(job: number, work?: number): void;
 }
@@ -182,14 +182,26 @@ function stopWorkers(pool: Workers): void {
 }
 
 /**
- * Multiply-adds below which a job runs on the calling thread alone: waking a sleeping worker and
- * waiting for it took longer than the part it would take, measured on the products of decoding
- * (one row: a SmolLM-135M-shaped int8 step 23.0 → 12.7 ms, float32 31.0 → 24.9 ms, in Node on 2
- * cores with 2 kernel threads, when its 576-wide products stayed on one thread and only the
- * vocabulary head was split; 2²¹ and 2²⁶ measured the same within noise). The unit is an int8
- * multiply-add: a float32 product counts each of its own as `F32_WORK_PER_MULTIPLY_ADD` (4).
+ * Multiply-adds below which a job runs on the calling thread alone (the unit is an int8 multiply-add:
+ * a float32 product counts each of its own as `F32_WORK_PER_MULTIPLY_ADD`, 4). Every product of a
+ * decoding step is above it: the calling thread starts on a job's chunks at once and a worker
+ * joins when it is awake, so splitting never waits for a sleeping worker, and workers stay awake
+ * for {@link KERNEL_SPIN_MICROSECONDS} after a job, which the next product of a step comes within.
+ * Node, 2 cores, 2 kernel threads, a SmolLM-135M-shaped int8 decoding step: about 11.8 → 9.8 ms
+ * against whole 576-wide products on the calling thread (their old threshold, 2²³).
  */
-export const SMALL_JOB_WORK = 2 ** 23;
+export const SMALL_JOB_WORK = 2 ** 16;
+
+/**
+ * How long a kernel worker keeps checking for the next job after one, in microseconds, before it
+ * sleeps: waking a sleeping thread takes about 30 µs on a 2-core VM, as long as a 576-wide
+ * product. A worker whose last wait was longer than this sleeps at once next time, so jobs far
+ * apart (an encoder's products, idle time) do not keep a core busy.
+ */
+export const KERNEL_SPIN_MICROSECONDS = 200;
+
+/** Chunks per thread a split job is cut into (at most 16 in all): a thread that is late takes fewer. */
+const CHUNKS_PER_THREAD = 4;
 let smallJobWork = SMALL_JOB_WORK;
 
 /** Runs `fn` with jobs split among the threads down to `work` multiply-adds (tests: 0 splits every job, as the kernels' thread cases need). */
@@ -203,25 +215,40 @@ export function withSmallJobWork<T>(work: number, fn: () => T): T {
   }
 }
 
-/** Runs a job of the module at `index` (its place in the workers' module list) on every part (one part below {@link SMALL_JOB_WORK}). */
+/**
+ * Runs a job of the module at `index` (its place in the workers' module list): split into chunks
+ * that every thread claims until none is left, this one included, so the calling thread never
+ * waits for a worker to wake (one part below {@link SMALL_JOB_WORK}).
+ */
 function runJob(index: number, exports: RunPartExports, job: number, work: number): void {
-  const parts = currentParts();
-  if (parts === 1 || workers === undefined || work < smallJobWork) {
+  const threads = currentParts();
+  if (threads === 1 || workers === undefined || work < smallJobWork) {
     exports.run_part(job, 0, 1);
     return;
   }
   const control = workers.control;
+  const parts = Math.min(MAX_KERNEL_THREADS, threads * CHUNKS_PER_THREAD);
+  const generation = (Atomics.load(control, CONTROL.generation) + 1) | 0;
+  const tag = (generation & 0x7fffff) << 8;
   Atomics.store(control, CONTROL.module, index);
   Atomics.store(control, CONTROL.job, job);
   Atomics.store(control, CONTROL.parts, parts);
   Atomics.store(control, CONTROL.done, 0);
-  Atomics.add(control, CONTROL.generation, 1);
+  Atomics.store(control, CONTROL.next, tag);
+  Atomics.store(control, CONTROL.generation, generation);
   Atomics.notify(control, CONTROL.generation);
-  exports.run_part(job, 0, parts);
+  let ran = 0;
+  for (;;) {
+    const chunk = Atomics.add(control, CONTROL.next, 1) & 0xff; // nobody else writes this job's word past `parts`
+    if (chunk >= parts) break;
+    exports.run_part(job, chunk, parts);
+    ran++;
+  }
+  if (ran > 0 && Atomics.add(control, CONTROL.done, ran) + ran === parts) return finishJob(workers);
   const started = performance.now();
   for (let spins = 0; ; spins++) {
     const done = Atomics.load(control, CONTROL.done);
-    if (done >= parts - 1) break;
+    if (done >= parts) break;
     if ((spins & 1023) === 1023) {
       if (performance.now() - started > WAIT_TIMEOUT_MS) {
         fail(workers, `a kernel worker did not finish its part within ${WAIT_TIMEOUT_MS / 1000} s`);
@@ -230,8 +257,12 @@ function runJob(index: number, exports: RunPartExports, job: number, work: numbe
       if (workers.canWait) Atomics.wait(control, CONTROL.done, done, 1);
     }
   }
-  if (Atomics.load(control, CONTROL.failed) !== 0) {
-    fail(workers, 'a kernel worker trapped while running its part');
+  finishJob(workers);
+}
+
+function finishJob(pool: Workers): void {
+  if (Atomics.load(pool.control, CONTROL.failed) !== 0) {
+    fail(pool, 'a kernel worker trapped while running its part');
     throw new Error('attnkit kernels: a worker trapped while running its part of a kernel call; the kernels run single-threaded from now on');
   }
 }
@@ -254,6 +285,7 @@ function spawn(threads: number): void {
   const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL.size));
   const handles: Workers['handles'] = [];
   const pool: Workers = { control, handles, canWait: mainThreadCanWait(), state: 'starting' };
+  Atomics.store(control, CONTROL.spin, KERNEL_SPIN_MICROSECONDS);
   try {
     for (let index = 1; index < threads; index++) {
       const data: KernelWorkerData = {

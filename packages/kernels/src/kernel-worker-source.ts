@@ -4,13 +4,13 @@ export const CONTROL = {
   generation: 0,
   /** Workers that instantiated every module and wait for jobs. */
   ready: 1,
-  /** Workers done with the current job. */
+  /** Chunks of the current job done (by any thread). */
   done: 2,
   /** Index of the job's module, in the order the pool was given them. */
   module: 3,
   /** Byte offset of the job's words in that module's memory. */
   job: 4,
-  /** How many parts the job is split into (the main thread runs part 0, worker w part w). */
+  /** How many chunks the job is split into; every thread claims chunks until none is left. */
   parts: 5,
   /** 1 once stop was asked: workers return. */
   stop: 6,
@@ -18,8 +18,12 @@ export const CONTROL = {
   failed: 7,
   /** 1 when a worker could not start (instantiation failed). */
   startFailed: 8,
+  /** The claim word: the job's tag (generation & 0x7fff) in the high bits (generation & 0x7fffff), the next unclaimed chunk in the low 8 bits. */
+  next: 9,
+  /** Microseconds a worker keeps checking for the next job before it sleeps (0: sleeps at once). */
+  spin: 10,
   /** Number of words. */
-  size: 9,
+  size: 11,
 } as const;
 
 /** What a worker is started with (Node `workerData`, or the first message in a browser). */
@@ -32,15 +36,17 @@ export interface KernelWorkerData {
   readonly stacks: readonly number[];
   /** The control words' buffer. */
   readonly control: SharedArrayBuffer;
-  /** This worker's part number, 1 up (the main thread is part 0). */
+  /** This worker's number, 1 up (the main thread is 0): which stack it uses. */
   readonly index: number;
 }
 
 /**
  * The JavaScript a kernel worker runs (Node `worker_threads` with `eval: true`, or a browser
  * `Worker` from a Blob URL): instantiate each module on its shared memory with this worker's own
- * stack, then wait on the generation word; for each job whose parts include this worker, run
- * `run_part(job, index, parts)` of the job's module and count itself done. Plain JavaScript in a
+ * stack, then wait on the generation word; for each job, claim its chunks one at a time (as the
+ * calling thread does) and run `run_part(job, chunk, chunks)` of the job's module, counting each
+ * chunk done. After a job it keeps checking for the next one for `spin` microseconds (when the
+ * last one came within that) before it sleeps. Plain JavaScript in a
  * string so that bundlers and test runners pass it through untouched.
  */
 export const KERNEL_WORKER_SOURCE = `'use strict';
@@ -62,20 +68,42 @@ function start(data) {
   let seen = Atomics.load(ctl, C.generation);
   Atomics.add(ctl, C.ready, 1);
   Atomics.notify(ctl, C.ready);
+  const now = typeof performance === 'object' ? () => performance.now() : () => Date.now();
+  let spinning = true; // whether the last job came within the spin window after the one before
   for (;;) {
-    Atomics.wait(ctl, C.generation, seen);
-    const generation = Atomics.load(ctl, C.generation);
-    if (generation === seen) continue;
+    let generation = Atomics.load(ctl, C.generation);
+    const spin = Atomics.load(ctl, C.spin) / 1000;
+    const idle = now();
+    if (generation === seen && spin > 0 && spinning) { // the jobs of a decoding step come microseconds apart; a sleeping thread takes ~30 µs to wake
+      for (let i = 1; generation === seen; i++) {
+        if ((i & 63) === 0 && now() - idle > spin) break;
+        generation = Atomics.load(ctl, C.generation);
+      }
+    }
+    if (generation === seen) {
+      Atomics.wait(ctl, C.generation, seen);
+      generation = Atomics.load(ctl, C.generation);
+      if (generation === seen) continue;
+    }
+    spinning = now() - idle <= spin; // jobs far apart (a sleep would not have cost their hand-off): sleep at once next time
     seen = generation;
     if (Atomics.load(ctl, C.stop) !== 0) return;
+    const run = runs[Atomics.load(ctl, C.module)];
+    const job = Atomics.load(ctl, C.job);
     const parts = Atomics.load(ctl, C.parts);
-    if (data.index >= parts) continue;
-    try {
-      runs[Atomics.load(ctl, C.module)](Atomics.load(ctl, C.job), data.index, parts);
-    } catch (error) {
-      Atomics.store(ctl, C.failed, 1);
+    const tag = (seen & 0x7fffff) << 8;
+    for (;;) { // claim chunks of this job (its tag) until none is left; a later job's tag stops the loop
+      const word = Atomics.load(ctl, C.next);
+      const chunk = word & 0xff;
+      if ((word & ~0xff) !== tag || chunk >= parts) break;
+      if (Atomics.compareExchange(ctl, C.next, word, word + 1) !== word) continue;
+      try {
+        run(job, chunk, parts);
+      } catch (error) {
+        Atomics.store(ctl, C.failed, 1);
+      }
+      if (Atomics.add(ctl, C.done, 1) + 1 === parts) Atomics.notify(ctl, C.done);
     }
-    if (Atomics.add(ctl, C.done, 1) + 1 === parts - 1) Atomics.notify(ctl, C.done);
   }
 }
 if (typeof require === 'function') start(require('node:worker_threads').workerData);

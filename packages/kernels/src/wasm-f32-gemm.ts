@@ -10,11 +10,7 @@ import { sharedKernelInstance, type ThreadedModuleName } from './kernel-threads.
 /**
  * A float32 multiply-add counted as this many int8 ones in a job's work (the unit of
  * `SMALL_JOB_WORK`, below which a job stays on the calling thread): a SIMD instruction holds 4 float32
- * lanes against 8 or 16 int8 ones, and a weight streams 4 bytes against 1. With it the float32
- * products of a decoding step split from 2²¹ multiply-adds, where the int8 ones stay whole up to 2²³
- * (splitting those made an int8 step slower). Node, 2 kernel threads, a decoding step: GPT-2-shaped
- * batch 1 22.1 → 20.8 ms and batch 4 40.9 → 38.7 ms, SmolLM-135M-shaped batch 4 41.3 → 38.0 ms (median of 3
- * alternating runs).
+ * lanes against 8 or 16 int8 ones, and a weight streams 4 bytes against 1.
  */
 export const F32_WORK_PER_MULTIPLY_ADD = 4;
 /** What the C kernels (csrc/f32-gemm.h) export. Pointers are byte offsets in the module's memory. */

@@ -13,7 +13,7 @@ import { heapOffset, wasmInternals } from '../tfjs-internals.js';
  * kernel. With the attribute `keyLength` S, `key` and `value` may hold more positions
  * (`[B, H, C, D]`, C ≥ S, a `KvCache` layer grown ahead): only their first S are read. It reads a decoding step's cached keys and values where they lie, where the kernel module
  * copies them into its own memory first. `fusedAttention` sends it a call of at most
- * `ATTENTION_ROWS_MAX_QUERIES` query rows on wasm, small enough to run on one thread anyway.
+ * `ATTENTION_ROWS_MAX_QUERIES` query rows and `ATTENTION_ROWS_MAX_WORK` multiply-adds on wasm.
  *
  * @example
  * engine().runKernel(ATTENTION_ROWS_KERNEL, { query, key, value, mask }, { scale: 0.125 }); // [1, 3, 3, 64] over S keys -> [1, 3, 3, 64]
@@ -22,6 +22,13 @@ export const ATTENTION_ROWS_KERNEL = 'AttnkitAttentionRows';
 
 /** The most query rows (T) `fusedAttention` runs as {@link ATTENTION_ROWS_KERNEL}: a decoding step, its query heads grouped per key/value head. */
 export const ATTENTION_ROWS_MAX_QUERIES = 4;
+
+/**
+ * The most work (B·H·T·S·(D + Dv) multiply-adds) `fusedAttention` runs as {@link ATTENTION_ROWS_KERNEL}:
+ * a decoding step over a few thousand positions. Above it the kernel module's threads pay for
+ * copying the keys and values in.
+ */
+export const ATTENTION_ROWS_MAX_WORK = 2 ** 23;
 
 /** Element strides of batch, head and row of a `[b, h, t, n]` operand, 0 along an axis of size 1 (broadcast). */
 function strides(shape: readonly number[]): [number, number, number] {
