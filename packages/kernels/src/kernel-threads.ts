@@ -196,7 +196,8 @@ export const SMALL_JOB_WORK = 2 ** 16;
  * How long a kernel worker keeps checking for the next job after one, in microseconds, before it
  * sleeps: waking a sleeping thread takes about 30 µs on a 2-core VM, as long as a 576-wide
  * product. A worker whose last wait was longer than this sleeps at once next time, so jobs far
- * apart (an encoder's products, idle time) do not keep a core busy.
+ * apart (an encoder's products, idle time) do not keep a core busy; with more threads than
+ * logical cores workers sleep at once.
  */
 export const KERNEL_SPIN_MICROSECONDS = 200;
 
@@ -285,7 +286,7 @@ function spawn(threads: number): void {
   const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL.size));
   const handles: Workers['handles'] = [];
   const pool: Workers = { control, handles, canWait: mainThreadCanWait(), state: 'starting' };
-  Atomics.store(control, CONTROL.spin, KERNEL_SPIN_MICROSECONDS);
+  Atomics.store(control, CONTROL.spin, threads <= logicalCores() ? KERNEL_SPIN_MICROSECONDS : 0); // more threads than cores: a waiting worker would hold a core another thread needs
   try {
     for (let index = 1; index < threads; index++) {
       const data: KernelWorkerData = {

@@ -44,6 +44,8 @@ interface KeptInt8Weight {
   readonly depth: number;
 }
 const ACTIVATIONS: Record<Int8Activation, number> = { gelu: 1 }; // gemm_job.activation
+/** Quantizing and packing one activation value counted as this many multiply-adds of a job's work (SMALL_JOB_WORK): the rows of a decoding step stay on the calling thread, an encoder batch's are split. */
+const QUANTIZE_WORK_PER_VALUE = 4;
 
 
 /**
@@ -189,7 +191,7 @@ export class WasmInt8Gemm implements Int8GemmKernel {
         // [N, K] float32 -> int8 + [N] scales -> A's panel, the blocks of rows shared among the threads (gemm_job phase 2)
         const job = new Int32Array(memory.buffer, at.job, JOB_BYTES / 4);
         job.set([rows, cols, depth, at.rowScale, 0, 0, 0, 0, at.scratch, 2, 0, 0, 0, 0, 0, at.x, at.a, this.activationLevels, 0]);
-        instance.run(at.job, rows * cols * depth); // one part for a small product (see SMALL_JOB_WORK)
+        instance.run(at.job, QUANTIZE_WORK_PER_VALUE * rows * depth); // quantizing a few rows (a decoding step's) stays on this thread
         if (job[18] !== 0) { // a part met a NaN or ±Infinity: the first one, on this thread
           const bad = kernel.quantize_rows(at.x, rows, depth, this.activationLevels, at.a, at.rowScale);
           throw new InvalidArgumentError({ caller, argument: 'x', expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${x[bad]} at flat index ${bad}`, hint: 'Replace or mask the non-finite values first.' });
