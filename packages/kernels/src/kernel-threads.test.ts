@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '@attnkit/errors';
-import { kernelThreads, kernelThreadsReady, KERNEL_SPIN_MICROSECONDS, startKernelThreads, stopKernelThreads, withSmallJobWork } from './kernel-threads.js';
+import { kernelThreads, kernelThreadsReady, KERNEL_SPIN_MICROSECONDS, sharedKernelInstance, startKernelThreads, stopKernelThreads, withSmallJobWork } from './kernel-threads.js';
 import { expectSameNumbersOnThreads } from './testing/thread-cases.js';
 import { int8Case } from './testing/int8-cases.js';
 import { int8Kernel } from './int8-kernels.js';
@@ -38,6 +38,19 @@ describe('kernel threads in Node', () => {
     }
   });
 
+  it('report a trap on the calling thread only once the workers are done with the job, and run the next job right', async () => {
+    await startKernelThreads({ threads: 2 });
+    const kernel = int8Kernel('simd', 'test');
+    const instance = sharedKernelInstance<object>('int8-gemm-simd')!;
+    const far = 0x7ff0_0000; // past the end of the memory: every chunk traps
+    const job = instance.base; // gemm_job: n, m, k, row_scale, col_scale, bias, activation, out, scratch, phase (1: residual LayerNorm of the rows), residual, gamma, beta, eps, ...
+    new Int32Array(instance.memory.buffer, job, 20).set([64, 8, 8, 0, 0, 0, 0, far, 0, 1, far, far, far, 0, 0, 0, 0, 0, 0, 0]);
+    expect(() => instance.run(job)).toThrow(WebAssembly.RuntimeError);
+    const { a, b, rowScales, colScales, bias, shape } = int8Case([3, 200, 40], kernel.activationLevels, 9);
+    const got = withSmallJobWork(0, () => kernel.multiply(a, b, shape, rowScales, colScales, bias));
+    expect(Array.from(got)).toEqual(Array.from(dequantizeAccumulators(int8MatMulReference(a, b, shape), rowScales, colScales, bias)));
+  });
+
   it('quantize activations on every thread and name the first non-finite value whichever thread met it', async () => {
     const [rows, cols, depth] = [13, 6, 9];
     const x = Float32Array.from({ length: rows * depth }, (_, i) => Math.sin(i));
@@ -46,7 +59,7 @@ describe('kernel threads in Node', () => {
     const b = Int8Array.from({ length: cols * depth }, (_, i) => (i % 5) - 2);
     for (const threads of [1, 2, 3]) {
       await startKernelThreads({ threads });
-      const error = thrown(() => int8Kernel('simd', 'test').quantizedMultiply(x, b, { rows, cols, depth }, new Float32Array(cols).fill(1), undefined, 'int8MatMul'));
+      const error = thrown(() => withSmallJobWork(0, () => int8Kernel('simd', 'test').quantizedMultiply(x, b, { rows, cols, depth }, new Float32Array(cols).fill(1), undefined, 'int8MatMul'))); // split however small
       expect(error, `${threads} threads`).toBeInstanceOf(InvalidArgumentError);
       expect(error.message).toBe("int8MatMul: 'x' must be finite values only (int8 quantization scales each row by its largest magnitude); received NaN at flat index 103. Replace or mask the non-finite values first.");
     }

@@ -10,6 +10,8 @@ import { F32_GEMM_SIMD_THREADS_WASM } from './wasm/f32-gemm-simd.wasm.js';
 
 /** The most threads the kernels use (stacks are reserved for this many in every module's memory). */
 export const MAX_KERNEL_THREADS = 16;
+/** The most chunks a job is cut into: a kernel that keeps scratch per part (fused attention) reserves this many. */
+export const MAX_KERNEL_CHUNKS = 16;
 const STACK = 65536; // bytes of stack per worker instance (the kernels use well under 1 KiB)
 const PAGE = 65536;
 const MAX_PAGES = 32768; // 2 GiB: the threads variants declare this maximum
@@ -228,7 +230,7 @@ function runJob(index: number, exports: RunPartExports, job: number, work: numbe
     return;
   }
   const control = workers.control;
-  const parts = Math.min(MAX_KERNEL_THREADS, threads * CHUNKS_PER_THREAD);
+  const parts = Math.min(MAX_KERNEL_CHUNKS, threads * CHUNKS_PER_THREAD);
   const generation = (Atomics.load(control, CONTROL.generation) + 1) | 0;
   const tag = (generation & 0x7fffff) << 8;
   Atomics.store(control, CONTROL.module, index);
@@ -238,14 +240,20 @@ function runJob(index: number, exports: RunPartExports, job: number, work: numbe
   Atomics.store(control, CONTROL.next, tag);
   Atomics.store(control, CONTROL.generation, generation);
   Atomics.notify(control, CONTROL.generation);
-  let ran = 0;
+  let [ran, trapped]: [number, { error: unknown } | undefined] = [0, undefined];
   for (;;) {
     const chunk = Atomics.add(control, CONTROL.next, 1) & 0xff; // nobody else writes this job's word past `parts`
     if (chunk >= parts) break;
-    exports.run_part(job, chunk, parts);
     ran++;
+    try {
+      exports.run_part(job, chunk, parts);
+    } catch (error) { // a trap on this thread: the chunks left are dropped, the workers' own finish before the job's words are given up
+      trapped = { error };
+      ran += Math.max(0, parts - (Atomics.add(control, CONTROL.next, parts) & 0xff)); // unclaimed, and now never claimed: counted done
+      break;
+    }
   }
-  if (ran > 0 && Atomics.add(control, CONTROL.done, ran) + ran === parts) return finishJob(workers);
+  if (ran > 0 && Atomics.add(control, CONTROL.done, ran) + ran === parts && trapped === undefined) return finishJob(workers);
   const started = performance.now();
   for (let spins = 0; ; spins++) {
     const done = Atomics.load(control, CONTROL.done);
@@ -257,6 +265,10 @@ function runJob(index: number, exports: RunPartExports, job: number, work: numbe
       }
       if (workers.canWait) Atomics.wait(control, CONTROL.done, done, 1);
     }
+  }
+  if (trapped !== undefined) {
+    if (Atomics.load(control, CONTROL.failed) !== 0) fail(workers, 'a kernel worker trapped while running its part');
+    throw trapped.error;
   }
   finishJob(workers);
 }

@@ -18,7 +18,7 @@ export const CONTROL = {
   failed: 7,
   /** 1 when a worker could not start (instantiation failed). */
   startFailed: 8,
-  /** The claim word: the job's tag (generation & 0x7fff) in the high bits (generation & 0x7fffff), the next unclaimed chunk in the low 8 bits. */
+  /** The claim word: the job's tag (generation & 0x7fffff) in the high bits, the next unclaimed chunk in the low 8 bits. */
   next: 9,
   /** Microseconds a worker keeps checking for the next job before it sleeps (0: sleeps at once). */
   spin: 10,
@@ -68,15 +68,14 @@ function start(data) {
   let seen = Atomics.load(ctl, C.generation);
   Atomics.add(ctl, C.ready, 1);
   Atomics.notify(ctl, C.ready);
-  const now = typeof performance === 'object' ? () => performance.now() : () => Date.now();
   let spinning = true; // whether the last job came within the spin window after the one before
   for (;;) {
     let generation = Atomics.load(ctl, C.generation);
     const spin = Atomics.load(ctl, C.spin) / 1000;
-    const idle = now();
+    const idle = performance.now();
     if (generation === seen && spin > 0 && spinning) { // the jobs of a decoding step come microseconds apart; a sleeping thread takes ~30 µs to wake
       for (let i = 1; generation === seen; i++) {
-        if ((i & 63) === 0 && now() - idle > spin) break;
+        if ((i & 63) === 0 && performance.now() - idle > spin) break;
         generation = Atomics.load(ctl, C.generation);
       }
     }
@@ -85,24 +84,25 @@ function start(data) {
       generation = Atomics.load(ctl, C.generation);
       if (generation === seen) continue;
     }
-    spinning = now() - idle <= spin; // jobs far apart (a sleep would not have cost their hand-off): sleep at once next time
+    spinning = performance.now() - idle <= spin; // jobs far apart (a sleep would not have cost their hand-off): sleep at once next time
     seen = generation;
     if (Atomics.load(ctl, C.stop) !== 0) return;
-    const run = runs[Atomics.load(ctl, C.module)];
-    const job = Atomics.load(ctl, C.job);
-    const parts = Atomics.load(ctl, C.parts);
+    const parts = Atomics.load(ctl, C.parts); // a hint: the job's words are read again once a chunk is claimed
     const tag = (seen & 0x7fffff) << 8;
     for (;;) { // claim chunks of this job (its tag) until none is left; a later job's tag stops the loop
       const word = Atomics.load(ctl, C.next);
       const chunk = word & 0xff;
       if ((word & ~0xff) !== tag || chunk >= parts) break;
       if (Atomics.compareExchange(ctl, C.next, word, word + 1) !== word) continue;
+      // a chunk is claimed: its job cannot end (nor its words change) before the chunk is counted done
+      const claimed = Atomics.load(ctl, C.parts);
+      if (chunk >= claimed) break; // past that job's end (a tag that wrapped around): nothing to run
       try {
-        run(job, chunk, parts);
+        runs[Atomics.load(ctl, C.module)](Atomics.load(ctl, C.job), chunk, claimed);
       } catch (error) {
         Atomics.store(ctl, C.failed, 1);
       }
-      if (Atomics.add(ctl, C.done, 1) + 1 === parts) Atomics.notify(ctl, C.done);
+      if (Atomics.add(ctl, C.done, 1) + 1 === claimed) Atomics.notify(ctl, C.done);
     }
   }
 }

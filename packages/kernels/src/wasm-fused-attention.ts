@@ -1,6 +1,6 @@
 import { ResourceLimitError } from '@attnkit/errors';
 import { decodeBase64 } from './decode-base64.js';
-import { MAX_KERNEL_THREADS, sharedKernelInstance } from './kernel-threads.js';
+import { MAX_KERNEL_CHUNKS, sharedKernelInstance } from './kernel-threads.js';
 import { headMajorLayout, type FusedAttentionKernel, type FusedAttentionProblem } from './fused-attention-problem.js';
 
 /** What csrc/fused-attention.c exports. Pointers are byte offsets in `memory`; 0 = absent. */
@@ -118,7 +118,7 @@ export class WasmFusedAttention implements FusedAttentionKernel {
     if (this.#instance !== undefined) return this.#instance;
     const shared = sharedKernelInstance<FusedAttentionExports>('fused-attention');
     if (shared !== undefined) {
-      this.#instance = { exports: shared.exports, memory: shared.memory, base: shared.base, maxParts: MAX_KERNEL_THREADS, run: (job, work) => shared.run(job, work) };
+      this.#instance = { exports: shared.exports, memory: shared.memory, base: shared.base, maxParts: MAX_KERNEL_CHUNKS, run: (job, work) => shared.run(job, work) };
     } else {
       const exports = new WebAssembly.Instance(new WebAssembly.Module(this.#bytes)).exports as unknown as FusedAttentionExports & { readonly memory: WebAssembly.Memory };
       this.#instance = { exports, memory: exports.memory, base: Math.ceil(exports.heap_base() / 16) * 16, maxParts: 1, run: (job) => exports.run_part(job, 0, 1) };
