@@ -1,7 +1,7 @@
 import { checkInt8Weight, type Int8Weight } from './int8-weight.js';
 
 /** A frozen weight's own arrays, which nothing outside this package can reach. */
-const ownArrays = new WeakMap<object, { readonly values: Int8Array; readonly scales: Float32Array }>();
+const ownArrays = new WeakMap<object, { readonly values: Int8Array; readonly scales: Float32Array; readonly frozen: true }>();
 
 /**
  * An `Int8Weight` that can no longer change: a private copy of `weight`'s values and scales, whose
@@ -18,7 +18,7 @@ const ownArrays = new WeakMap<object, { readonly values: Int8Array; readonly sca
 export function freezeInt8Weight(weight: Int8Weight): Int8Weight {
   const checked = checkInt8Weight(weight, 'freezeInt8Weight', 'weight');
   if (ownArrays.has(checked)) return checked; // frozen already
-  const own = { values: checked.values.slice(), scales: checked.scales.slice() };
+  const own = { values: checked.values.slice(), scales: checked.scales.slice(), frozen: true } as const;
   const frozen: Int8Weight = Object.freeze({
     get values() { return own.values.slice(); },
     get scales() { return own.scales.slice(); },
@@ -35,7 +35,7 @@ export function freezeInt8Weight(weight: Int8Weight): Int8Weight {
  */
 export function int8WeightArrays(weight: Int8Weight): { readonly values: Int8Array; readonly scales: Float32Array; readonly frozen: boolean } {
   const own = ownArrays.get(weight);
-  return own === undefined ? { values: weight.values, scales: weight.scales, frozen: false } : { ...own, frozen: true };
+  return own ?? { values: weight.values, scales: weight.scales, frozen: false }; // a frozen weight's: one object, read on every product
 }
 
 /** Whether `weight` is a frozen weight of {@link freezeInt8Weight} (any value: false). */

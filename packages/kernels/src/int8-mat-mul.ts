@@ -67,9 +67,9 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
   checkTensor(x, { caller, argument: 'x', dtype: 'float32', shape: '[..., K]' });
   const { inFeatures, outFeatures } = isFrozenInt8Weight(weight) ? weight : checkInt8Weight(weight, caller, 'weight'); // a frozen weight was checked when frozen
   const { values, scales, frozen } = int8WeightArrays(weight); // a frozen weight's own arrays, not copies
-  const weightShape = `[M, K] = ${formatShape([outFeatures, inFeatures])}`;
+  const weightShape = () => `[M, K] = ${formatShape([outFeatures, inFeatures])}`; // only an error's text
   if (x.rank === 0 || x.shape[x.rank - 1] !== inFeatures) {
-    throw new InvalidArgumentError({ caller, argument: 'x', expected: `a float32 tensor [..., K] with K = ${inFeatures} (weight is ${weightShape})`, received: `rank ${x.rank} ${formatShape(x.shape)}` });
+    throw new InvalidArgumentError({ caller, argument: 'x', expected: `a float32 tensor [..., K] with K = ${inFeatures} (weight is ${weightShape()})`, received: `rank ${x.rank} ${formatShape(x.shape)}` });
   }
   if (inFeatures > MAX_INT8_DEPTH) {
     throw new InvalidArgumentError({ caller, argument: 'weight', expected: `K ≤ ${MAX_INT8_DEPTH} (int32 sums of ±127 · ±127 products overflow beyond)`, received: `K = ${inFeatures}`, hint: 'Split K and add the partial products in float.' });
@@ -77,7 +77,7 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
   if (bias !== undefined) {
     checkTensor(bias, { caller, argument: 'bias', dtype: 'float32', rank: 1, shape: '[M]' });
     if (bias.shape[0] !== outFeatures) {
-      throw new InvalidArgumentError({ caller, argument: 'bias', expected: `a float32 tensor [M] with M = ${outFeatures} (weight is ${weightShape})`, received: formatShape(bias.shape) });
+      throw new InvalidArgumentError({ caller, argument: 'bias', expected: `a float32 tensor [M] with M = ${outFeatures} (weight is ${weightShape()})`, received: formatShape(bias.shape) });
     }
   }
   const { kernel: kernelName, activation, residualLayerNorm } = checkOptionKeys(options, ['kernel', 'activation', 'residualLayerNorm'], caller);
