@@ -151,20 +151,29 @@ export class DecoderAttention extends Module {
         if (norm === undefined) return splitHeads(projected, count); // [B, T, count·D] -> [B, count, T, D]
         return transpose(norm.forward(reshape(projected, [batch, length, count, d])), [0, 2, 1, 3]); // [B, T, count, D], normed -> [B, count, T, D]
       };
-      const [q, k, v] = int8QkvFusable(this.qProj, this.kProj, this.vProj) // quantized (quantizeLinearLayers): one int8 product, bit for bit the three
-        ? split(int8QkvProjection(this.qProj as unknown as Int8Linear, this.kProj as unknown as Int8Linear, this.vProj as unknown as Int8Linear, x), [h * d, kv * d, kv * d], -1)
-        : [this.qProj.forward(x), this.kProj.forward(x), this.vProj.forward(x)];
+      const fused = int8QkvFusable(this.qProj, this.kProj, this.vProj) // quantized (quantizeLinearLayers): one int8 product, bit for bit the three
+        ? int8QkvProjection(this.qProj as unknown as Int8Linear, this.kProj as unknown as Int8Linear, this.vProj as unknown as Int8Linear, x)
+        : undefined;
+      const [q, k, v] = fused === undefined ? [this.qProj.forward(x), this.kProj.forward(x), this.vProj.forward(x)] : [fused, fused, fused];
+      if (cache !== undefined && !returnWeights && length === 1 && this.qNorm === undefined && attentionBias === undefined && !(training && this.dropout > 0)
+        && (attentionMask === undefined || (attentionMask.rank === 4 && attentionMask.dtype === 'bool'))) { // a decoding step on wasm: one kernel from the projections to the attended heads
+        if (positionEmbeddings !== undefined) checkRotaryCosSin(positionEmbeddings.cos, positionEmbeddings.sin, batch, length, d, caller);
+        const at = fused === undefined ? [0, 0, 0] : [0, h * d, (h + kv) * d];
+        const output = cache.attendStep(this.layerIndex, { query: q!, key: k!, value: v!, heads: h, queryAt: at[0]!, keyAt: at[1]!, valueAt: at[2]!, cos: positionEmbeddings?.cos, sin: positionEmbeddings?.sin, mask: attentionMask });
+        if (output !== undefined) return { output: this.oProj.forward(output) };
+      }
+      const [qh, kh, vh] = fused === undefined ? [q, k, v] : split(fused, [h * d, kv * d, kv * d], -1);
       let [query, key, value]: Tensor[] = [];
-      if (positionEmbeddings !== undefined && kernelRoute('rotary', [q!, positionEmbeddings.cos, positionEmbeddings.sin]).useKernel) { // wasm: the transpose and the rotation in one pass per projection
+      if (positionEmbeddings !== undefined && kernelRoute('rotary', [qh!, positionEmbeddings.cos, positionEmbeddings.sin]).useKernel) { // wasm: the transpose and the rotation in one pass per projection
         const { cos, sin } = positionEmbeddings;
         checkRotaryCosSin(cos, sin, batch, length, d, caller);
         const rotated = (projected: Tensor, count: number, norm: RMSNorm | undefined) => {
           const x = norm === undefined ? projected : norm.forward(reshape(projected, [batch, length, count, d])); // [B, T, count·D], or its heads [B, T, count, D] normed
           return engine().runKernel(ROTARY_KERNEL, { x, cos, sin }, { heads: count }) as Tensor; // -> [B, count, T, D]
         };
-        [query, key, value] = [rotated(q!, h, this.qNorm), rotated(k!, kv, this.kNorm), heads(v!, kv, undefined)];
+        [query, key, value] = [rotated(qh!, h, this.qNorm), rotated(kh!, kv, this.kNorm), heads(vh!, kv, undefined)];
       } else {
-        [query, key, value] = [heads(q!, h, this.qNorm), heads(k!, kv, this.kNorm), heads(v!, kv, undefined)];
+        [query, key, value] = [heads(qh!, h, this.qNorm), heads(kh!, kv, this.kNorm), heads(vh!, kv, undefined)];
         if (positionEmbeddings !== undefined) ({ query, key } = applyRotary(query!, key!, positionEmbeddings.cos, positionEmbeddings.sin));
       }
       const attention = { mask: attentionMask, bias: attentionBias, dropout: this.dropout, training, ...(options.seed === undefined ? {} : { seed: options.seed }) };

@@ -30,6 +30,6 @@ export { positionIdsFromMask } from './position-ids-from-mask.js';
 export { repeatKv } from './repeat-kv.js';
 export { groupedQueryAttention } from './grouped-query-attention.js';
 export { groupedQueryAttentionOutput } from './grouped-query-attention-output.js';
-export { KvCache, type KvCacheConfig, type KvCacheStepOptions, type KvCacheView, type DecoderStep, type TokenMask } from './kv-cache.js';
+export { KvCache, type KvCacheConfig, type KvCacheStepOptions, type KvCacheView, type KvCacheAttendStep, type DecoderStep, type TokenMask } from './kv-cache.js';
 export { cachedAttentionOutput } from './cached-attention-output.js';
 export { DecoderAttention, type DecoderAttentionConfig, type DecoderAttentionCallOptions, type DecoderAttentionResult } from './decoder-attention.js';

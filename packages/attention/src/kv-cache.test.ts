@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { concat, findBackend, memory, randomNormal, slice, tidy, zeros, type Tensor } from '@tensorflow/tfjs-core';
+import { concat, cos as cosOf, engine, findBackend, memory, randomNormal, reshape, sin as sinOf, slice, tidy, zeros, type Tensor } from '@tensorflow/tfjs-core';
+import { ROTARY_KERNEL } from '@attnkit/kernels';
 import { maxDifference, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { decoderMask, paddingMaskFromIds } from '@attnkit/masks';
 import { leaksOf, thrown } from '@attnkit/test-utils';
+import { cachedAttentionOutput } from './cached-attention-output.js';
 import { DecoderAttention } from './decoder-attention.js';
 import { KvCache } from './kv-cache.js';
 import { positionIdsFromMask } from './position-ids-from-mask.js';
@@ -16,9 +18,12 @@ const columns = (from: number, to: number) => ROWS.map((row) => row.slice(from, 
 beforeAll(() => useBackend('cpu'));
 afterAll(() => useBackend('cpu'));
 
+/** Where a tensor's data lies in tfjs-wasm's heap (undefined off wasm). */
+const heapOffset = (t: Tensor): number | undefined => (findBackend('wasm') as unknown as { dataIdMap: { get(id: object): { memoryOffset: number } | undefined } } | null)?.dataIdMap.get(t.dataId)?.memoryOffset;
+
 /** A grouped-query layer with q/k norm and biases, its rotary, and hidden states [B, T, E]. */
-function setup() {
-  const attention = new DecoderAttention({ embedDim: E, numHeads: 4, numKeyValueHeads: 2, headDim: 4, bias: true, queryKeyNorm: true, seed: 3 });
+function setup(queryKeyNorm = true) {
+  const attention = new DecoderAttention({ embedDim: E, numHeads: 4, numKeyValueHeads: 2, headDim: 4, bias: true, queryKeyNorm, seed: 3 });
   tidy(() => attention.namedParameters().forEach(([, p], i) => p.assign(randomNormal(p.shape, 0, 0.5, 'float32', 10 + i)))); // biases and norms away from 0 and 1
   const rotary = new RotaryEmbedding({ headDim: 4, ropeType: 'llama3', factor: 4, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: 4, ropeTheta: 100 });
   return { attention, rotary, x: randomNormal([B, T, E], 0, 1, 'float32', 1) };
@@ -109,6 +114,105 @@ describe('KvCache', () => {
     expect(thrown(() => cache.step([[1], [1]])).name).toBe('UseAfterDisposeError');
     [attention, rotary, x].forEach((t) => t.dispose());
     await useBackend('cpu');
+  });
+
+  it('on wasm, a decoding layer without q/k norm (one kernel a step: attendStep) equals the whole left-padded sequence too', async () => {
+    await useBackend('wasm');
+    const { attention, rotary, x } = setup(false);
+    for (const slidingWindow of [undefined, 3]) {
+      const reference = whole(attention, rotary, x, slidingWindow);
+      for (const lengths of [[4, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1]]) {
+        const steps = stepwise(attention, rotary, x, lengths, slidingWindow);
+        expect(maxDifference(await steps.data(), await reference.data()).maxAbsDiff, `${lengths} window ${slidingWindow}`).toBeLessThan(1e-5);
+        steps.dispose();
+      }
+      reference.dispose();
+    }
+    [attention, rotary, x].forEach((t) => t.dispose());
+    await useBackend('cpu');
+  });
+
+  describe('attendStep: a decoding step\'s attention in one kernel on wasm', () => {
+    const [H, Hkv, D] = [6, 2, 8];
+    const width = (H + 2 * Hkv) * D;
+    /** A 1-layer cache after a prompt of 5 (row 0 left-padded by 2) and the next step, the prompt's keys and values appended. */
+    function primed(seed: number) {
+      const cache = new KvCache({ numLayers: 1, maxLength: 12 });
+      const prompt = cache.step([[0, 0, 1, 1, 1], [1, 1, 1, 1, 1]]);
+      const [k, v] = [randomNormal([2, Hkv, 5, D], 0, 1, 'float32', seed), randomNormal([2, Hkv, 5, D], 0, 1, 'float32', seed + 1)];
+      const at = heapOffset(cache.append(0, k, v).key); // on wasm: where the layer's keys lie
+      const step = cache.step([[1], [1]]);
+      const angles = randomNormal([2, 1, D], 0, 1, 'float32', seed + 2);
+      const [cos, sin] = [cosOf(angles), sinOf(angles)];
+      const qkv = randomNormal([2, 1, width], 0, 1, 'float32', seed + 3);
+      [prompt.positionIds, prompt.attentionMask, step.positionIds, k, v, angles].forEach((t) => t.dispose());
+      return { cache, step, cos, sin, qkv, at };
+    }
+    const request = (p: ReturnType<typeof primed>) => ({ query: p.qkv, key: p.qkv, value: p.qkv, heads: H, queryAt: 0, keyAt: H * D, valueAt: (H + Hkv) * D, cos: p.cos, sin: p.sin, mask: p.step.attentionMask });
+
+    it('gives append and cachedAttentionOutput\'s numbers bit for bit (rotary, grouped heads, a padded row), the step appended in place', async () => {
+      await useBackend('wasm');
+      const [a, b] = [primed(7), primed(7)];
+      const got = a.cache.attendStep(0, request(a))!;
+      const want = tidy(() => {
+        const cut = (at: number, n: number) => slice(b.qkv, [0, 0, at], [2, 1, n]);
+        const rotate = (t: Tensor, heads: number) => engine().runKernel(ROTARY_KERNEL, { x: t, cos: b.cos, sin: b.sin }, { heads }) as Tensor;
+        const view = b.cache.append(0, rotate(cut(H * D, Hkv * D), Hkv), reshape(cut((H + Hkv) * D, Hkv * D), [2, Hkv, 1, D]));
+        return reshape(cachedAttentionOutput(rotate(cut(0, H * D), H), view, { mask: b.step.attentionMask }), [2, 1, H * D]);
+      });
+      expect(got.shape).toEqual([2, 1, H * D]);
+      expect(Array.from(await got.data())).toEqual(Array.from(await want.data()));
+      expect(a.cache.length).toBe(6);
+      const next = [a, b].map((p) => p.cache.step([[1], [1]]));
+      const rows = tidy(() => [randomNormal([2, Hkv, 1, D], 0, 1, 'float32', 40), randomNormal([2, Hkv, 1, D], 0, 1, 'float32', 41)]);
+      const [viewA, viewB] = [a.cache.append(0, rows[0]!, rows[1]!), b.cache.append(0, rows[0]!, rows[1]!)]; // both layers hold the same 7 positions
+      const held = (t: Tensor) => slice(t, 0, [2, Hkv, 7, D]);
+      for (const [x, y] of [[viewA.key, viewB.key], [viewA.value, viewB.value]] as const) {
+        const [hx, hy] = [held(x), held(y)];
+        expect(Array.from(await hx.data())).toEqual(Array.from(await hy.data()));
+        [hx, hy].forEach((t) => t.dispose());
+      }
+      expect(heapOffset(viewA.key)).toBe(a.at); // the step's row (and the next) written where the layer's keys already lay
+      [got, want, ...rows, ...next.flatMap((s) => [s.positionIds, s.attentionMask])].forEach((t) => t.dispose());
+      for (const p of [a, b]) [p.cache, p.step.attentionMask, p.cos, p.sin, p.qkv].forEach((t) => t.dispose());
+      await useBackend('cpu');
+    });
+
+    it('returns undefined and appends nothing where the kernel does not apply: cpu, a step of two positions, an empty layer', async () => {
+      const p = primed(9); // on cpu
+      expect(p.cache.attendStep(0, request(p))).toBeUndefined();
+      const view = p.cache.append(0, zeros([2, Hkv, 1, D]), zeros([2, Hkv, 1, D])); // the layer still takes the step
+      expect(view.length).toBe(6);
+      [p.cache, p.step.attentionMask, p.cos, p.sin, p.qkv].forEach((t) => t.dispose());
+      await useBackend('wasm');
+      const q = primed(9);
+      q.cache.append(0, zeros([2, Hkv, 1, D]), zeros([2, Hkv, 1, D])); // the primed step, finished
+      const two = q.cache.step([[1, 1], [1, 1]]);
+      expect(q.cache.attendStep(0, { ...request(q), mask: two.attentionMask })).toBeUndefined(); // T = 2
+      expect(q.cache.append(0, zeros([2, Hkv, 2, D]), zeros([2, Hkv, 2, D])).length).toBe(8); // nothing was appended: the layer takes the step's 2 rows
+      const empty = new KvCache({ numLayers: 1, maxLength: 4 });
+      const first = empty.step([[1], [1]]);
+      expect(empty.attendStep(0, { ...request(q), cos: undefined, sin: undefined, mask: first.attentionMask })).toBeUndefined(); // nothing held yet
+      [q.cache, q.step.attentionMask, q.cos, q.sin, q.qkv, two.positionIds, two.attentionMask, empty, first.positionIds, first.attentionMask].forEach((t) => t.dispose());
+      await useBackend('cpu');
+    });
+
+    it('refuses a bad layer, a call out of step, a non-tensor and another batch with typed errors naming them, leaking nothing', async () => {
+      await useBackend('wasm');
+      const p = primed(11);
+      expect(await leaksOf(() => {
+        expect(thrown(() => p.cache.attendStep(1, request(p))).message).toMatch(/^KvCache\.attendStep: 'layer'/);
+        expect(thrown(() => p.cache.attendStep(0, { ...request(p), query: [1, 2] as never })).message).toMatch(/^KvCache\.attendStep: 'step\.query'/);
+        expect(thrown(() => p.cache.attendStep(0, { ...request(p), extra: 1 } as never))).toBeInstanceOf(InvalidArgumentError);
+        const other = zeros([3, 1, width]);
+        expect(thrown(() => p.cache.attendStep(0, { ...request(p), query: other })).message).toMatch(/B = 2/);
+        other.dispose();
+      })).toEqual({ tensors: 0, bytes: 0 });
+      p.cache.attendStep(0, request(p))!.dispose();
+      expect(thrown(() => p.cache.attendStep(0, request(p))).message).toMatch(/already updated/); // the same layer twice in one step
+      [p.cache, p.step.attentionMask, p.cos, p.sin, p.qkv].forEach((t) => t.dispose());
+      await useBackend('cpu');
+    });
   });
 
   it('on wasm, append writes each step in place, grows by doubling, and never changes what update() handed out', async () => {

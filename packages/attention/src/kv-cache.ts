@@ -1,6 +1,6 @@
 import { concat, engine, keep, slice, tensor2d, tensor4d, type Tensor, type Tensor2D, type Tensor4D } from '@tensorflow/tfjs-core';
-import { KV_APPEND_KERNEL, kernelRoute } from '@attnkit/kernels';
-import { InvalidArgumentError, UseAfterDisposeError, checkInteger, checkObject, checkOptionKeys, checkTensor, formatShape } from '@attnkit/errors';
+import { DECODE_ATTENTION_KERNEL, KV_APPEND_KERNEL, kernelRoute } from '@attnkit/kernels';
+import { InvalidArgumentError, UseAfterDisposeError, checkInteger, checkObject, checkOptionKeys, checkTensor, describeValue, formatShape } from '@attnkit/errors';
 import { decoderMask, readMaskIds } from '@attnkit/masks';
 
 /** Configuration of {@link KvCache}. */
@@ -58,6 +58,28 @@ function firstPositions(x: Tensor, length: number): Tensor {
 }
 
 /** The new tokens' 0/1 `attention_mask` `[B, T]`: a tensor or nested rows. */
+/** What {@link KvCache.attendStep} takes: a decoding step's projections and how to read them. */
+export interface KvCacheAttendStep {
+  /** `[B, 1, Wq]`: the H query heads from column `queryAt`. */
+  readonly query: Tensor;
+  /** `[B, 1, Wk]`: the layer's Hkv key heads from column `keyAt`. */
+  readonly key: Tensor;
+  /** `[B, 1, Wv]`: the layer's Hkv value heads from column `valueAt`. */
+  readonly value: Tensor;
+  /** H, a multiple of the layer's Hkv. */
+  readonly heads: number;
+  readonly queryAt: number;
+  readonly keyAt: number;
+  readonly valueAt: number;
+  /** Rotary `cos` `[B, 1, R]` of this step's positions (with `sin`); absent: no rotary. */
+  readonly cos?: Tensor | undefined;
+  readonly sin?: Tensor | undefined;
+  /** Bool `[B|1, 1, 1, S]`, true = may attend: the step's `attentionMask`. */
+  readonly mask?: Tensor | undefined;
+  /** Score scale, default 1/√D. */
+  readonly scale?: number | undefined;
+}
+
 export type TokenMask = Tensor2D | readonly (readonly number[] | ArrayLike<number>)[];
 
 /**
@@ -188,6 +210,55 @@ export class KvCache {
    */
   append(layer: number, key: Tensor, value: Tensor): KvCacheView {
     return this.#append('KvCache.append', layer, key, value);
+  }
+
+  /**
+   * A decoding step's attention for `layer` in one wasm kernel, from the projections as a product
+   * leaves them: the step's key and value rows (rotated when `cos` and `sin` are given) are appended
+   * in place, and the query heads attend over the layer's S positions. The numbers are those of
+   * `append` followed by `cachedAttentionOutput` (rotary applied first), bit for bit.
+   *
+   * Shapes: `query [B, 1, Wq]`, `key [B, 1, Wk]`, `value [B, 1, Wv]` (one tensor may be all three:
+   * a fused q/k/v product), their heads from the columns `queryAt` (H heads of D), `keyAt` and
+   * `valueAt` (Hkv heads of D and Dv, the layer's); `cos`, `sin` `[B, 1, R]`; bool `mask
+   * [B|1, 1, 1, S]` (a step's `attentionMask`). Returns the attended heads merged, `[B, 1, H·Dv]`
+   * (the caller's), or `undefined` where the kernel does not apply — not on wasm, a step of more than
+   * one position, a layer that holds no positions yet, or a mask of another shape — and then nothing
+   * is appended: use `append` and `cachedAttentionOutput`.
+   *
+   * @example
+   * const output = cache.attendStep(layer, { query: qkv, key: qkv, value: qkv, heads: 9, queryAt: 0, keyAt: 576, valueAt: 768, cos, sin, mask: step.attentionMask });
+   * // qkv [1, 1, 960] -> output [1, 1, 576], or undefined off wasm
+   */
+  attendStep(layer: number, step: KvCacheAttendStep): Tensor | undefined {
+    const caller = 'KvCache.attendStep';
+    this.#assertLive(caller);
+    checkInteger(layer, { caller, argument: 'layer', min: 0, max: this.numLayers - 1 });
+    checkObject(step, { caller, argument: 'step', expected: 'a KvCacheAttendStep object ({ query, key, value, heads, queryAt, keyAt, valueAt, cos?, sin?, mask?, scale? })' });
+    const { query, key, value, heads, queryAt, keyAt, valueAt, cos, sin, mask, scale } = checkOptionKeys(step, ['query', 'key', 'value', 'heads', 'queryAt', 'keyAt', 'valueAt', 'cos', 'sin', 'mask', 'scale'], caller, 'step');
+    for (const [name, t] of [['query', query], ['key', key], ['value', value]] as const) checkTensor(t, { caller, argument: `step.${name}`, dtype: 'float32', rank: 3, shape: '[B, 1, W]' });
+    for (const [name, t] of [['cos', cos], ['sin', sin]] as const) if (t !== undefined) checkTensor(t, { caller, argument: `step.${name}`, dtype: 'float32', rank: 3, shape: '[B, 1, R]' });
+    if (mask !== undefined) checkTensor(mask, { caller, argument: 'step.mask', dtype: 'bool', rank: 4, shape: '[B|1, 1, 1, S]' });
+    checkInteger(heads, { caller, argument: 'step.heads', min: 1 });
+    for (const [name, at] of [['queryAt', queryAt], ['keyAt', keyAt], ['valueAt', valueAt]] as const) checkInteger(at, { caller, argument: `step.${name}`, min: 0 });
+    if (scale !== undefined && (typeof scale !== 'number' || !Number.isFinite(scale))) throw new InvalidArgumentError({ caller, argument: 'step.scale', expected: 'a finite number (or absent: 1/√D)', received: describeValue(scale) });
+    if ((cos === undefined) !== (sin === undefined)) throw new InvalidArgumentError({ caller, argument: 'step.sin', expected: 'cos and sin together, or neither', received: `cos ${cos === undefined ? 'absent' : 'given'}, sin ${sin === undefined ? 'absent' : 'given'}` });
+    const entry = this.#layers[layer] as LayerEntry;
+    if (this.#batch === undefined || entry.length === this.#length) {
+      throw new InvalidArgumentError({ caller, argument: 'layer', expected: `a layer not yet updated in this step (call step() first; each layer once per step)`, received: `${layer}, ${this.#batch === undefined ? 'before any step' : 'already updated'}` });
+    }
+    if (query.shape[0] !== this.#batch) throw new InvalidArgumentError({ caller, argument: 'step.query', expected: `[B, 1, W] with the step's B = ${this.#batch}`, received: formatShape(query.shape) });
+    const maskFits = mask === undefined || (mask.shape[1] === 1 && mask.shape[2] === 1 && mask.shape[3] === this.#length);
+    if (this.#stepLength !== 1 || entry.key === undefined || entry.value === undefined || !maskFits || !kernelRoute('decodeAttention', [query, key, value, cos, sin]).useKernel) return undefined;
+    const stored = entry.key.shape[2] as number;
+    const capacity = this.#length > stored ? capacityFor(this.#length, this.maxLength) : stored;
+    const width = entry.key.shape[3] as number;
+    const attrs = { heads, queryAt, keyAt, valueAt, length: entry.length, capacity, scale: scale ?? 1 / Math.sqrt(width) };
+    const [output, keys, values] = engine().runKernel(DECODE_ATTENTION_KERNEL, { query, key, value, cacheKey: entry.key, cacheValue: entry.value, ...(cos === undefined ? {} : { cos }), ...(sin === undefined ? {} : { sin }), ...(mask === undefined ? {} : { mask }) }, attrs as never) as unknown as Tensor[];
+    entry.key.dispose(); // written in place: its memory is the new tensor's (DECODE_ATTENTION_KERNEL)
+    entry.value.dispose();
+    Object.assign(entry, { key: keep(keys as Tensor), value: keep(values as Tensor), length: this.#length });
+    return output;
   }
 
   #append(caller: string, layer: number, key: Tensor, value: Tensor): KvCacheView {

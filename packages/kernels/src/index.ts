@@ -28,6 +28,7 @@ export { erf64 } from './erf64.js';
 export { fillWasmKernels } from './tfjs-fills/fill-wasm-kernels.js';
 export { ATTENTION_ROWS_KERNEL } from './tfjs-fills/wasm-attention-rows-fill.js';
 export { KV_APPEND_KERNEL } from './tfjs-fills/wasm-kv-append-fill.js';
+export { DECODE_ATTENTION_KERNEL } from './tfjs-fills/wasm-decode-attention-fill.js';
 export { GELU_KERNEL } from './tfjs-fills/wasm-gelu-fill.js';
 export { GELU_TANH_KERNEL } from './tfjs-fills/wasm-gelu-tanh-fill.js';
 export { LAYER_NORM_KERNEL } from './tfjs-fills/wasm-layer-norm-fill.js';

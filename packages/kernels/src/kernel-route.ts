@@ -4,6 +4,7 @@ import { f32Kernels } from './f32-kernels.js';
 import { fusedAttentionKernels } from './fused-attention-kernels.js';
 import { ATTENTION_ROWS_KERNEL } from './tfjs-fills/wasm-attention-rows-fill.js';
 import { KV_APPEND_KERNEL } from './tfjs-fills/wasm-kv-append-fill.js';
+import { DECODE_ATTENTION_KERNEL } from './tfjs-fills/wasm-decode-attention-fill.js';
 import { GELU_KERNEL } from './tfjs-fills/wasm-gelu-fill.js';
 import { GELU_TANH_KERNEL } from './tfjs-fills/wasm-gelu-tanh-fill.js';
 import { LAYER_NORM_KERNEL } from './tfjs-fills/wasm-layer-norm-fill.js';
@@ -13,7 +14,7 @@ import { ROTARY_KERNEL } from './tfjs-fills/wasm-rotary-fill.js';
 import { SILU_MUL_KERNEL } from './tfjs-fills/wasm-silu-mul-fill.js';
 
 /** The hand-written kernels a call can be routed to, each replacing tfjs ops. */
-export type RoutedKernel = 'f32MatMul' | 'int8MatMul' | 'fusedAttention' | 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'rmsNorm' | 'siluMul' | 'rotary' | 'geluTanh' | 'attentionRows' | 'kvAppend';
+export type RoutedKernel = 'f32MatMul' | 'int8MatMul' | 'fusedAttention' | 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'rmsNorm' | 'siluMul' | 'rotary' | 'geluTanh' | 'attentionRows' | 'kvAppend' | 'decodeAttention';
 
 /** What {@link kernelRoute} decides for one call. */
 export interface KernelRoute {
@@ -37,6 +38,7 @@ const RULES: Readonly<Record<RoutedKernel, { readonly inferenceOnly: boolean; re
   geluTanh: { inferenceOnly: true, available: (backend) => getKernel(GELU_TANH_KERNEL, backend) !== undefined },
   attentionRows: { inferenceOnly: true, available: (backend) => getKernel(ATTENTION_ROWS_KERNEL, backend) !== undefined },
   kvAppend: { inferenceOnly: true, available: (backend) => getKernel(KV_APPEND_KERNEL, backend) !== undefined },
+  decodeAttention: { inferenceOnly: true, available: (backend) => getKernel(DECODE_ATTENTION_KERNEL, backend) !== undefined },
 };
 
 /**

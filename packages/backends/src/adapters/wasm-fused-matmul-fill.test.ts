@@ -13,7 +13,7 @@ const expected = a.flatMap(([p, q]) => w.map(([r, s], j) => p! * r! + q! * s! + 
 describe('wasm _FusedMatMul fill', () => {
   it('useBackend("wasm") reports the fill and fused.matMul(transposeB, bias) is right', async () => {
     const caps = await useBackend('wasm');
-    expect(caps.filledKernels).toEqual(['_FusedMatMul', 'UnsortedSegmentSum', 'BatchMatMul', 'Erf', 'Slice', 'SplitV', 'GatherV2', 'AttnkitGelu', 'AttnkitGeluTanh', 'AttnkitLayerNorm', 'Tile', 'AttnkitMaskedSoftmax', 'AttnkitRmsNorm', 'AttnkitSiluMul', 'AttnkitRotaryHeads', 'AttnkitAttentionRows', 'AttnkitKvAppend', 'Identity', 'Transpose', 'Cumsum', 'Sum', 'Prod', 'Mean', 'Max', 'Min', 'All', 'Any', 'ArgMax', 'ArgMin']);
+    expect(caps.filledKernels).toEqual(['_FusedMatMul', 'UnsortedSegmentSum', 'BatchMatMul', 'Erf', 'Slice', 'SplitV', 'GatherV2', 'AttnkitGelu', 'AttnkitGeluTanh', 'AttnkitLayerNorm', 'Tile', 'AttnkitMaskedSoftmax', 'AttnkitRmsNorm', 'AttnkitSiluMul', 'AttnkitRotaryHeads', 'AttnkitAttentionRows', 'AttnkitKvAppend', 'AttnkitDecodeAttention', 'Identity', 'Transpose', 'Cumsum', 'Sum', 'Prod', 'Mean', 'Max', 'Min', 'All', 'Any', 'ArgMax', 'ArgMin']);
     const y = tidy(() => fused.matMul({ a: tensor(a), b: tensor(w), transposeB: true, bias: tensor(bias) }));
     expect(Array.from(await y.data())).toEqual(expected);
     y.dispose();

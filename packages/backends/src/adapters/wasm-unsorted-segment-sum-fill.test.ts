@@ -8,7 +8,7 @@ describe('wasm UnsortedSegmentSum fill', () => {
     await import('@tensorflow/tfjs-backend-wasm');
     expect(getKernel('UnsortedSegmentSum', 'wasm')).toBeUndefined(); // the upstream gap
     const caps = await useBackend('wasm');
-    expect(caps.filledKernels).toEqual(['_FusedMatMul', 'UnsortedSegmentSum', 'BatchMatMul', 'Erf', 'Slice', 'SplitV', 'GatherV2', 'AttnkitGelu', 'AttnkitGeluTanh', 'AttnkitLayerNorm', 'Tile', 'AttnkitMaskedSoftmax', 'AttnkitRmsNorm', 'AttnkitSiluMul', 'AttnkitRotaryHeads', 'AttnkitAttentionRows', 'AttnkitKvAppend', 'Identity', 'Transpose', 'Cumsum', 'Sum', 'Prod', 'Mean', 'Max', 'Min', 'All', 'Any', 'ArgMax', 'ArgMin']);
+    expect(caps.filledKernels).toEqual(['_FusedMatMul', 'UnsortedSegmentSum', 'BatchMatMul', 'Erf', 'Slice', 'SplitV', 'GatherV2', 'AttnkitGelu', 'AttnkitGeluTanh', 'AttnkitLayerNorm', 'Tile', 'AttnkitMaskedSoftmax', 'AttnkitRmsNorm', 'AttnkitSiluMul', 'AttnkitRotaryHeads', 'AttnkitAttentionRows', 'AttnkitKvAppend', 'AttnkitDecodeAttention', 'Identity', 'Transpose', 'Cumsum', 'Sum', 'Prod', 'Mean', 'Max', 'Min', 'All', 'Any', 'ArgMax', 'ArgMin']);
     expect(caps.missingKernels).toEqual(['Einsum']);
     const x = tensor([[[1, 2]], [[3, 4]], [[5, 6]], [[7, 8]]]); // [4, 1, 2]
     const ids = tensor1d([1, 0, 1, 9], 'int32'); // 9 >= numSegments: dropped

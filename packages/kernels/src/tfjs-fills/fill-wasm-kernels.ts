@@ -7,6 +7,7 @@ import { fillWasmGelu } from './wasm-gelu-fill.js';
 import { fillWasmGeluTanh } from './wasm-gelu-tanh-fill.js';
 import { fillWasmIdentity } from './wasm-identity-fill.js';
 import { fillWasmKvAppend } from './wasm-kv-append-fill.js';
+import { fillWasmDecodeAttention } from './wasm-decode-attention-fill.js';
 import { fillWasmLayerNorm } from './wasm-layer-norm-fill.js';
 import { fillWasmMaskedSoftmax } from './wasm-masked-softmax-fill.js';
 import { fillWasmRmsNorm } from './wasm-rms-norm-fill.js';
@@ -34,6 +35,6 @@ import { guardWasmZeroSize } from './wasm-zero-size-guard.js';
  * fillWasmKernels(); // ['_FusedMatMul', 'UnsortedSegmentSum', 'BatchMatMul', 'Erf', ...]
  */
 export function fillWasmKernels(): readonly string[] {
-  const fills = [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmSplit(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmGeluTanh(), ...fillWasmLayerNorm(), ...fillWasmTile(), ...fillWasmMaskedSoftmax(), ...fillWasmRmsNorm(), ...fillWasmSiluMul(), ...fillWasmRotary(), ...fillWasmAttentionRows(), ...fillWasmKvAppend(), ...fillWasmIdentity()];
+  const fills = [...fillWasmFusedMatMul(), ...fillWasmUnsortedSegmentSum(), ...fillWasmBatchMatMul(), ...fillWasmErf(), ...fillWasmSlice(), ...fillWasmSplit(), ...fillWasmGather(), ...fillWasmGelu(), ...fillWasmGeluTanh(), ...fillWasmLayerNorm(), ...fillWasmTile(), ...fillWasmMaskedSoftmax(), ...fillWasmRmsNorm(), ...fillWasmSiluMul(), ...fillWasmRotary(), ...fillWasmAttentionRows(), ...fillWasmKvAppend(), ...fillWasmDecodeAttention(), ...fillWasmIdentity()];
   return [...new Set([...fills, ...guardWasmZeroSize()])]; // the guard last: it wraps the fills too
 }
