@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { memory, ones, randomNormal, tensor, zeros } from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { concat, memory, ones, randomNormal, slice, tensor, tidy, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { maxDifference, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { causalMask } from '@attnkit/masks';
@@ -7,6 +7,7 @@ import { leaksOf, thrown } from '@attnkit/test-utils';
 import { int8Kernel, type Int8KernelName } from '@attnkit/kernels';
 import { Int8Linear, int8QkvFusable, quantizeLinearLayers } from '@attnkit/nn';
 import { DecoderAttention } from './decoder-attention.js';
+import { KvCache } from './kv-cache.js';
 import { RotaryEmbedding } from './rotary-embedding.js';
 
 beforeAll(() => useBackend('cpu'));
@@ -93,5 +94,40 @@ describe('DecoderAttention quantized (quantizeLinearLayers)', () => {
       [a, b, x, positionEmbeddings.cos, positionEmbeddings.sin, options.attentionMask].forEach((t) => t.dispose());
       [fused, separate].forEach((m) => m!.dispose());
     }
+  });
+});
+
+describe('DecoderAttention decoding on wasm', () => {
+  it('takes a one-position step through KvCache.attendStep (one kernel), with the composed path\'s numbers bit for bit (float and fused int8 projections, a padded row)', async () => {
+    await useBackend('wasm');
+    for (const quantize of [false, true]) {
+      const layer = new DecoderAttention({ embedDim: 16, numHeads: 4, numKeyValueHeads: 2, bias: true, seed: 5 });
+      if (quantize) quantizeLinearLayers(layer);
+      const rotary = new RotaryEmbedding({ headDim: 4 });
+      const x = randomNormal([2, 7, 16], 0, 1, 'float32', 8);
+      const decode = (): Tensor => {
+        const cache = new KvCache({ numLayers: 1, maxLength: 8 });
+        const outputs: Tensor[] = [];
+        for (const [from, to, rows] of [[0, 5, [[0, 1, 1, 1, 1], [1, 1, 1, 1, 1]]], [5, 6, [[1], [1]]], [6, 7, [[1], [1]]]] as const) {
+          const step = cache.step(rows as unknown as number[][]);
+          outputs.push(tidy(() => layer.forward(slice(x, [0, from, 0], [2, to - from, 16]), { positionEmbeddings: rotary.forward(step.positionIds), attentionMask: step.attentionMask, cache }).output));
+          [step.positionIds, step.attentionMask].forEach((t) => t.dispose());
+        }
+        cache.dispose();
+        const out = concat(outputs, 1);
+        outputs.forEach((t) => t.dispose());
+        return out;
+      };
+      const spy = vi.spyOn(KvCache.prototype, 'attendStep');
+      const fast = decode();
+      expect(spy.mock.results.map((r) => r.value === undefined), `quantize ${quantize}`).toEqual([false, false]); // both one-position steps took the kernel
+      spy.mockReturnValue(undefined); // the composed path: split, rotary, append, cachedAttentionOutput
+      const composed = decode();
+      spy.mockRestore();
+      expect(Array.from(await fast.data()), `quantize ${quantize}`).toEqual(Array.from(await composed.data()));
+      [fast, composed, x].forEach((t) => t.dispose());
+      [layer, rotary].forEach((m) => m.dispose());
+    }
+    await useBackend('cpu');
   });
 });
