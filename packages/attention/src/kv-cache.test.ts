@@ -197,10 +197,21 @@ describe('KvCache', () => {
       await useBackend('cpu');
     });
 
-    it('refuses a bad layer, a call out of step, a non-tensor and another batch with typed errors naming them, leaking nothing', async () => {
+    it('returns undefined for more than 4 query heads per key/value head, where the threaded attention module takes over', async () => {
+      await useBackend('wasm');
+      const p = primed(13);
+      const wide = zeros([2, 1, (10 + 2 * Hkv) * D]);
+      expect(p.cache.attendStep(0, { query: wide, key: wide, value: wide, heads: 10, queryAt: 0, keyAt: 10 * D, valueAt: (10 + Hkv) * D, mask: p.step.attentionMask })).toBeUndefined(); // G = 5
+      expect(p.cache.attendStep(0, request(p))).toBeDefined(); // nothing was appended: the layer still takes the step
+      [wide, p.cache, p.step.attentionMask, p.cos, p.sin, p.qkv].forEach((t) => t.dispose());
+      await useBackend('cpu');
+    });
+
+    it('refuses a bad layer, a call out of step, a non-tensor, another batch and heads of another layer with typed errors naming them, leaking nothing', async () => {
       await useBackend('wasm');
       const p = primed(11);
       expect(await leaksOf(() => {
+        expect(thrown(() => p.cache.attendStep(0, { ...request(p), kvHeads: 3 })).message).toMatch(/^KvCache\.attendStep: 'step' must be this layer's Hkv = 2 key\/value heads of D = 8/);
         expect(thrown(() => p.cache.attendStep(1, request(p))).message).toMatch(/^KvCache\.attendStep: 'layer'/);
         expect(thrown(() => p.cache.attendStep(0, { ...request(p), query: [1, 2] as never })).message).toMatch(/^KvCache\.attendStep: 'step\.query'/);
         expect(thrown(() => p.cache.attendStep(0, { ...request(p), extra: 1 } as never))).toBeInstanceOf(InvalidArgumentError);

@@ -1,5 +1,5 @@
 import { concat, engine, keep, slice, tensor2d, tensor4d, type Tensor, type Tensor2D, type Tensor4D } from '@tensorflow/tfjs-core';
-import { DECODE_ATTENTION_KERNEL, KV_APPEND_KERNEL, kernelRoute } from '@attnkit/kernels';
+import { ATTENTION_ROWS_MAX_QUERIES, ATTENTION_ROWS_MAX_WORK, DECODE_ATTENTION_KERNEL, KV_APPEND_KERNEL, kernelRoute } from '@attnkit/kernels';
 import { InvalidArgumentError, UseAfterDisposeError, checkInteger, checkObject, checkOptionKeys, checkTensor, describeValue, formatShape } from '@attnkit/errors';
 import { decoderMask, readMaskIds } from '@attnkit/masks';
 
@@ -68,6 +68,9 @@ export interface KvCacheAttendStep {
   readonly value: Tensor;
   /** H, a multiple of the layer's Hkv. */
   readonly heads: number;
+  /** The module's Hkv and D, checked against the layer's (a typed error when they differ). */
+  readonly kvHeads?: number | undefined;
+  readonly headDim?: number | undefined;
   readonly queryAt: number;
   readonly keyAt: number;
   readonly valueAt: number;
@@ -223,8 +226,10 @@ export class KvCache {
    * `valueAt` (Hkv heads of D and Dv, the layer's); `cos`, `sin` `[B, 1, R]`; bool `mask
    * [B|1, 1, 1, S]` (a step's `attentionMask`). Returns the attended heads merged, `[B, 1, H·Dv]`
    * (the caller's), or `undefined` where the kernel does not apply — not on wasm, a step of more than
-   * one position, a layer that holds no positions yet, or a mask of another shape — and then nothing
-   * is appended: use `append` and `cachedAttentionOutput`.
+   * one position, a layer that holds no positions yet, a mask of another shape, more than 4 query heads
+   * per key/value head, or work past `ATTENTION_ROWS_MAX_WORK` (the threaded attention module pays off
+   * there) — and then nothing is appended: use `append` and `cachedAttentionOutput`. As `append`, it
+   * ends the views earlier calls lent.
    *
    * @example
    * const output = cache.attendStep(layer, { query: qkv, key: qkv, value: qkv, heads: 9, queryAt: 0, keyAt: 576, valueAt: 768, cos, sin, mask: step.attentionMask });
@@ -235,11 +240,13 @@ export class KvCache {
     this.#assertLive(caller);
     checkInteger(layer, { caller, argument: 'layer', min: 0, max: this.numLayers - 1 });
     checkObject(step, { caller, argument: 'step', expected: 'a KvCacheAttendStep object ({ query, key, value, heads, queryAt, keyAt, valueAt, cos?, sin?, mask?, scale? })' });
-    const { query, key, value, heads, queryAt, keyAt, valueAt, cos, sin, mask, scale } = checkOptionKeys(step, ['query', 'key', 'value', 'heads', 'queryAt', 'keyAt', 'valueAt', 'cos', 'sin', 'mask', 'scale'], caller, 'step');
+    const { query, key, value, heads, kvHeads, headDim, queryAt, keyAt, valueAt, cos, sin, mask, scale } = checkOptionKeys(step, ['query', 'key', 'value', 'heads', 'kvHeads', 'headDim', 'queryAt', 'keyAt', 'valueAt', 'cos', 'sin', 'mask', 'scale'], caller, 'step');
     for (const [name, t] of [['query', query], ['key', key], ['value', value]] as const) checkTensor(t, { caller, argument: `step.${name}`, dtype: 'float32', rank: 3, shape: '[B, 1, W]' });
     for (const [name, t] of [['cos', cos], ['sin', sin]] as const) if (t !== undefined) checkTensor(t, { caller, argument: `step.${name}`, dtype: 'float32', rank: 3, shape: '[B, 1, R]' });
     if (mask !== undefined) checkTensor(mask, { caller, argument: 'step.mask', dtype: 'bool', rank: 4, shape: '[B|1, 1, 1, S]' });
     checkInteger(heads, { caller, argument: 'step.heads', min: 1 });
+    if (kvHeads !== undefined) checkInteger(kvHeads, { caller, argument: 'step.kvHeads', min: 1 });
+    if (headDim !== undefined) checkInteger(headDim, { caller, argument: 'step.headDim', min: 1 });
     for (const [name, at] of [['queryAt', queryAt], ['keyAt', keyAt], ['valueAt', valueAt]] as const) checkInteger(at, { caller, argument: `step.${name}`, min: 0 });
     if (scale !== undefined && (typeof scale !== 'number' || !Number.isFinite(scale))) throw new InvalidArgumentError({ caller, argument: 'step.scale', expected: 'a finite number (or absent: 1/√D)', received: describeValue(scale) });
     if ((cos === undefined) !== (sin === undefined)) throw new InvalidArgumentError({ caller, argument: 'step.sin', expected: 'cos and sin together, or neither', received: `cos ${cos === undefined ? 'absent' : 'given'}, sin ${sin === undefined ? 'absent' : 'given'}` });
@@ -248,12 +255,16 @@ export class KvCache {
       throw new InvalidArgumentError({ caller, argument: 'layer', expected: `a layer not yet updated in this step (call step() first; each layer once per step)`, received: `${layer}, ${this.#batch === undefined ? 'before any step' : 'already updated'}` });
     }
     if (query.shape[0] !== this.#batch) throw new InvalidArgumentError({ caller, argument: 'step.query', expected: `[B, 1, W] with the step's B = ${this.#batch}`, received: formatShape(query.shape) });
+    if (entry.key !== undefined && ((kvHeads !== undefined && kvHeads !== entry.key.shape[1]) || (headDim !== undefined && headDim !== entry.key.shape[3]))) {
+      throw new InvalidArgumentError({ caller, argument: 'step', expected: `this layer's Hkv = ${entry.key.shape[1]} key/value heads of D = ${entry.key.shape[3]}`, received: `kvHeads=${kvHeads ?? '(absent)'}, headDim=${headDim ?? '(absent)'}` });
+    }
     const maskFits = mask === undefined || (mask.shape[1] === 1 && mask.shape[2] === 1 && mask.shape[3] === this.#length);
     if (this.#stepLength !== 1 || entry.key === undefined || entry.value === undefined || !maskFits || !kernelRoute('decodeAttention', [query, key, value, cos, sin]).useKernel) return undefined;
-    const stored = entry.key.shape[2] as number;
+    const [layerHeads, stored, width] = entry.key.shape.slice(1) as [number, number, number];
+    const work = (query.shape[0] as number) * heads * this.#length * (width + (entry.value.shape[3] as number));
+    if (heads / layerHeads > ATTENTION_ROWS_MAX_QUERIES || work >= ATTENTION_ROWS_MAX_WORK) return undefined; // as fusedAttention routes: the threaded attention module pays off
     const capacity = this.#length > stored ? capacityFor(this.#length, this.maxLength) : stored;
-    const width = entry.key.shape[3] as number;
-    const attrs = { heads, queryAt, keyAt, valueAt, length: entry.length, capacity, scale: scale ?? 1 / Math.sqrt(width) };
+    const attrs = { heads, queryAt, keyAt, valueAt, length: entry.length, capacity, scale: scale ?? Math.sqrt(1 / width) }; // fusedAttention's default, to the bit
     const [output, keys, values] = engine().runKernel(DECODE_ATTENTION_KERNEL, { query, key, value, cacheKey: entry.key, cacheValue: entry.value, ...(cos === undefined ? {} : { cos }), ...(sin === undefined ? {} : { sin }), ...(mask === undefined ? {} : { mask }) }, attrs as never) as unknown as Tensor[];
     entry.key.dispose(); // written in place: its memory is the new tensor's (DECODE_ATTENTION_KERNEL)
     entry.value.dispose();

@@ -26,7 +26,7 @@ export { f32MatMul64, type Reference64 } from './f32-mat-mul64.js';
 export { ERF_F32, erfF32, geluF32 } from './erf-f32.js';
 export { erf64 } from './erf64.js';
 export { fillWasmKernels } from './tfjs-fills/fill-wasm-kernels.js';
-export { ATTENTION_ROWS_KERNEL } from './tfjs-fills/wasm-attention-rows-fill.js';
+export { ATTENTION_ROWS_KERNEL, ATTENTION_ROWS_MAX_QUERIES, ATTENTION_ROWS_MAX_WORK } from './tfjs-fills/wasm-attention-rows-fill.js';
 export { KV_APPEND_KERNEL } from './tfjs-fills/wasm-kv-append-fill.js';
 export { DECODE_ATTENTION_KERNEL } from './tfjs-fills/wasm-decode-attention-fill.js';
 export { GELU_KERNEL } from './tfjs-fills/wasm-gelu-fill.js';

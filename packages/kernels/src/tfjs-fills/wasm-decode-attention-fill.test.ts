@@ -22,12 +22,15 @@ interface Case {
   readonly stored: number;
   readonly capacity: number;
   readonly masked: boolean;
+  readonly maskOfOne?: boolean; // a mask [1, 1, 1, S] for every sequence
+  readonly shared?: boolean; // the caches' data shared with a clone: copied, never written in place
 }
 
 const CASES: readonly Case[] = [
   { label: 'SmolLM-shaped (H 9, Hkv 3, D 64), written in place', batch: 1, heads: 9, kvHeads: 3, dim: 64, valueDim: 64, rotary: 64, length: 37, stored: 64, capacity: 64, masked: false },
   { label: 'B 2 with a padded position, partial rotary (R 8 of D 16), grown', batch: 2, heads: 4, kvHeads: 4, dim: 16, valueDim: 16, rotary: 8, length: 20, stored: 21, capacity: 48, masked: true },
   { label: 'no rotary (GPT-2), multi-query (Hkv 1), Dv ≠ D, first position', batch: 3, heads: 4, kvHeads: 1, dim: 12, valueDim: 20, rotary: 0, length: 0, stored: 16, capacity: 16, masked: false },
+  { label: 'caches shared with clones (copied), a mask of batch 1, the last free position', batch: 2, heads: 6, kvHeads: 2, dim: 8, valueDim: 8, rotary: 8, length: 15, stored: 16, capacity: 16, masked: true, maskOfOne: true, shared: true },
 ];
 
 /** A case's inputs: one fused q/k/v row per sequence [B, 1, H·D + Hkv·D + Hkv·Dv], caches, cos/sin, mask. */
@@ -39,7 +42,8 @@ function inputs(c: Case, seed: number) {
   const angles = seededNormals(c.batch * c.rotary, seed + 3);
   const rotary = c.rotary === 0 ? {} : { cos: tensor(angles.map(Math.cos), [c.batch, 1, c.rotary]), sin: tensor(angles.map(Math.sin), [c.batch, 1, c.rotary]) };
   const keyLength = c.length + 1;
-  const mask = c.masked ? { mask: tensor(Array.from({ length: c.batch * keyLength }, (_, i) => (i % keyLength === 3 && i >= keyLength ? 0 : 1)), [c.batch, 1, 1, keyLength], 'bool') } : {};
+  const maskBatch = c.maskOfOne === true ? 1 : c.batch;
+  const mask = c.masked ? { mask: tensor(Array.from({ length: maskBatch * keyLength }, (_, i) => (i % keyLength === 3 && (i >= keyLength || c.maskOfOne === true) ? 0 : 1)), [maskBatch, 1, 1, keyLength], 'bool') } : {};
   return { qkv, cacheKey, cacheValue, ...rotary, ...mask, width };
 }
 
@@ -74,7 +78,12 @@ describe('DECODE_ATTENTION_KERNEL on wasm (a decoding step\'s attention in one k
     const { qkv, cacheKey, cacheValue, width, ...rest } = x;
     const want = composed(c, x);
     const inPlaceAt = wasmHeapLocation(cacheKey)!.offset;
+    const clones = c.shared === true ? [cacheKey.clone(), cacheValue.clone()] : [];
+    const before = await Promise.all(clones.map((t) => t.data()));
     const got = engine().runKernel(DECODE_ATTENTION_KERNEL, { query: qkv, key: qkv, value: qkv, cacheKey, cacheValue, ...rest }, attrs(c)) as Tensor[];
+    for (const [i, clone] of clones.entries()) expect(Array.from(await clone.data()), 'a clone of the cache keeps its values').toEqual(Array.from(before[i]!));
+    if (c.shared === true) expect(wasmHeapLocation(got[1]!)!.offset).not.toBe(inPlaceAt); // new memory: the data had another owner
+    clones.forEach((t) => t.dispose());
     expect(got.map((t) => t.shape)).toEqual([[c.batch, 1, c.heads * c.valueDim], [c.batch, c.kvHeads, c.capacity, c.dim], [c.batch, c.kvHeads, c.capacity, c.valueDim]]);
     expect(Array.from(await got[0]!.data())).toEqual(Array.from(await want[0]!.data()));
     for (const i of [1, 2]) {
@@ -82,7 +91,7 @@ describe('DECODE_ATTENTION_KERNEL on wasm (a decoding step\'s attention in one k
       expect(Array.from(await a.data()), `cache ${i}`).toEqual(Array.from(await b.data()));
       [a, b].forEach((t) => t.dispose());
     }
-    if (c.capacity === c.stored) expect(wasmHeapLocation(got[1]!)!.offset).toBe(inPlaceAt); // the row written into the cache's own memory
+    if (c.capacity === c.stored && c.shared !== true) expect(wasmHeapLocation(got[1]!)!.offset).toBe(inPlaceAt); // the row written into the cache's own memory
     cacheKey.dispose(); // no data any more when written in place: disposing it is all that is left
     cacheValue.dispose();
     [qkv, ...Object.values(rest), ...want, ...got].forEach((t) => (t as Tensor).dispose());

@@ -123,20 +123,23 @@ export function fillWasmDecodeAttention(): string[] {
     // first: reading an offset moves a tensor held by another backend in, which may grow the heap
     const [q, k, v, fromKey, fromValue, c, s, m] = [query, key, value, cacheKey, cacheValue, cos, sin, mask].map(offset) as [number, number, number, number, number, number, number, number];
     const shared = new Set([query.dataId, key.dataId, value.dataId]);
-    const outputCache = (cache: TensorInfo, width: number): { out: TensorInfo; inPlace: boolean } => {
-      const inPlace = capacity === stored && !shared.has(cache.dataId) && backend.refCount(cache.dataId) === 1;
-      if (!inPlace) return { out: backend.makeOutput([batch, kvHeads, capacity, width], 'float32'), inPlace };
-      const out = backend.makeOutput([batch, kvHeads, capacity, width], 'float32', heapOffset(backend, cache));
-      backend.wasm.tfjs.disposeData((cache.dataId as { id: number }).id); // the input no longer owns it (unregistered, not freed)
-      backend.dataIdMap.delete(cache.dataId);
-      return { out, inPlace };
-    };
-    const keys = outputCache(cacheKey, dim);
-    const values = outputCache(cacheValue, valueDim);
+    const writable = (cache: TensorInfo) => capacity === stored && !shared.has(cache.dataId) && cacheKey.dataId !== cacheValue.dataId && backend.refCount(cache.dataId) === 1;
+    const [keyInPlace, valueInPlace] = [writable(cacheKey), writable(cacheValue)];
     const output = backend.makeOutput([batch, 1, heads * valueDim], 'float32');
     const rotated = backend.makeOutput([batch * heads * dim], 'float32'); // the step's query heads [B, H, 1, D], rotated
     const scratch = backend.makeOutput([dim + keyLength + 1], 'float32'); // the attention rows' scaled query row and scores
     const words = backend.makeOutput([24], 'int32'); // [B, Hkv, G, S, D, Dv], then the strides
+    const grown = (inPlaceToo: boolean, width: number) => (inPlaceToo ? undefined : backend.makeOutput([batch, kvHeads, capacity, width], 'float32'));
+    const [grownKey, grownValue] = [grown(keyInPlace, dim), grown(valueInPlace, valueDim)];
+    // last, after every allocation (nothing can fail past this point): a cache's memory taken over by a new tensor
+    const takeOver = (cache: TensorInfo, width: number): TensorInfo => {
+      const out = backend.makeOutput([batch, kvHeads, capacity, width], 'float32', heapOffset(backend, cache));
+      backend.wasm.tfjs.disposeData((cache.dataId as { id: number }).id); // the input no longer owns it (unregistered, not freed)
+      backend.dataIdMap.delete(cache.dataId);
+      return out;
+    };
+    const keys = { out: grownKey ?? takeOver(cacheKey, dim), inPlace: keyInPlace };
+    const values = { out: grownValue ?? takeOver(cacheValue, valueDim), inPlace: valueInPlace };
     const [toKey, toValue, out, qr, scratchAt, wordsAt] = [keys.out, values.out, output, rotated, scratch, words].map(offset) as [number, number, number, number, number, number];
     if (batch === 0) {
       for (const temporary of [rotated, scratch, words]) backend.disposeData(temporary.dataId);

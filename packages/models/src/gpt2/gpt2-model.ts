@@ -57,8 +57,8 @@ export class GPT2Attention extends Module {
     return tidy(() => {
       const qkv = this.cAttn.forward(hidden); // [B, T, 3E]
       const width = (qkv.shape[2] as number) / 3;
-      if (cache !== undefined && hidden.shape[1] === 1 && this.queryScale === 1 && !(this.training && this.dropout > 0) && (attentionMask === undefined || (attentionMask.rank === 4 && attentionMask.dtype === 'bool'))) {
-        const output = cache.attendStep(this.layerIndex, { query: qkv, key: qkv, value: qkv, heads: this.numHeads, queryAt: 0, keyAt: width, valueAt: 2 * width, mask: attentionMask }); // a decoding step on wasm: one kernel
+      if (cache !== undefined && hidden.shape[1] === 1 && this.queryScale === 1 && !this.training && (attentionMask === undefined || (attentionMask?.rank === 4 && attentionMask.dtype === 'bool'))) {
+        const output = cache.attendStep(this.layerIndex, { query: qkv, key: qkv, value: qkv, heads: this.numHeads, kvHeads: this.numHeads, headDim: width / this.numHeads, queryAt: 0, keyAt: width, valueAt: 2 * width, mask: attentionMask }); // a decoding step on wasm: one kernel
         if (output !== undefined) return this.cProj.forward(output);
       }
       const [q, k, v] = split(qkv, 3, 2).map((x) => splitHeads(x, this.numHeads)) as [Tensor, Tensor, Tensor]; // [B, T, 3E] -> 3 × [B, H, T, D]
