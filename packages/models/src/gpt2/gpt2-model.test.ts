@@ -1,0 +1,48 @@
+import { concat, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { KvCache } from '@attnkit/attention';
+import { useBackend } from '@attnkit/backends';
+import { loadCausalLM } from '../load/load-causal-lm.js';
+import type { CausalLM } from '../decoder/decoder-for-causal-lm.js';
+
+const FOLDER = new URL('../../../../tooling/reference/fixtures/decoders/gpt2/', import.meta.url).pathname;
+const IDS = [[0, 0, 5, 9, 14, 3], [7, 2, 5, 11, 4, 8]];
+const MASK = [[0, 0, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1]]; // row 0 left-padded by 2
+
+describe('GPT2Attention decoding on wasm', () => {
+  let model: CausalLM;
+  beforeAll(async () => {
+    await useBackend('wasm');
+    model = await loadCausalLM(FOLDER);
+  });
+  afterAll(async () => {
+    model.dispose();
+    await useBackend('cpu');
+  });
+
+  /** The prompt's first 4 positions, then one position at a time: every step's logits, concatenated. */
+  function decode(): Tensor {
+    const cache = model.createCache({ maxLength: 6 });
+    const parts: Tensor[] = [];
+    for (const [from, to] of [[0, 4], [4, 5], [5, 6]] as const) {
+      const cut = (rows: number[][]) => rows.map((row) => row.slice(from, to));
+      parts.push(model.forward({ inputIds: cut(IDS), attentionMask: cut(MASK), pastKeyValues: cache }).logits);
+    }
+    cache.dispose();
+    const out = tidy(() => concat(parts, 1));
+    parts.forEach((t) => t.dispose());
+    return out;
+  }
+
+  it('takes each one-position step through KvCache.attendStep (one kernel), with the composed path\'s logits bit for bit', async () => {
+    const spy = vi.spyOn(KvCache.prototype, 'attendStep');
+    const fast = decode();
+    const layers = model.config.numHiddenLayers;
+    expect(spy.mock.results.filter((r) => r.value !== undefined)).toHaveLength(2 * layers); // two steps, every layer through the kernel
+    spy.mockReturnValue(undefined); // the composed path: split, heads, append, cachedAttentionOutput
+    const composed = decode();
+    spy.mockRestore();
+    expect(Array.from(await fast.data())).toEqual(Array.from(await composed.data()));
+    [fast, composed].forEach((t) => t.dispose());
+  });
+});
