@@ -101,47 +101,9 @@ static void attend_heads(
           int32_t i = i0 + r;
           inv[r] = softmax_row(p + r * sp, s, mh ? mh + (int64_t)i * mask_t : 0, bh ? bh + (int64_t)i * bias_t : 0);
         }
-        // out rows = (p [MR, S] · v [S, Dv]) · inv, 8, then 4, then 1 output columns at a time
-        int32_t c = 0;
-        if (rows == 1) { // one query row (decoding without grouped heads): the same sums, the three idle rows skipped
-          weighted_values_row(p, s, vh, vs3.t, dv, inv[0], oh + i0 * os3.t);
-          c = dv;
-        }
-        for (; c + 8 <= dv; c += 8) {
-          v128_t a00 = wasm_f32x4_splat(0.0f), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, a30 = a00, a31 = a00;
-          for (int32_t j = 0; j < s; j++) {
-            v128_t v0 = wasm_v128_load(vh + j * vs3.t + c), v1 = wasm_v128_load(vh + j * vs3.t + c + 4), x;
-            x = wasm_f32x4_splat(p[j]);          a00 = wasm_f32x4_add(a00, wasm_f32x4_mul(x, v0)); a01 = wasm_f32x4_add(a01, wasm_f32x4_mul(x, v1));
-            x = wasm_f32x4_splat(p[sp + j]);     a10 = wasm_f32x4_add(a10, wasm_f32x4_mul(x, v0)); a11 = wasm_f32x4_add(a11, wasm_f32x4_mul(x, v1));
-            x = wasm_f32x4_splat(p[2 * sp + j]); a20 = wasm_f32x4_add(a20, wasm_f32x4_mul(x, v0)); a21 = wasm_f32x4_add(a21, wasm_f32x4_mul(x, v1));
-            x = wasm_f32x4_splat(p[3 * sp + j]); a30 = wasm_f32x4_add(a30, wasm_f32x4_mul(x, v0)); a31 = wasm_f32x4_add(a31, wasm_f32x4_mul(x, v1));
-          }
-          v128_t acc[MR][2] = {{a00, a01}, {a10, a11}, {a20, a21}, {a30, a31}};
-          for (int32_t r = 0; r < rows; r++) {
-            v128_t w = wasm_f32x4_splat(inv[r]);
-            wasm_v128_store(oh + (i0 + r) * os3.t + c, wasm_f32x4_mul(acc[r][0], w));
-            wasm_v128_store(oh + (i0 + r) * os3.t + c + 4, wasm_f32x4_mul(acc[r][1], w));
-          }
-        }
-        for (; c + 4 <= dv; c += 4) {
-          v128_t a0 = wasm_f32x4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
-          for (int32_t j = 0; j < s; j++) {
-            v128_t v0 = wasm_v128_load(vh + j * vs3.t + c);
-            a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(wasm_f32x4_splat(p[j]), v0));
-            a1 = wasm_f32x4_add(a1, wasm_f32x4_mul(wasm_f32x4_splat(p[sp + j]), v0));
-            a2 = wasm_f32x4_add(a2, wasm_f32x4_mul(wasm_f32x4_splat(p[2 * sp + j]), v0));
-            a3 = wasm_f32x4_add(a3, wasm_f32x4_mul(wasm_f32x4_splat(p[3 * sp + j]), v0));
-          }
-          v128_t acc[MR] = {a0, a1, a2, a3};
-          for (int32_t r = 0; r < rows; r++) wasm_v128_store(oh + (i0 + r) * os3.t + c, wasm_f32x4_mul(acc[r], wasm_f32x4_splat(inv[r])));
-        }
-        for (; c < dv; c++) {
-          for (int32_t r = 0; r < rows; r++) {
-            float a = 0.0f;
-            for (int32_t j = 0; j < s; j++) a += p[r * sp + j] * vh[j * vs3.t + c];
-            oh[(i0 + r) * os3.t + c] = a * inv[r];
-          }
-        }
+        // out rows = (p [MR, S] · v [S, Dv]) · inv; one query row (decoding without grouped heads) skips the idle rows
+        if (rows == 1) weighted_values_row(p, s, vh, vs3.t, dv, inv[0], oh + i0 * os3.t);
+        else weighted_values_block(p, sp, rows, s, vh, vs3.t, dv, inv[0], inv[1], inv[2], inv[3], oh + i0 * os3.t, os3.t);
       }
     }
   }

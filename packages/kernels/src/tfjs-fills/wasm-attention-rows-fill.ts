@@ -56,7 +56,7 @@ export function fillWasmAttentionRows(): string[] {
     const [keyLength, valueDim] = [given ?? (key.shape[2] as number), value.shape[3] as number]; // the strides below step over the whole axis
     const out = backend.makeOutput([batch, heads, queryLength, valueDim], 'float32');
     if (batch * heads * queryLength * valueDim === 0) return out;
-    const scratch = backend.makeOutput([headDim + keyLength + 1], 'float32'); // the scaled query row [D], its scores [S]
+    const scratch = backend.makeOutput([4 * (headDim + keyLength) + 1], 'float32'); // up to 4 scaled query rows [4, D], their scores [4, S]
     const words = backend.makeOutput([24], 'int32'); // [B, H, T, S, D, Dv], then the strides
     const at = heapOffset(backend, words);
     new Int32Array(backend.wasm.HEAPU8.buffer, at, 24).set([ // the heap as it is after the allocations

@@ -127,7 +127,7 @@ export function fillWasmDecodeAttention(): string[] {
     const [keyInPlace, valueInPlace] = [writable(cacheKey), writable(cacheValue)];
     const output = backend.makeOutput([batch, 1, heads * valueDim], 'float32');
     const rotated = backend.makeOutput([batch * heads * dim], 'float32'); // the step's query heads [B, H, 1, D], rotated
-    const scratch = backend.makeOutput([dim + keyLength + 1], 'float32'); // the attention rows' scaled query row and scores
+    const scratch = backend.makeOutput([4 * (dim + keyLength) + 1], 'float32'); // the attention rows' scaled query rows [4, D] and scores [4, S]
     const words = backend.makeOutput([24], 'int32'); // [B, Hkv, G, S, D, Dv], then the strides
     const grown = (inPlaceToo: boolean, width: number) => (inPlaceToo ? undefined : backend.makeOutput([batch, kvHeads, capacity, width], 'float32'));
     const [grownKey, grownValue] = [grown(keyInPlace, dim), grown(valueInPlace, valueDim)];
