@@ -201,7 +201,8 @@ static void weighted_values_block(const float *p, int32_t sp, int32_t rows, int3
 // qs [4, D] (scratch), their scores p [4, S] (scratch) as dot products over k's rows
 // (scores_direct), the masked softmax in place, and p · v into the output rows
 // (weighted_values_row for one, weighted_values_block for more): the numbers of fused-attention.c
-// for T ≤ MR. Scratch: 4 · (D + S) floats. Mask and bias as there:
+// for T ≤ MR. Scratch: 4 · (D + S) floats. Only the (batch, head) pairs [pair_begin, pair_end) of
+// the B · H (row-major: b · H + h) are computed, so that threads can take disjoint ranges. Mask and bias as there:
 // element strides per batch, head and row (0 where broadcast), the last axis contiguous with S
 // entries; pointer 0 = none.
 static void attention_rows(
@@ -210,10 +211,11 @@ static void attention_rows(
     int32_t nb, int32_t nh, int32_t t, int32_t s, int32_t d, int32_t dv, float scale,
     const uint8_t *mask, int32_t mask_b, int32_t mask_h, int32_t mask_t,
     const float *bias, int32_t bias_b, int32_t bias_h, int32_t bias_t,
-    float *scratch) {
+    float *scratch, int32_t pair_begin, int32_t pair_end) {
   float *qs = scratch, *p = scratch + 4 * d; // qs [4, D], p [4, S]
-  for (int32_t b = 0; b < nb; b++) {
-    for (int32_t h = 0; h < nh; h++) {
+  for (int32_t pair = pair_begin; pair < pair_end && pair < nb * nh; pair++) {
+    {
+      int32_t b = pair / nh, h = pair % nh;
       const float *kh = k + (int64_t)b * k_b + (int64_t)h * k_h, *vh = v + (int64_t)b * v_b + (int64_t)h * v_h;
       for (int32_t i0 = 0; i0 < t; i0 += 4) { // up to 4 rows a block: k and v read once for them
         int32_t rows = t - i0 < 4 ? t - i0 : 4;

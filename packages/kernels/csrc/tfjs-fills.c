@@ -73,5 +73,25 @@ __attribute__((export_name("rotaryHeads"))) void rotary_heads_fill(const float *
 __attribute__((export_name("attentionRows"))) void attention_rows_fill(const float *q, const float *k, const float *v, float *out, const uint8_t *mask, const float *bias, float *scratch, const int32_t *shape, const int32_t *st, float scale) {
   attention_rows(q, k, v, out, st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9], st[10], st[11],
                  shape[0], shape[1], shape[2], shape[3], shape[4], shape[5], scale,
-                 mask, st[12], st[13], st[14], bias, st[15], st[16], st[17], scratch);
+                 mask, st[12], st[13], st[14], bias, st[15], st[16], st[17], scratch, 0, shape[0] * shape[1]);
+}
+
+// A job for the kernel threads (on the threads variant, whose memory tfjs-wasm shares with the
+// workers): 12 words at `job`. Word 0 is the kind, 1: attention rows, with the attentionRows
+// fill's arguments as byte offsets (q, k, v, out, mask, bias, scratch), the scratch floats each
+// part uses, the shape and strides words, and the scale's float bits. Part `part` of `parts` takes
+// the (batch, head) pairs [n · part / parts, n · (part + 1) / parts) with its own scratch.
+__attribute__((export_name("run_part"))) void run_part(const int32_t *job, int32_t part, int32_t parts) {
+  if (job[0] != 1) return;
+  const int32_t *shape = (const int32_t *)(uintptr_t)job[9], *st = (const int32_t *)(uintptr_t)job[10];
+  int32_t pairs = shape[0] * shape[1];
+  int32_t begin = (int32_t)((int64_t)pairs * part / parts), end = (int32_t)((int64_t)pairs * (part + 1) / parts);
+  if (begin >= end) return;
+  float scale;
+  __builtin_memcpy(&scale, &job[11], 4);
+  float *scratch = (float *)(uintptr_t)job[7] + (int64_t)part * job[8];
+  attention_rows((const float *)(uintptr_t)job[1], (const float *)(uintptr_t)job[2], (const float *)(uintptr_t)job[3], (float *)(uintptr_t)job[4],
+                 st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9], st[10], st[11],
+                 shape[0], shape[1], shape[2], shape[3], shape[4], shape[5], scale,
+                 (const uint8_t *)(uintptr_t)job[5], st[12], st[13], st[14], (const float *)(uintptr_t)job[6], st[15], st[16], st[17], scratch, begin, end);
 }

@@ -88,6 +88,8 @@ interface Workers {
 }
 
 let modules: Map<ThreadedModuleName, Module> | undefined;
+/** A module on another shared memory (tfjs-wasm's, for the fills): the workers' last module when set. */
+let external: { readonly module: WebAssembly.Module; readonly memory: WebAssembly.Memory } | undefined;
 let unavailable: string | undefined; // why there are no shared modules at all
 let requested: number | undefined;
 let workers: Workers | undefined;
@@ -295,6 +297,7 @@ function spawn(threads: number): void {
   const loaded = loadModules();
   if (loaded === undefined || threads === 1) return;
   const list = [...loaded.values()];
+  const outside = external;
   const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL.size));
   const handles: Workers['handles'] = [];
   const pool: Workers = { control, handles, canWait: mainThreadCanWait(), state: 'starting' };
@@ -302,9 +305,9 @@ function spawn(threads: number): void {
   try {
     for (let index = 1; index < threads; index++) {
       const data: KernelWorkerData = {
-        modules: list.map((m) => m.module),
-        memories: list.map((m) => m.instance.memory),
-        stacks: list.map((m) => m.heapBase + index * STACK),
+        modules: [...list.map((m) => m.module), ...(outside === undefined ? [] : [outside.module])],
+        memories: [...list.map((m) => m.instance.memory), ...(outside === undefined ? [] : [outside.memory])],
+        stacks: [...list.map((m) => m.heapBase + index * STACK), ...(outside === undefined ? [] : [-1])], // the outside module uses no stack
         control: control.buffer as SharedArrayBuffer,
         index,
       };
@@ -345,10 +348,47 @@ function spawn(threads: number): void {
   }
 }
 
+/** A module on a memory the kernels do not own, run on the kernel threads: see {@link threadsOnMemory}. */
+export interface ExternalKernelThreads {
+  /**
+   * Runs `run_part(job, part, parts)` of the module for every part, claimed by whichever thread
+   * comes first, the calling one included (as {@link SharedKernelInstance.run}); below
+   * {@link SMALL_JOB_WORK} multiply-adds the job runs as one part on the calling thread.
+   */
+  run(job: number, work: number): void;
+}
+
+/**
+ * The kernel threads for a module that lives on another shared memory (tfjs-wasm's threaded
+ * build, where attnkit's fills run): `exports` is the calling thread's instance of `module` on
+ * `memory`, which must export `run_part(job, part, parts)` and use no stack. The workers are
+ * restarted once with the module added (in a browser they come up a turn later; calls run on the
+ * calling thread meanwhile), and again only if another memory comes. Undefined where memory is not
+ * shared or threading is unavailable.
+ *
+ * @example
+ * threadsOnMemory(module, backend.wasm.wasmMemory, instance.exports)?.run(jobOffset, work);
+ */
+export function threadsOnMemory(module: WebAssembly.Module, memory: WebAssembly.Memory, exports: { run_part(job: number, part: number, parts: number): void }): ExternalKernelThreads | undefined {
+  const loaded = loadModules();
+  if (loaded === undefined || !(memory.buffer instanceof SharedArrayBuffer)) return undefined;
+  if (external?.memory !== memory || external.module !== module) {
+    external = { module, memory };
+    if (workers !== undefined && workers.state !== 'failed' && requested !== undefined) { // running without it: restart with it
+      const threads = requested;
+      stopKernelThreads();
+      spawn(threads);
+    }
+  }
+  const index = loaded.size; // the last module of the workers' list
+  return { run: (job, work) => runJob(index, exports as RunPartExports, job, work) };
+}
+
 /**
  * How the hand-written kernels (int8 and float32 products, fused attention) are threaded now. They split
  * each call over workers that share the kernels' WebAssembly memory: the output columns of a
- * product, the heads of an attention. Threads need `SharedArrayBuffer` (Node; in a browser,
+ * product, the heads of an attention; and, where tfjs-wasm's memory is shared (its threaded build),
+ * the (batch, head) pairs of the attention-rows kernels that run on it. Threads need `SharedArrayBuffer` (Node; in a browser,
  * a cross-origin-isolated page); without it every call runs on the calling thread.
  *
  * @example

@@ -32,7 +32,7 @@ export interface KernelWorkerData {
   readonly modules: readonly WebAssembly.Module[];
   /** Each module's shared memory (the main thread's instance uses the same one). */
   readonly memories: readonly WebAssembly.Memory[];
-  /** This worker's stack top in each module's memory. */
+  /** This worker's stack top in each module's memory (-1: the module uses no stack). */
   readonly stacks: readonly number[];
   /** The control words' buffer. */
   readonly control: SharedArrayBuffer;
@@ -57,7 +57,7 @@ function start(data) {
   try {
     runs = data.modules.map((module, m) => {
       const instance = new WebAssembly.Instance(module, { env: { memory: data.memories[m] } });
-      instance.exports.__stack_pointer.value = data.stacks[m];
+      if (data.stacks[m] >= 0) instance.exports.__stack_pointer.value = data.stacks[m]; // -1: a module without a stack (on tfjs-wasm's memory)
       return instance.exports.run_part;
     });
   } catch (error) {

@@ -54,11 +54,11 @@ describe('the committed wasm modules', () => {
     expect(names.filter((name) => !new RegExp(`\\b${name}\\b`).test(code))).toEqual([]);
   });
 
-  it('hold the tfjs fills: importing tfjs-wasm\'s memory (plain, and shared for its threaded binary), exporting erf, gelu, geluTanh, layerNorm, maskedSoftmax, rmsNorm, siluMul, rotaryHeads and attentionRows', () => {
+  it('hold the tfjs fills: importing tfjs-wasm\'s memory (plain, and shared for its threaded binary), exporting erf, gelu, geluTanh, layerNorm, maskedSoftmax, rmsNorm, siluMul, rotaryHeads, attentionRows and run_part (the attention rows as a job for the kernel threads)', () => {
     for (const [base64, shared] of [[TFJS_FILLS_WASM, false], [TFJS_FILLS_THREADS_WASM, true]] as const) {
       const module = new WebAssembly.Module(Buffer.from(base64, 'base64'));
       expect(WebAssembly.Module.imports(module)).toEqual([{ module: 'env', name: 'memory', kind: 'memory' }]);
-      expect(WebAssembly.Module.exports(module).map((e) => e.name)).toEqual(['erf', 'gelu', 'geluTanh', 'layerNorm', 'maskedSoftmax', 'rmsNorm', 'siluMul', 'rotaryHeads', 'attentionRows']);
+      expect(WebAssembly.Module.exports(module).map((e) => e.name)).toEqual(['erf', 'gelu', 'geluTanh', 'layerNorm', 'maskedSoftmax', 'rmsNorm', 'siluMul', 'rotaryHeads', 'attentionRows', 'run_part']);
       const memory = new WebAssembly.Memory({ initial: 2, maximum: 16, shared });
       expect(() => new WebAssembly.Instance(module, { env: { memory } })).not.toThrow();
     }

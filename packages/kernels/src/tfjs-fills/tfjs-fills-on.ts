@@ -1,6 +1,7 @@
 import { wasmMemory, type WasmBackendInternals } from '../tfjs-internals.js';
 import { decodeBase64 } from '../decode-base64.js';
 import { TFJS_FILLS_THREADS_WASM, TFJS_FILLS_WASM } from '../wasm/tfjs-fills.wasm.js';
+import { threadsOnMemory, type ExternalKernelThreads } from '../kernel-threads.js';
 
 /** What the SIMD kernels need of a tfjs-backend-wasm backend: its Emscripten module's memory. */
 export interface SimdBackend {
@@ -33,6 +34,7 @@ export interface SimdKernels {
 }
 
 const instances = new WeakMap<object, SimdKernels>();
+const sharedModules = new WeakMap<SimdKernels, { module: WebAssembly.Module; memory: WebAssembly.Memory }>(); // the threads variant's, for the workers
 
 /**
  * Whether attnkit's SIMD kernels can run on this backend: WebAssembly SIMD is supported and the
@@ -61,5 +63,20 @@ export function simdKernelsOn(backend: SimdBackend): SimdKernels | undefined {
   const module = new WebAssembly.Module(decodeBase64(shared ? TFJS_FILLS_THREADS_WASM : TFJS_FILLS_WASM));
   const kernels = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as SimdKernels;
   instances.set(backend, kernels);
+  if (shared) sharedModules.set(kernels, { module, memory });
   return kernels;
+}
+
+/**
+ * The kernel threads for jobs of the fills on this backend's memory (`run_part` of the threads
+ * variant: attention rows split by (batch, head) pairs), or `undefined` where tfjs-wasm's memory
+ * is not shared (its single-threaded build) or the kernels have no threads here.
+ *
+ * @example
+ * fillThreadsOn(backend)?.run(jobOffset, multiplyAdds);
+ */
+export function fillThreadsOn(backend: SimdBackend): ExternalKernelThreads | undefined {
+  const kernels = simdKernelsOn(backend);
+  const shared = kernels === undefined ? undefined : sharedModules.get(kernels);
+  return shared === undefined ? undefined : threadsOnMemory(shared.module, shared.memory, kernels as unknown as { run_part(job: number, part: number, parts: number): void });
 }

@@ -2,7 +2,7 @@ import type { KernelFunc, TensorInfo } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, describeValue } from '@attnkit/errors';
 import { inferenceOnlyGradient } from './inference-only-gradient.js';
 import { registerWasmKernel } from './register-wasm-kernel.js';
-import { simdKernelsOn } from './tfjs-fills-on.js';
+import { allocateAttentionRows, runAttentionRows } from './run-attention-rows.js';
 import { heapOffset, wasmInternals } from '../tfjs-internals.js';
 
 /**
@@ -56,20 +56,10 @@ export function fillWasmAttentionRows(): string[] {
     const [keyLength, valueDim] = [given ?? (key.shape[2] as number), value.shape[3] as number]; // the strides below step over the whole axis
     const out = backend.makeOutput([batch, heads, queryLength, valueDim], 'float32');
     if (batch * heads * queryLength * valueDim === 0) return out;
-    const scratch = backend.makeOutput([4 * (headDim + keyLength) + 1], 'float32'); // up to 4 scaled query rows [4, D], their scores [4, S]
-    const words = backend.makeOutput([24], 'int32'); // [B, H, T, S, D, Dv], then the strides
-    const at = heapOffset(backend, words);
-    new Int32Array(backend.wasm.HEAPU8.buffer, at, 24).set([ // the heap as it is after the allocations
-      batch, heads, queryLength, keyLength, headDim, valueDim,
-      ...strides(query.shape), ...strides(key.shape), ...strides(value.shape), ...strides(out.shape),
-      ...(mask === undefined ? [0, 0, 0] : strides(mask.shape)), ...(bias === undefined ? [0, 0, 0] : strides(bias.shape)),
-    ]);
-    simdKernelsOn(backend)!.attentionRows(
-      heapOffset(backend, query), heapOffset(backend, key), heapOffset(backend, value), heapOffset(backend, out),
-      mask === undefined ? 0 : heapOffset(backend, mask), bias === undefined ? 0 : heapOffset(backend, bias),
-      heapOffset(backend, scratch), at, at + 24, scale);
-    backend.disposeData(scratch.dataId);
-    backend.disposeData(words.dataId);
+    const [query_, key_, value_] = [query, key, value].map((t) => heapOffset(backend, t)) as [number, number, number];
+    runAttentionRows(backend, allocateAttentionRows(backend, keyLength, headDim), { query: query_, key: key_, value: value_, out: heapOffset(backend, out), mask: mask === undefined ? 0 : heapOffset(backend, mask), bias: bias === undefined ? 0 : heapOffset(backend, bias) },
+      [batch, heads, queryLength, keyLength, headDim, valueDim],
+      [...strides(query.shape), ...strides(key.shape), ...strides(value.shape), ...strides(out.shape), ...(mask === undefined ? [0, 0, 0] : strides(mask.shape)), ...(bias === undefined ? [0, 0, 0] : strides(bias.shape))], scale);
     return out;
   };
   return registerWasmKernel(ATTENTION_ROWS_KERNEL, kernelFunc, inferenceOnlyGradient(ATTENTION_ROWS_KERNEL));

@@ -3,6 +3,7 @@ import { InvalidArgumentError, formatShape } from '@attnkit/errors';
 import { inferenceOnlyGradient } from './inference-only-gradient.js';
 import { registerWasmKernel } from './register-wasm-kernel.js';
 import { simdKernelsOn } from './tfjs-fills-on.js';
+import { allocateAttentionRows, runAttentionRows } from './run-attention-rows.js';
 import { heapOffset, wasmInternals } from '../tfjs-internals.js';
 
 /**
@@ -127,8 +128,7 @@ export function fillWasmDecodeAttention(): string[] {
     const [keyInPlace, valueInPlace] = [writable(cacheKey), writable(cacheValue)];
     const output = backend.makeOutput([batch, 1, heads * valueDim], 'float32');
     const rotated = backend.makeOutput([batch * heads * dim], 'float32'); // the step's query heads [B, H, 1, D], rotated
-    const scratch = backend.makeOutput([4 * (dim + keyLength) + 1], 'float32'); // the attention rows' scaled query rows [4, D] and scores [4, S]
-    const words = backend.makeOutput([24], 'int32'); // [B, Hkv, G, S, D, Dv], then the strides
+    const rows = allocateAttentionRows(backend, keyLength, dim); // the attention rows' scratch and words
     const grown = (inPlaceToo: boolean, width: number) => (inPlaceToo ? undefined : backend.makeOutput([batch, kvHeads, capacity, width], 'float32'));
     const [grownKey, grownValue] = [grown(keyInPlace, dim), grown(valueInPlace, valueDim)];
     // last, after every allocation (nothing can fail past this point): a cache's memory taken over by a new tensor
@@ -140,9 +140,9 @@ export function fillWasmDecodeAttention(): string[] {
     };
     const keys = { out: grownKey ?? takeOver(cacheKey, dim), inPlace: keyInPlace };
     const values = { out: grownValue ?? takeOver(cacheValue, valueDim), inPlace: valueInPlace };
-    const [toKey, toValue, out, qr, scratchAt, wordsAt] = [keys.out, values.out, output, rotated, scratch, words].map(offset) as [number, number, number, number, number, number];
+    const [toKey, toValue, out, qr] = [keys.out, values.out, output, rotated].map(offset) as [number, number, number, number];
     if (batch === 0) {
-      for (const temporary of [rotated, scratch, words]) backend.disposeData(temporary.dataId);
+      for (const temporary of [rotated, rows.scratch, rows.words]) backend.disposeData(temporary.dataId);
       return [output, keys.out, values.out];
     }
     const heap = backend.wasm.HEAPU8; // after the allocations: they may grow the memory
@@ -168,16 +168,14 @@ export function fillWasmDecodeAttention(): string[] {
     }
     const groups = heads / kvHeads; // the query heads of one key/value head: G rows against its keys
     const stride = (size: number, step: number) => (size === 1 ? 0 : step); // 0 along an axis of size 1, as the attention-rows fill sets them
-    new Int32Array(heap.buffer, wordsAt, 24).set([
-      batch, kvHeads, groups, keyLength, dim, valueDim,
+    runAttentionRows(backend, rows, { query: qr, key: toKey, value: toValue, out, mask: mask === undefined ? 0 : m, bias: 0 }, [batch, kvHeads, groups, keyLength, dim, valueDim], [
       stride(batch, kvHeads * groups * dim), stride(kvHeads, groups * dim), stride(groups, dim), // query [B, Hkv, G, D]
       stride(batch, kvHeads * capacity * dim), stride(kvHeads, capacity * dim), stride(capacity, dim), // keys [B, Hkv, C', D]
       stride(batch, kvHeads * capacity * valueDim), stride(kvHeads, capacity * valueDim), stride(capacity, valueDim), // values
       stride(batch, kvHeads * groups * valueDim), stride(kvHeads, groups * valueDim), stride(groups, valueDim), // output [B, Hkv, G, Dv] = [B, 1, H·Dv]
       ...(mask === undefined ? [0, 0, 0] : [stride(mask.shape[0] as number, keyLength), 0, 0]), 0, 0, 0,
-    ]);
-    fills.attentionRows(qr, toKey, toValue, out, mask === undefined ? 0 : m, 0, scratchAt, wordsAt, wordsAt + 24, scale);
-    for (const temporary of [rotated, scratch, words]) backend.disposeData(temporary.dataId);
+    ], scale);
+    backend.disposeData(rotated.dataId);
     return [output, keys.out, values.out];
   };
   return registerWasmKernel(DECODE_ATTENTION_KERNEL, kernelFunc, inferenceOnlyGradient(DECODE_ATTENTION_KERNEL));
