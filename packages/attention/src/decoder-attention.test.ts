@@ -98,12 +98,13 @@ describe('DecoderAttention quantized (quantizeLinearLayers)', () => {
 });
 
 describe('DecoderAttention decoding on wasm', () => {
-  it('takes a one-position step through KvCache.attendStep (one kernel), with the composed path\'s numbers bit for bit (float and fused int8 projections, a padded row)', async () => {
+  it('takes a one-position step through KvCache.attendStep (one kernel), with the composed path\'s numbers bit for bit (float and fused int8 projections, a padded row, Qwen3\'s q/k norms)', async () => {
     await useBackend('wasm');
-    for (const quantize of [false, true]) {
-      const layer = new DecoderAttention({ embedDim: 16, numHeads: 4, numKeyValueHeads: 2, bias: true, seed: 5 });
+    for (const [quantize, qwen3] of [[false, false], [true, false], [false, true], [true, true]] as const) {
+      const layer = new DecoderAttention(qwen3 ? { embedDim: 16, numHeads: 4, numKeyValueHeads: 2, headDim: 8, queryKeyNorm: true, rmsNormEps: 1e-6, seed: 7 } : { embedDim: 16, numHeads: 4, numKeyValueHeads: 2, bias: true, seed: 5 });
+      if (qwen3) [layer.qNorm!, layer.kNorm!].forEach((norm, i) => norm.weight.assign(randomNormal([8], 1, 0.5, 'float32', 20 + i))); // weights away from ones
       if (quantize) quantizeLinearLayers(layer);
-      const rotary = new RotaryEmbedding({ headDim: 4 });
+      const rotary = new RotaryEmbedding({ headDim: qwen3 ? 8 : 4 });
       const x = randomNormal([2, 7, 16], 0, 1, 'float32', 8);
       const decode = (): Tensor => {
         const cache = new KvCache({ numLayers: 1, maxLength: 8 });
@@ -120,11 +121,11 @@ describe('DecoderAttention decoding on wasm', () => {
       };
       const spy = vi.spyOn(KvCache.prototype, 'attendStep');
       const fast = decode();
-      expect(spy.mock.results.map((r) => r.value === undefined), `quantize ${quantize}`).toEqual([false, false]); // both one-position steps took the kernel
+      expect(spy.mock.results.map((r) => r.value === undefined), `quantize ${quantize}, qwen3 ${qwen3}`).toEqual([false, false]); // both one-position steps took the kernel
       spy.mockReturnValue(undefined); // the composed path: split, rotary, append, cachedAttentionOutput
       const composed = decode();
       spy.mockRestore();
-      expect(Array.from(await fast.data()), `quantize ${quantize}`).toEqual(Array.from(await composed.data()));
+      expect(Array.from(await fast.data()), `quantize ${quantize}, qwen3 ${qwen3}`).toEqual(Array.from(await composed.data()));
       [fast, composed, x].forEach((t) => t.dispose());
       [layer, rotary].forEach((m) => m.dispose());
     }

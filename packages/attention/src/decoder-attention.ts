@@ -155,11 +155,12 @@ export class DecoderAttention extends Module {
         ? int8QkvProjection(this.qProj as unknown as Int8Linear, this.kProj as unknown as Int8Linear, this.vProj as unknown as Int8Linear, x)
         : undefined;
       const [q, k, v] = fused === undefined ? [this.qProj.forward(x), this.kProj.forward(x), this.vProj.forward(x)] : [fused, fused, fused];
-      if (cache !== undefined && !returnWeights && length === 1 && this.qNorm === undefined && attentionBias === undefined && !training
+      if (cache !== undefined && !returnWeights && length === 1 && attentionBias === undefined && !training && this.qNorm?.eps === this.kNorm?.eps
         && (attentionMask === undefined || (attentionMask?.rank === 4 && attentionMask.dtype === 'bool'))) { // a decoding step on wasm: one kernel from the projections to the attended heads
         if (positionEmbeddings !== undefined) checkRotaryCosSin(positionEmbeddings.cos, positionEmbeddings.sin, batch, length, d, caller);
         const at = fused === undefined ? [0, 0, 0] : [0, h * d, (h + kv) * d];
-        const output = cache.attendStep(this.layerIndex, { query: q!, key: k!, value: v!, heads: h, kvHeads: kv, headDim: d, queryAt: at[0]!, keyAt: at[1]!, valueAt: at[2]!, cos: positionEmbeddings?.cos, sin: positionEmbeddings?.sin, mask: attentionMask });
+        const norms = this.qNorm === undefined || this.kNorm === undefined ? {} : { queryNorm: this.qNorm.weight, keyNorm: this.kNorm.weight, normEpsilon: this.qNorm.eps }; // Qwen3: q_norm and k_norm share rms_norm_eps
+        const output = cache.attendStep(this.layerIndex, { query: q!, key: k!, value: v!, heads: h, kvHeads: kv, headDim: d, queryAt: at[0]!, keyAt: at[1]!, valueAt: at[2]!, cos: positionEmbeddings?.cos, sin: positionEmbeddings?.sin, mask: attentionMask, ...norms });
         if (output !== undefined) return { output: this.oProj.forward(output) };
       }
       const [qh, kh, vh] = fused === undefined ? [q, k, v] : split(fused, [h * d, kv * d, kv * d], -1);

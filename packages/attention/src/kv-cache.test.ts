@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { concat, cos as cosOf, engine, findBackend, memory, randomNormal, reshape, sin as sinOf, slice, tidy, zeros, type Tensor } from '@tensorflow/tfjs-core';
+import { concat, cos as cosOf, engine, findBackend, memory, ones, randomNormal, reshape, sin as sinOf, slice, tidy, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { ROTARY_KERNEL } from '@attnkit/kernels';
 import { maxDifference, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
@@ -207,7 +207,7 @@ describe('KvCache', () => {
       await useBackend('cpu');
     });
 
-    it('refuses a bad layer, a call out of step, a non-tensor, another batch and heads of another layer with typed errors naming them, leaking nothing', async () => {
+    it('refuses a bad layer, a call out of step, a non-tensor, another batch, heads of another layer and q/k norms that do not fit with typed errors naming them, leaking nothing', async () => {
       await useBackend('wasm');
       const p = primed(11);
       expect(await leaksOf(() => {
@@ -218,6 +218,13 @@ describe('KvCache', () => {
         const other = zeros([3, 1, width]);
         expect(thrown(() => p.cache.attendStep(0, { ...request(p), query: other })).message).toMatch(/B = 2/);
         other.dispose();
+        const [norm, short, integers] = [ones([D]), ones([D - 2]), zeros([D], 'int32')];
+        expect(thrown(() => p.cache.attendStep(0, { ...request(p), queryNorm: norm, normEpsilon: 1e-6 })).message).toMatch(/^KvCache\.attendStep: 'step\.keyNorm' must be queryNorm and keyNorm together, or neither; received queryNorm given, keyNorm absent/);
+        expect(thrown(() => p.cache.attendStep(0, { ...request(p), queryNorm: norm, keyNorm: norm })).message).toMatch(/^KvCache\.attendStep: 'step\.normEpsilon' must be a finite number > 0/);
+        expect(thrown(() => p.cache.attendStep(0, { ...request(p), normEpsilon: 1e-6 })).message).toMatch(/'step\.normEpsilon' must be absent without queryNorm and keyNorm/);
+        expect(thrown(() => p.cache.attendStep(0, { ...request(p), queryNorm: short, keyNorm: short, normEpsilon: 1e-6 })).message).toMatch(/'step\.queryNorm' must be a float32 \[D\] with this layer's D = 8; received \[6\]/);
+        expect(thrown(() => p.cache.attendStep(0, { ...request(p), queryNorm: integers, keyNorm: norm, normEpsilon: 1e-6 }))).toBeInstanceOf(InvalidArgumentError);
+        [norm, short, integers].forEach((t) => t.dispose());
       })).toEqual({ tensors: 0, bytes: 0 });
       p.cache.attendStep(0, request(p))!.dispose();
       expect(thrown(() => p.cache.attendStep(0, request(p))).message).toMatch(/already updated/); // the same layer twice in one step

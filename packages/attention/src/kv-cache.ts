@@ -81,6 +81,11 @@ export interface KvCacheAttendStep {
   readonly mask?: Tensor | undefined;
   /** Score scale, default 1/√D. */
   readonly scale?: number | undefined;
+  /** Qwen3's q/k norms: RMSNorm weights `[D]` of each query and key head, applied before rotary (both or neither, with `normEpsilon`). */
+  readonly queryNorm?: Tensor | undefined;
+  readonly keyNorm?: Tensor | undefined;
+  /** The q/k norms' eps (`rms_norm_eps`), a finite number > 0; required with them. */
+  readonly normEpsilon?: number | undefined;
 }
 
 export type TokenMask = Tensor2D | readonly (readonly number[] | ArrayLike<number>)[];
@@ -224,7 +229,8 @@ export class KvCache {
    * Shapes: `query [B, 1, Wq]`, `key [B, 1, Wk]`, `value [B, 1, Wv]` (one tensor may be all three:
    * a fused q/k/v product), their heads from the columns `queryAt` (H heads of D), `keyAt` and
    * `valueAt` (Hkv heads of D and Dv, the layer's); `cos`, `sin` `[B, 1, R]`; bool `mask
-   * [B|1, 1, 1, S]` (a step's `attentionMask`). Returns the attended heads merged, `[B, 1, H·Dv]`
+   * [B|1, 1, 1, S]` (a step's `attentionMask`); `queryNorm`, `keyNorm` `[D]` with `normEpsilon` (Qwen3's
+   * q/k norms, each head RMSNorm-ed before rotary, as `q_norm`/`k_norm`). Returns the attended heads merged, `[B, 1, H·Dv]`
    * (the caller's), or `undefined` where the kernel does not apply — not on wasm, a step of more than
    * one position, a layer that holds no positions yet, a mask of another shape, more than 4 query heads
    * per key/value head, or work past `ATTENTION_ROWS_MAX_WORK` (the threaded attention module pays off
@@ -240,7 +246,7 @@ export class KvCache {
     this.#assertLive(caller);
     checkInteger(layer, { caller, argument: 'layer', min: 0, max: this.numLayers - 1 });
     checkObject(step, { caller, argument: 'step', expected: 'a KvCacheAttendStep object ({ query, key, value, heads, queryAt, keyAt, valueAt, cos?, sin?, mask?, scale? })' });
-    const { query, key, value, heads, kvHeads, headDim, queryAt, keyAt, valueAt, cos, sin, mask, scale } = checkOptionKeys(step, ['query', 'key', 'value', 'heads', 'kvHeads', 'headDim', 'queryAt', 'keyAt', 'valueAt', 'cos', 'sin', 'mask', 'scale'], caller, 'step');
+    const { query, key, value, heads, kvHeads, headDim, queryAt, keyAt, valueAt, cos, sin, mask, scale, queryNorm, keyNorm, normEpsilon } = checkOptionKeys(step, ['query', 'key', 'value', 'heads', 'kvHeads', 'headDim', 'queryAt', 'keyAt', 'valueAt', 'cos', 'sin', 'mask', 'scale', 'queryNorm', 'keyNorm', 'normEpsilon'], caller, 'step');
     for (const [name, t] of [['query', query], ['key', key], ['value', value]] as const) checkTensor(t, { caller, argument: `step.${name}`, dtype: 'float32', rank: 3, shape: '[B, 1, W]' });
     for (const [name, t] of [['cos', cos], ['sin', sin]] as const) if (t !== undefined) checkTensor(t, { caller, argument: `step.${name}`, dtype: 'float32', rank: 3, shape: '[B, 1, R]' });
     if (mask !== undefined) checkTensor(mask, { caller, argument: 'step.mask', dtype: 'bool', rank: 4, shape: '[B|1, 1, 1, S]' });
@@ -249,6 +255,11 @@ export class KvCache {
     if (headDim !== undefined) checkInteger(headDim, { caller, argument: 'step.headDim', min: 1 });
     for (const [name, at] of [['queryAt', queryAt], ['keyAt', keyAt], ['valueAt', valueAt]] as const) checkInteger(at, { caller, argument: `step.${name}`, min: 0 });
     if (scale !== undefined && (typeof scale !== 'number' || !Number.isFinite(scale))) throw new InvalidArgumentError({ caller, argument: 'step.scale', expected: 'a finite number (or absent: 1/√D)', received: describeValue(scale) });
+    for (const [name, t] of [['queryNorm', queryNorm], ['keyNorm', keyNorm]] as const) if (t !== undefined) checkTensor(t, { caller, argument: `step.${name}`, dtype: 'float32', rank: 1, shape: '[D]' });
+    if ((queryNorm === undefined) !== (keyNorm === undefined)) throw new InvalidArgumentError({ caller, argument: 'step.keyNorm', expected: 'queryNorm and keyNorm together, or neither', received: `queryNorm ${queryNorm === undefined ? 'absent' : 'given'}, keyNorm ${keyNorm === undefined ? 'absent' : 'given'}` });
+    if (queryNorm !== undefined ? typeof normEpsilon !== 'number' || !(normEpsilon > 0) || !Number.isFinite(normEpsilon) : normEpsilon !== undefined) {
+      throw new InvalidArgumentError({ caller, argument: 'step.normEpsilon', expected: queryNorm !== undefined ? 'a finite number > 0 (the q/k norms\' eps)' : 'absent without queryNorm and keyNorm', received: describeValue(normEpsilon) });
+    }
     if ((cos === undefined) !== (sin === undefined)) throw new InvalidArgumentError({ caller, argument: 'step.sin', expected: 'cos and sin together, or neither', received: `cos ${cos === undefined ? 'absent' : 'given'}, sin ${sin === undefined ? 'absent' : 'given'}` });
     const entry = this.#layers[layer] as LayerEntry;
     if (this.#batch === undefined || entry.length === this.#length) {
@@ -261,11 +272,14 @@ export class KvCache {
     const maskFits = mask === undefined || (mask.shape[1] === 1 && mask.shape[2] === 1 && mask.shape[3] === this.#length);
     if (this.#stepLength !== 1 || entry.key === undefined || entry.value === undefined || !maskFits || !kernelRoute('decodeAttention', [query, key, value, cos, sin]).useKernel) return undefined;
     const [layerHeads, stored, width] = entry.key.shape.slice(1) as [number, number, number];
+    for (const [name, t] of [['queryNorm', queryNorm], ['keyNorm', keyNorm]] as const) {
+      if (t !== undefined && t.shape[0] !== width) throw new InvalidArgumentError({ caller, argument: `step.${name}`, expected: `a float32 [D] with this layer's D = ${width}`, received: formatShape(t.shape) });
+    }
     const work = (query.shape[0] as number) * heads * this.#length * (width + (entry.value.shape[3] as number));
     if (heads / layerHeads > ATTENTION_ROWS_MAX_QUERIES || work >= ATTENTION_ROWS_MAX_WORK) return undefined; // as fusedAttention routes: the threaded attention module pays off
     const capacity = this.#length > stored ? capacityFor(this.#length, this.maxLength) : stored;
-    const attrs = { heads, queryAt, keyAt, valueAt, length: entry.length, capacity, scale: scale ?? Math.sqrt(1 / width) }; // fusedAttention's default, to the bit
-    const [output, keys, values] = engine().runKernel(DECODE_ATTENTION_KERNEL, { query, key, value, cacheKey: entry.key, cacheValue: entry.value, ...(cos === undefined ? {} : { cos }), ...(sin === undefined ? {} : { sin }), ...(mask === undefined ? {} : { mask }) }, attrs as never) as unknown as Tensor[];
+    const attrs = { heads, queryAt, keyAt, valueAt, length: entry.length, capacity, scale: scale ?? Math.sqrt(1 / width), ...(normEpsilon === undefined ? {} : { normEpsilon }) }; // fusedAttention's default, to the bit
+    const [output, keys, values] = engine().runKernel(DECODE_ATTENTION_KERNEL, { query, key, value, cacheKey: entry.key, cacheValue: entry.value, ...(cos === undefined ? {} : { cos }), ...(sin === undefined ? {} : { sin }), ...(mask === undefined ? {} : { mask }), ...(queryNorm === undefined ? {} : { queryNorm, keyNorm: keyNorm! }) }, attrs as never) as unknown as Tensor[];
     entry.key.dispose(); // written in place: its memory is the new tensor's (DECODE_ATTENTION_KERNEL)
     entry.value.dispose();
     Object.assign(entry, { key: keep(keys as Tensor), value: keep(values as Tensor), length: this.#length });

@@ -16,16 +16,18 @@ import { heapOffset, wasmInternals } from '../tfjs-internals.js';
  * all three: a fused q/k/v product), whose heads start at the columns `queryAt` (H heads of D),
  * `keyAt` and `valueAt` (Hkv heads of D and Dv); `cacheKey [B, Hkv, C, D]`, `cacheValue [B, Hkv, C, Dv]`
  * (a `KvCache` layer, its first `length` positions set); optional `cos`, `sin` `[B, 1, R]` (R even, ≤ D:
- * rotary position embeddings of q and k, transformers' rotate_half convention) and bool `mask
- * [B|1, 1, 1, length + 1]` (true = may attend). Attributes `heads` (H, a multiple of Hkv), `queryAt`,
- * `keyAt`, `valueAt`, `length`, `capacity` (C' ≥ length + 1) and `scale`.
+ * rotary position embeddings of q and k, transformers' rotate_half convention), bool `mask
+ * [B|1, 1, 1, length + 1]` (true = may attend), and `queryNorm`, `keyNorm` `[D]` (together, with the
+ * attribute `normEpsilon`: Qwen3's per-head RMSNorm of q and k over D, before rotary). Attributes
+ * `heads` (H, a multiple of Hkv), `queryAt`, `keyAt`, `valueAt`, `length`, `capacity` (C' ≥ length + 1)
+ * and `scale`.
  *
  * Outputs: `[output [B, 1, H·Dv], key [B, Hkv, C', D], value [B, Hkv, C', Dv]]`: the attended heads,
  * merged, and the layer's keys and values with the step's row at position `length` (positions after
  * it unset). The caches are written in place as `KV_APPEND_KERNEL` writes them: when C' = C and no
  * other tensor shares a cache's data, the output takes over its memory and the input no longer has
  * data (dispose it at once). The numbers are those of the composed path, bit for bit: the same C
- * pieces (`rotary.h`, `attention-rows.h`) in the same order.
+ * pieces (`rms-norm.h`, `rotary.h`, `attention-rows.h`) in the same order.
  *
  * @example
  * const [output, key, value] = engine().runKernel(DECODE_ATTENTION_KERNEL,
@@ -44,6 +46,8 @@ interface DecodeAttentionInputs {
   readonly cos?: TensorInfo;
   readonly sin?: TensorInfo;
   readonly mask?: TensorInfo;
+  readonly queryNorm?: TensorInfo;
+  readonly keyNorm?: TensorInfo;
 }
 
 interface DecodeAttentionAttrs {
@@ -54,6 +58,7 @@ interface DecodeAttentionAttrs {
   readonly length: number;
   readonly capacity: number;
   readonly scale: number;
+  readonly normEpsilon?: number;
 }
 
 const isCount = (n: unknown, min: number): n is number => typeof n === 'number' && Number.isInteger(n) && n >= min;
@@ -61,8 +66,8 @@ const isCount = (n: unknown, min: number): n is number => typeof n === 'number' 
 /** Checks the inputs and attributes; returns B, H, Hkv, D, Dv, R, S. */
 function checkDecodeAttention(inputs: DecodeAttentionInputs, attrs: DecodeAttentionAttrs) {
   const caller = DECODE_ATTENTION_KERNEL;
-  const { query, key, value, cacheKey, cacheValue, cos, sin, mask } = inputs;
-  const { heads, queryAt, keyAt, valueAt, length, capacity, scale } = attrs;
+  const { query, key, value, cacheKey, cacheValue, cos, sin, mask, queryNorm, keyNorm } = inputs;
+  const { heads, queryAt, keyAt, valueAt, length, capacity, scale, normEpsilon } = attrs;
   for (const [name, t] of [['query', query], ['key', key], ['value', value]] as const) {
     if (t.dtype !== 'float32' || t.shape.length !== 3 || t.shape[1] !== 1 || t.shape[0] !== query.shape[0]) {
       throw new InvalidArgumentError({ caller, argument: name, expected: `float32 [B, 1, W] (one new position per sequence) with B = ${query.shape[0]}`, received: `${t.dtype} ${formatShape(t.shape)}` });
@@ -100,7 +105,17 @@ function checkDecodeAttention(inputs: DecodeAttentionInputs, attrs: DecodeAttent
   if (mask !== undefined && (mask.dtype !== 'bool' || mask.shape.length !== 4 || (mask.shape[0] !== 1 && mask.shape[0] !== batch) || mask.shape[1] !== 1 || mask.shape[2] !== 1 || mask.shape[3] !== keyLength)) {
     throw new InvalidArgumentError({ caller, argument: 'mask', expected: `bool [B|1, 1, 1, S] with B = ${batch}, S = length + 1 = ${keyLength}`, received: `${mask.dtype} ${formatShape(mask.shape)}` });
   }
-  return { batch, kvHeads, stored, dim, valueDim, rotary, keyLength };
+  const normed = queryNorm !== undefined || keyNorm !== undefined;
+  if (normed) {
+    const ok = (t: TensorInfo | undefined) => t !== undefined && t.dtype === 'float32' && t.shape.length === 1 && t.shape[0] === dim;
+    if (!ok(queryNorm) || !ok(keyNorm)) {
+      throw new InvalidArgumentError({ caller, argument: 'queryNorm', expected: `queryNorm and keyNorm both float32 [D] with D = ${dim}`, received: `queryNorm ${queryNorm === undefined ? 'absent' : `${queryNorm.dtype} ${formatShape(queryNorm.shape)}`}, keyNorm ${keyNorm === undefined ? 'absent' : `${keyNorm.dtype} ${formatShape(keyNorm.shape)}`}` });
+    }
+    if (typeof normEpsilon !== 'number' || !(normEpsilon > 0) || !Number.isFinite(normEpsilon)) {
+      throw new InvalidArgumentError({ caller, argument: 'normEpsilon', expected: 'a finite number > 0 (the q/k norms\' eps)', received: String(normEpsilon) });
+    }
+  }
+  return { batch, kvHeads, stored, dim, valueDim, rotary, keyLength, normed };
 }
 
 /**
@@ -115,19 +130,19 @@ export function fillWasmDecodeAttention(): string[] {
   const kernelFunc: KernelFunc = (args) => {
     const inputs = args.inputs as unknown as DecodeAttentionInputs;
     const attrs = args.attrs as unknown as DecodeAttentionAttrs;
-    const { batch, kvHeads, stored, dim, valueDim, rotary, keyLength } = checkDecodeAttention(inputs, attrs);
-    const { query, key, value, cacheKey, cacheValue, cos, sin, mask } = inputs;
-    const { heads, queryAt, keyAt, valueAt, length, capacity, scale } = attrs;
+    const { batch, kvHeads, stored, dim, valueDim, rotary, keyLength, normed } = checkDecodeAttention(inputs, attrs);
+    const { query, key, value, cacheKey, cacheValue, cos, sin, mask, queryNorm, keyNorm } = inputs;
+    const { heads, queryAt, keyAt, valueAt, length, capacity, scale, normEpsilon } = attrs;
     const backend = wasmInternals(args.backend)!;
     const fills = simdKernelsOn(backend)!;
     const offset = (t: TensorInfo | undefined) => (t === undefined ? 0 : heapOffset(backend, t));
     // first: reading an offset moves a tensor held by another backend in, which may grow the heap
-    const [q, k, v, fromKey, fromValue, c, s, m] = [query, key, value, cacheKey, cacheValue, cos, sin, mask].map(offset) as [number, number, number, number, number, number, number, number];
+    const [q, k, v, fromKey, fromValue, c, s, m, qn, kn] = [query, key, value, cacheKey, cacheValue, cos, sin, mask, queryNorm, keyNorm].map(offset) as [number, number, number, number, number, number, number, number, number, number];
     const shared = new Set([query.dataId, key.dataId, value.dataId]);
     const writable = (cache: TensorInfo) => capacity === stored && !shared.has(cache.dataId) && cacheKey.dataId !== cacheValue.dataId && backend.refCount(cache.dataId) === 1;
     const [keyInPlace, valueInPlace] = [writable(cacheKey), writable(cacheValue)];
     const output = backend.makeOutput([batch, 1, heads * valueDim], 'float32');
-    const rotated = backend.makeOutput([batch * heads * dim], 'float32'); // the step's query heads [B, H, 1, D], rotated
+    const rotated = backend.makeOutput([batch * heads * dim + (normed ? (heads + 1) * dim : 0)], 'float32'); // the step's query heads [B, H, 1, D], rotated; then one sequence's normed q heads and one normed k head
     const rows = allocateAttentionRows(backend, keyLength, dim); // the attention rows' scratch and words
     const grown = (inPlaceToo: boolean, width: number) => (inPlaceToo ? undefined : backend.makeOutput([batch, kvHeads, capacity, width], 'float32'));
     const [grownKey, grownValue] = [grown(keyInPlace, dim), grown(valueInPlace, valueDim)];
@@ -146,6 +161,7 @@ export function fillWasmDecodeAttention(): string[] {
       return [output, keys.out, values.out];
     }
     const heap = backend.wasm.HEAPU8; // after the allocations: they may grow the memory
+    const [normedQuery, normedKey] = [qr + 4 * batch * heads * dim, qr + 4 * (batch + 1) * heads * dim]; // past the rotated heads (normed only)
     const [qWidth, kWidth, vWidth] = [query.shape[2], key.shape[2], value.shape[2]] as [number, number, number];
     for (const [cache, to, width, inPlace] of [[fromKey, toKey, dim, keys.inPlace], [fromValue, toValue, valueDim, values.inPlace]] as const) {
       if (inPlace || length === 0) continue;
@@ -153,12 +169,20 @@ export function fillWasmDecodeAttention(): string[] {
     }
     for (let b = 0; b < batch; b++) {
       const [cosRow, sinRow] = [c + 4 * b * rotary, s + 4 * b * rotary];
-      const queryRow = q + 4 * (b * qWidth + queryAt);
+      let queryRow = q + 4 * (b * qWidth + queryAt);
+      if (normed) { // RMSNorm of each head over D (the composed path's RMS_NORM_KERNEL, rows of D), then rotary
+        fills.rmsNorm(queryRow, qn, normedQuery, heads, dim, normEpsilon as number);
+        queryRow = normedQuery;
+      }
       if (rotary > 0) fills.rotaryHeads(queryRow, cosRow, sinRow, qr + 4 * b * heads * dim, 1, 1, heads, dim, rotary);
       else heap.copyWithin(qr + 4 * b * heads * dim, queryRow, queryRow + 4 * heads * dim);
       for (let h = 0; h < kvHeads; h++) {
         const pair = b * kvHeads + h;
-        const keyRow = k + 4 * (b * kWidth + keyAt + h * dim);
+        let keyRow = k + 4 * (b * kWidth + keyAt + h * dim);
+        if (normed) {
+          fills.rmsNorm(keyRow, kn, normedKey, 1, dim, normEpsilon as number);
+          keyRow = normedKey;
+        }
         const keyTo = toKey + 4 * (pair * capacity + length) * dim;
         if (rotary > 0) fills.rotaryHeads(keyRow, cosRow, sinRow, keyTo, 1, 1, 1, dim, rotary);
         else heap.copyWithin(keyTo, keyRow, keyRow + 4 * dim);
