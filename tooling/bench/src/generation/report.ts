@@ -182,5 +182,34 @@ export function generationReport(run: GenerationRun): string {
       }
     }
   }
+  lines.push(...arithmeticAtHalfTheBound(run, wheres));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * What 50 % of the int8 bound asks of the arithmetic: a decode step of batch B does B × (the
+ * matrices' parameters) int8 multiply-adds, so running at half the bound's steps/s needs that many
+ * per second; beside it, the rate attnkit int8 reached in the same run's prefill at batch 4 (B · 128
+ * rows through every matrix, the head for the last row only: the kernels' largest, compute-bound
+ * products). Where the need is above what prefill reached, the step is bound by arithmetic here,
+ * not by memory.
+ */
+function arithmeticAtHalfTheBound(run: GenerationRun, wheres: readonly Where[]): string[] {
+  const lines = ['', '### What 50 % of the int8 bound asks of the arithmetic', '', 'A decode step of batch B does B × (the matrices\' parameters, the head included) int8 multiply-adds. At half the bound\'s steps/s that is the rate below; beside it, the rate attnkit int8 reached in this run\'s prefill at batch 4 (B · 128 rows through every matrix, the head for the last row only: the kernels\' largest, compute-bound products). Where the need is above that, the 50 % target asks for more int8 multiply-adds per second than attnkit\'s whole prefill reached on this machine (everything besides the products included, so the kernels alone do somewhat more): the step is bound by compute there, not by memory bandwidth.', '', '| where | model | batch | int8 multiply-adds per step | needed at 50 % of the bound | attnkit int8 prefill reached (batch 4) | bound by |', '| --- | --- | --- | --- | --- | --- | --- |'];
+  for (const where of wheres) {
+    const spec = run.engines[where].find((e) => e.library === 'attnkit' && e.precision === 'int8');
+    if (spec === undefined) continue;
+    for (const [model, info] of Object.entries(run.models)) {
+      const { matrices, head } = info.bytes.counts;
+      const prefills = run.results.filter((r) => r.where === where && r.engine === spec.id && r.model === model && r.error === undefined).map((r) => rates(r, 4)?.prefill).filter((x): x is number => x !== undefined);
+      const reached = prefills.length === 0 ? NaN : (median(prefills) * (matrices - head + head / PROMPT_LENGTH)) / 1e9; // GMAC/s: per prompt row every matrix but the head, the head once per sequence
+      const boundSteps = (bandwidthOf(run, where, run.threads) * 1e9) / boundBytes(run, model, 'int8');
+      for (const batch of run.batches) {
+        const needed = (batch * matrices * 0.5 * boundSteps) / 1e9;
+        const by = Number.isFinite(reached) ? (needed > reached ? 'compute (needs more than prefill reached)' : 'overheads and bandwidth (the arithmetic fits)') : '–';
+        lines.push(`| ${where} | ${model} | ${batch} | ${f1((batch * matrices) / 1e6)} M | ${f1(needed)} GMAC/s | ${Number.isFinite(reached) ? `${f1(reached)} GMAC/s` : 'not measured'} | ${by} |`);
+      }
+    }
+  }
+  return lines;
 }
