@@ -225,14 +225,14 @@ export function withSmallJobWork<T>(work: number, fn: () => T): T {
  * that every thread claims until none is left, this one included, so the calling thread never
  * waits for a worker to wake (one part below {@link SMALL_JOB_WORK}).
  */
-function runJob(index: number, exports: RunPartExports, job: number, work: number): void {
+function runJob(index: number, exports: RunPartExports, job: number, work: number, units = Infinity): void {
   const threads = currentParts();
   if (threads === 1 || workers === undefined || work < smallJobWork) {
     exports.run_part(job, 0, 1);
     return;
   }
   const control = workers.control;
-  const parts = Math.min(MAX_KERNEL_CHUNKS, threads * CHUNKS_PER_THREAD);
+  const parts = Math.max(1, Math.min(MAX_KERNEL_CHUNKS, units === Infinity ? threads * CHUNKS_PER_THREAD : units)); // a job of few whole pieces: one chunk each
   const generation = (Atomics.load(control, CONTROL.generation) + 1) | 0;
   const tag = (generation & 0x7fffff) << 8;
   Atomics.store(control, CONTROL.module, index);
@@ -353,9 +353,11 @@ export interface ExternalKernelThreads {
   /**
    * Runs `run_part(job, part, parts)` of the module for every part, claimed by whichever thread
    * comes first, the calling one included (as {@link SharedKernelInstance.run}); below
-   * {@link SMALL_JOB_WORK} multiply-adds the job runs as one part on the calling thread.
+   * {@link SMALL_JOB_WORK} multiply-adds the job runs as one part on the calling thread. `units`:
+   * the job's indivisible pieces (attention's (batch, head) pairs), when given the job is cut into
+   * one chunk each (at most {@link MAX_KERNEL_CHUNKS}) instead of 4 per thread.
    */
-  run(job: number, work: number): void;
+  run(job: number, work: number, units?: number): void;
 }
 
 /**
@@ -381,7 +383,7 @@ export function threadsOnMemory(module: WebAssembly.Module, memory: WebAssembly.
     }
   }
   const index = loaded.size; // the last module of the workers' list
-  return { run: (job, work) => runJob(index, exports as RunPartExports, job, work) };
+  return { run: (job, work, units) => runJob(index, exports as RunPartExports, job, work, units) };
 }
 
 /**

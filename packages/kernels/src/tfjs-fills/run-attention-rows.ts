@@ -68,7 +68,7 @@ export function runAttentionRows(backend: WasmBackendInternals, buffers: Attenti
       return;
     }
     view.set([1, query, key, value, out, mask, bias, scratchAt, perPart, at, at + 24, new Int32Array(Float32Array.of(scale).buffer)[0] as number], 24);
-    threads.run(at + 96, batch * heads > 1 ? batch * heads * rows * keys * (dim + valueDim) : 0); // one pair: one part, on this thread
+    threads.run(at + 96, batch * heads > 1 ? batch * heads * rows * keys * (dim + valueDim) : 0, batch * heads); // one pair: one part, on this thread
   } finally {
     backend.disposeData(scratch.dataId);
     backend.disposeData(words.dataId);
