@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { concat, memory, ones, randomNormal, slice, tensor, tidy, zeros, type Tensor } from '@tensorflow/tfjs-core';
+import { add as tfAdd, concat, memory, ones, randomNormal, slice, tensor, tidy, zeros, type Tensor } from '@tensorflow/tfjs-core';
 import { maxDifference, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { causalMask } from '@attnkit/masks';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { int8Kernel, type Int8KernelName } from '@attnkit/kernels';
-import { Int8Linear, int8QkvFusable, quantizeLinearLayers } from '@attnkit/nn';
+import { Int8Linear, RMSNorm, int8QkvFusable, quantizeLinearLayers } from '@attnkit/nn';
 import { DecoderAttention } from './decoder-attention.js';
 import { KvCache } from './kv-cache.js';
 import { RotaryEmbedding } from './rotary-embedding.js';
@@ -128,6 +128,47 @@ describe('DecoderAttention decoding on wasm', () => {
       expect(Array.from(await fast.data()), `quantize ${quantize}, qwen3 ${qwen3}`).toEqual(Array.from(await composed.data()));
       [fast, composed, x].forEach((t) => t.dispose());
       [layer, rotary].forEach((m) => m.dispose());
+    }
+    await useBackend('cpu');
+  });
+});
+
+describe('DecoderAttention with inputNorm and residual (a pre-norm layer\'s block in one call)', () => {
+  it('is residual + attention(norm(x)) bit for bit, prefill and decoding steps, float and int8, on cpu and wasm, leaking nothing', async () => {
+    for (const backend of ['cpu', 'wasm'] as const) {
+      await useBackend(backend);
+      for (const quantize of [false, true]) {
+        const layer = new DecoderAttention({ embedDim: 16, numHeads: 4, numKeyValueHeads: 2, headDim: 8, queryKeyNorm: true, rmsNormEps: 1e-6, seed: 9 });
+        const norm = new RMSNorm(16, { eps: 1e-5 });
+        norm.weight.assign(randomNormal([16], 1, 0.3, 'float32', 30)); // away from ones: a norm left out shows
+        if (quantize) quantizeLinearLayers(layer);
+        const rotary = new RotaryEmbedding({ headDim: 8 });
+        const x = randomNormal([2, 7, 16], 0, 2, 'float32', 31);
+        const run = (fused: boolean): Tensor => {
+          const cache = new KvCache({ numLayers: 1, maxLength: 8 });
+          const outputs: Tensor[] = [];
+          for (const [from, to] of [[0, 5], [5, 6], [6, 7]] as const) {
+            const step = cache.step([Array(to - from).fill(1), Array(to - from).fill(1)]);
+            outputs.push(tidy(() => {
+              const hidden = slice(x, [0, from, 0], [2, to - from, 16]);
+              const options = { positionEmbeddings: rotary.forward(step.positionIds), attentionMask: step.attentionMask, cache };
+              return fused ? layer.forward(hidden, { ...options, inputNorm: norm, residual: hidden }).output : tfAdd(hidden, layer.forward(norm.forward(hidden), options).output);
+            }));
+            [step.positionIds, step.attentionMask].forEach((t) => t.dispose());
+          }
+          cache.dispose();
+          const out = concat(outputs, 1);
+          outputs.forEach((t) => t.dispose());
+          return out;
+        };
+        const [fused, composed] = [run(true), run(false)];
+        expect(Array.from(await fused.data()), `${backend} quantize ${quantize}`).toEqual(Array.from(await composed.data()));
+        expect(await leaksOf(() => run(true).dispose())).toEqual({ tensors: 0, bytes: 0 });
+        expect(thrown(() => layer.forward(x, { residual: slice(x, [0, 0, 0], [2, 6, 16]) })).message).toBe("DecoderAttention.forward: 'residual' must be a float32 tensor of the output's shape [2, 7, 16]; received [2, 6, 16].");
+        expect(thrown(() => layer.forward(x, { inputNorm: 'rms' as never })).message).toMatch(/^DecoderAttention\.forward: 'inputNorm' must be a norm module with forward\(x\)/);
+        [fused, composed, x].forEach((t) => t.dispose());
+        [layer, norm, rotary].forEach((m) => m.dispose());
+      }
     }
     await useBackend('cpu');
   });

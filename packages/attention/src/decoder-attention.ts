@@ -1,7 +1,7 @@
 import { engine, reshape, split, tidy, transpose, type Tensor } from '@tensorflow/tfjs-core';
-import { ROTARY_KERNEL, kernelRoute } from '@attnkit/kernels';
+import { ROTARY_KERNEL, checkResidual, kernelRoute } from '@attnkit/kernels';
 import { InvalidArgumentError, checkBoolean, checkInteger, checkObject, checkOptionKeys, describeValue, formatShape } from '@attnkit/errors';
-import { Linear, Module, RMSNorm, checkWidth, int8QkvFusable, int8QkvProjection, type Int8Linear, type StateDictSource } from '@attnkit/nn';
+import { Linear, Module, RMSNorm, checkInputNormModule, checkWidth, int8InputNorm, int8QkvFusable, int8QkvProjection, type InputNormModule, type Int8Linear, type StateDictSource } from '@attnkit/nn';
 import { applyRotary, checkRotaryCosSin } from './apply-rotary.js';
 import { cachedAttentionOutput } from './cached-attention-output.js';
 import { groupedQueryAttention } from './grouped-query-attention.js';
@@ -53,6 +53,13 @@ export interface DecoderAttentionCallOptions {
   readonly training?: boolean;
   /** Seed of the dropout mask. */
   readonly seed?: number;
+  /**
+   * A norm module applied to `hiddenStates` first (the layer's `input_layernorm`): inside the int8
+   * q/k/v product where `int8InputNorm` allows (the same numbers), else `inputNorm.forward(x)`.
+   */
+  readonly inputNorm?: InputNormModule | undefined;
+  /** `[B, T, E]`, added to the output (the layer's skip connection): inside `o_proj`'s int8 product where it is one. */
+  readonly residual?: Tensor | undefined;
 }
 
 /** What {@link DecoderAttention.forward} returns. */
@@ -64,7 +71,7 @@ export interface DecoderAttentionResult {
 }
 
 const CONFIG_KEYS = ['embedDim', 'numHeads', 'numKeyValueHeads', 'headDim', 'bias', 'outputBias', 'queryKeyNorm', 'rmsNormEps', 'dropout', 'layerIndex', 'seed'];
-const CALL_KEYS = ['positionEmbeddings', 'attentionMask', 'attentionBias', 'cache', 'returnWeights', 'training', 'seed'];
+const CALL_KEYS = ['positionEmbeddings', 'attentionMask', 'attentionBias', 'cache', 'returnWeights', 'training', 'seed', 'inputNorm', 'residual'];
 
 /**
  * The self-attention of Llama-style decoders, equal to transformers' `LlamaAttention` and
@@ -146,22 +153,28 @@ export class DecoderAttention extends Module {
     const training = checkBoolean(options.training, { caller, argument: 'training', fallback: this.training });
     const [batch, length] = x.shape as [number, number, number];
     const [h, kv, d] = [this.numHeads, this.numKeyValueHeads, this.headDim];
+    const norm = checkInputNormModule(options.inputNorm, caller);
+    const residual = options.residual === undefined ? undefined : checkResidual(options.residual, x.shape, caller);
+    const project = (merged: Tensor) => this.oProj.forward(merged, residual === undefined ? {} : { residual }); // [B, T, H·D] -> [B, T, E] (+ residual)
     return tidy(() => {
       const heads = (projected: Tensor, count: number, norm: RMSNorm | undefined) => {
         if (norm === undefined) return splitHeads(projected, count); // [B, T, count·D] -> [B, count, T, D]
         return transpose(norm.forward(reshape(projected, [batch, length, count, d])), [0, 2, 1, 3]); // [B, T, count, D], normed -> [B, count, T, D]
       };
-      const fused = int8QkvFusable(this.qProj, this.kProj, this.vProj) // quantized (quantizeLinearLayers): one int8 product, bit for bit the three
-        ? int8QkvProjection(this.qProj as unknown as Int8Linear, this.kProj as unknown as Int8Linear, this.vProj as unknown as Int8Linear, x)
+      const int8 = int8QkvFusable(this.qProj, this.kProj, this.vProj); // quantized (quantizeLinearLayers): one int8 product, bit for bit the three
+      const fusedNorm = int8 ? int8InputNorm(norm, x) : undefined; // the input norm inside that product
+      const input = norm === undefined || fusedNorm !== undefined ? x : norm.forward(x); // [B, T, E]
+      const fused = int8
+        ? int8QkvProjection(this.qProj as unknown as Int8Linear, this.kProj as unknown as Int8Linear, this.vProj as unknown as Int8Linear, input, fusedNorm === undefined ? {} : { inputNorm: fusedNorm })
         : undefined;
-      const [q, k, v] = fused === undefined ? [this.qProj.forward(x), this.kProj.forward(x), this.vProj.forward(x)] : [fused, fused, fused];
+      const [q, k, v] = fused === undefined ? [this.qProj.forward(input), this.kProj.forward(input), this.vProj.forward(input)] : [fused, fused, fused];
       if (cache !== undefined && !returnWeights && length === 1 && attentionBias === undefined && !training && this.qNorm?.eps === this.kNorm?.eps
         && (attentionMask === undefined || (attentionMask?.rank === 4 && attentionMask.dtype === 'bool'))) { // a decoding step on wasm: one kernel from the projections to the attended heads
         if (positionEmbeddings !== undefined) checkRotaryCosSin(positionEmbeddings.cos, positionEmbeddings.sin, batch, length, d, caller);
         const at = fused === undefined ? [0, 0, 0] : [0, h * d, (h + kv) * d];
         const norms = this.qNorm === undefined || this.kNorm === undefined ? {} : { queryNorm: this.qNorm.weight, keyNorm: this.kNorm.weight, normEpsilon: this.qNorm.eps }; // Qwen3: q_norm and k_norm share rms_norm_eps
         const output = cache.attendStep(this.layerIndex, { query: q!, key: k!, value: v!, heads: h, kvHeads: kv, headDim: d, queryAt: at[0]!, keyAt: at[1]!, valueAt: at[2]!, cos: positionEmbeddings?.cos, sin: positionEmbeddings?.sin, mask: attentionMask, ...norms });
-        if (output !== undefined) return { output: this.oProj.forward(output) };
+        if (output !== undefined) return { output: project(output) };
       }
       const [qh, kh, vh] = fused === undefined ? [q, k, v] : split(fused, [h * d, kv * d, kv * d], -1);
       let [query, key, value]: Tensor[] = [];
@@ -186,7 +199,7 @@ export class DecoderAttention extends Module {
         attended = returnWeights ? groupedQueryAttention(query, key, value, attention) : { output: groupedQueryAttentionOutput(query, key, value, attention) };
       }
       const merged = mergeHeads(attended.output); // [B, H, T, D] -> [B, T, H·D]
-      const output = this.oProj.forward(merged); // [B, T, E]
+      const output = project(merged); // [B, T, E]
       return attended.attentionWeights === undefined ? { output } : { output, attentionWeights: attended.attentionWeights };
     });
   }

@@ -21,6 +21,7 @@
 #include <wasm_simd128.h>
 #include "gelu.h"
 #include "residual-layer-norm.h"
+#include "rms-norm.h"
 
 #ifndef LOAD_B
 typedef elem_t belem_t;
@@ -268,19 +269,35 @@ typedef struct {
   int8_t *a;
   int32_t levels;
   int32_t bad; // set to 1 by a part that met a NaN or ±Infinity (quantize_rows then finds the first, on one thread)
+  // phase 2, before quantizing: each row of x normalized in place (x is the module's copy): 0 none,
+  // 1 RMSNorm (rms-norm.h, norm_weight), 2 LayerNorm (layer-norm.h, norm_weight and norm_bias)
+  int32_t norm;
+  const float *norm_weight, *norm_bias;
+  float norm_eps;
 } gemm_job;
 
 int32_t quantize_rows(const float *x, int32_t n, int32_t k, int32_t levels, int8_t *out, float *scales);
 
 /**
  * Part `part` of `parts` of a packed job: phase 0, a contiguous share of the output column pairs;
- * phase 1 (after every part of phase 0), a contiguous share of the rows for the residual LayerNorm.
+ * phase 1 (after every part of phase 0), a contiguous share of the rows for the residual LayerNorm;
+ * phase 2, a share of x's blocks of rows normalized (norm), quantized and packed; phase 3 (after
+ * phase 0), a share of the rows with the residual added: out = out + residual, float32.
  */
 __attribute__((export_name("run_part"))) void run_part(const gemm_job *job, int32_t part, int32_t parts) {
   if (job->n <= 0 || job->m <= 0 || parts <= 0) return;
   if (job->phase == 1) {
     int32_t begin = (int32_t)((int64_t)job->n * part / parts), end = (int32_t)((int64_t)job->n * (part + 1) / parts);
     residual_layer_norm_rows(job->out, job->residual, job->gamma, job->beta, begin, end, job->m, job->eps);
+    return;
+  }
+  if (job->phase == 3) {
+    int32_t begin = (int32_t)((int64_t)job->n * part / parts), end = (int32_t)((int64_t)job->n * (part + 1) / parts);
+    float *out = job->out + (int64_t)begin * job->m;
+    const float *residual = job->residual + (int64_t)begin * job->m;
+    int32_t count = (end - begin) * job->m, i = 0;
+    for (; i + 4 <= count; i += 4) wasm_v128_store(out + i, wasm_f32x4_add(wasm_v128_load(out + i), wasm_v128_load(residual + i)));
+    for (; i < count; i++) out[i] = out[i] + residual[i];
     return;
   }
   if (job->phase == 2) { // a share of the blocks of MR rows: quantized, then packed (the same bytes as on one thread)
@@ -290,6 +307,9 @@ __attribute__((export_name("run_part"))) void run_part(const gemm_job *job, int3
     (void)pb, (void)corr, (void)mp;
     int32_t begin = MR * (int32_t)((int64_t)blocks * part / parts), end = MR * (int32_t)((int64_t)blocks * (part + 1) / parts);
     int32_t rows_end = end < n ? end : n;
+    float *x = (float *)job->x; // the module's copy of the activations
+    if (rows_end > begin && job->norm == 1) rms_norm_rows(x + (int64_t)begin * k, job->norm_weight, x + (int64_t)begin * k, rows_end - begin, k, job->norm_eps);
+    if (rows_end > begin && job->norm == 2) layer_norm_rows(x, job->norm_weight, job->norm_bias, x, begin, rows_end, k, job->norm_eps);
     if (rows_end > begin && quantize_rows(job->x + (int64_t)begin * k, rows_end - begin, k, job->levels, job->a + (int64_t)begin * k, (float *)job->row_scale + begin) >= 0) {
       ((volatile gemm_job *)job)->bad = 1; // every part that writes it writes 1
       return;

@@ -4,6 +4,8 @@ export { f32Kernels, f32Kernel, type F32KernelReport } from './f32-kernels.js';
 export { F32_KERNEL_NAMES, type F32KernelName } from './f32-kernel-name.js';
 export type { F32GemmKernel, F32GemmRequest } from './f32-gemm-kernel.js';
 export { checkResidualLayerNorm, type ResidualLayerNormOption } from './residual-layer-norm-option.js';
+export { checkResidual } from './check-residual.js';
+export { checkInputNorm, inputNormValues, type InputNormOption } from './input-norm-option.js';
 export { quantizeWeightPerChannel, type FloatWeight } from './quantize-weight-per-channel.js';
 export { checkInt8Weight, type Int8Weight } from './int8-weight.js';
 export { freezeInt8Weight, isFrozenInt8Weight } from './frozen-int8-weight.js';
@@ -22,6 +24,7 @@ export { FUSED_ATTENTION_KERNEL_NAMES, type FusedAttentionKernelName, type Fused
 export { InferenceOnlyError } from './inference-only-error.js';
 export { defaultKernelThreads, kernelThreads, kernelThreadsReady, startKernelThreads, stopKernelThreads, MAX_KERNEL_THREADS, type KernelThreadsReport, type StartKernelThreadsOptions } from './kernel-threads.js';
 export { residualLayerNormF32, type ResidualLayerNormValues } from './residual-layer-norm-f32.js';
+export { inputNormF32, type InputNormValues } from './input-norm-f32.js';
 export { f32MatMul64, type Reference64 } from './f32-mat-mul64.js';
 export { ERF_F32, erfF32, geluF32 } from './erf-f32.js';
 export { erf64 } from './erf64.js';

@@ -11,6 +11,9 @@ import { WasmInt8Gemm } from './wasm-int8-gemm.js';
 import { backendValues, residentOnWasm } from './backend-values.js';
 import { dataKey, objectKey } from './data-key.js';
 import { checkResidualLayerNorm, residualLayerNormValues, type ResidualLayerNormOption } from './residual-layer-norm-option.js';
+import { checkInputNorm, inputNormValues, type InputNormOption } from './input-norm-option.js';
+import { inputNormF32 } from './input-norm-f32.js';
+import { checkResidual } from './check-residual.js';
 
 /** The longest K whose int32 sums cannot overflow at ±127 · ±127: ⌊(2³¹ − 1) / 127²⌋. */
 export const MAX_INT8_DEPTH = 133_144;
@@ -36,6 +39,19 @@ export interface Int8MatMulOptions {
    * `residual [..., M]` (the output's shape), `gamma`, `beta` `[M]` float32, `epsilon` finite ≥ 0.
    */
   readonly residualLayerNorm?: ResidualLayerNormOption;
+  /**
+   * Before quantizing, each row of `x` normalized inside the kernel: `{ kind: 'rmsNorm', weight,
+   * epsilon }` (transformers' LlamaRMSNorm) or `{ kind: 'layerNorm', weight, bias, epsilon }`,
+   * `weight`, `bias` `[K]` — a pre-norm decoder's `input_layernorm` and the projection it feeds
+   * in one call. On wasm the numbers of the backend's RMSNorm / LayerNorm kernel followed by the
+   * product, bit for bit (elsewhere `inputNormF32`'s float32 mirror of them).
+   */
+  readonly inputNorm?: InputNormOption;
+  /**
+   * `[..., M]` (the output's shape) float32, added to the output last: `residual + x · W (+ bias)`,
+   * bit for bit tfjs' `add` of the two (a decoder's `hidden + o_proj(...)`). Not with `residualLayerNorm`.
+   */
+  readonly residual?: Tensor;
 }
 
 const ACTIVATION_NAMES: readonly Int8Activation[] = ['gelu'];
@@ -80,7 +96,7 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
       throw new InvalidArgumentError({ caller, argument: 'bias', expected: `a float32 tensor [M] with M = ${outFeatures} (weight is ${weightShape()})`, received: formatShape(bias.shape) });
     }
   }
-  const { kernel: kernelName, activation, residualLayerNorm } = checkOptionKeys(options, ['kernel', 'activation', 'residualLayerNorm'], caller);
+  const { kernel: kernelName, activation, residualLayerNorm, inputNorm, residual } = checkOptionKeys(options, ['kernel', 'activation', 'residualLayerNorm', 'inputNorm', 'residual'], caller);
   if (activation !== undefined && !ACTIVATION_NAMES.includes(activation)) {
     throw new InvalidArgumentError({ caller, argument: 'activation', expected: `one of ${ACTIVATION_NAMES.map((a) => `'${a}'`).join(', ')} (or absent)`, received: describeValue(activation) });
   }
@@ -88,14 +104,32 @@ export function int8MatMul(x: Tensor, weight: Int8Weight, bias?: Tensor, options
   const rows = x.shape.slice(0, -1).reduce((n, d) => n * d, 1); // N, the product of the leading dimensions
   const outShape = [...x.shape.slice(0, -1), outFeatures]; // [..., K] -> [..., M]
   if (residualLayerNorm !== undefined) checkResidualLayerNorm(residualLayerNorm, outShape, caller);
+  if (inputNorm !== undefined) checkInputNorm(inputNorm, inFeatures, caller);
+  if (residual !== undefined) {
+    if (residualLayerNorm !== undefined) throw new InvalidArgumentError({ caller, argument: 'residual', expected: 'absent with residualLayerNorm (which adds its own residual)', received: 'both' });
+    checkResidual(residual, outShape, caller);
+  }
   const shape = { rows, cols: outFeatures, depth: inFeatures };
   if (rows * outFeatures === 0) return zeros(outShape); // nothing to compute (and nothing read)
-  if (kernel instanceof WasmInt8Gemm) residentOnWasm([x, bias, residualLayerNorm?.residual, residualLayerNorm?.gamma, residualLayerNorm?.beta]); // before any view: a move may grow the heap
+  if (kernel instanceof WasmInt8Gemm) residentOnWasm([x, bias, residualLayerNorm?.residual, residualLayerNorm?.gamma, residualLayerNorm?.beta, inputNorm?.weight, inputNorm?.bias, residual]); // before any view: a move may grow the heap
   const biasValues = bias === undefined ? undefined : kernel instanceof WasmInt8Gemm ? backendValues(bias, Float32Array) : (bias.dataSync() as Float32Array); // a view of tfjs-wasm's heap, copied into the kernel's memory before tfjs allocates again
   const read = () => backendValues(x, Float32Array); // on tfjs-wasm a view of its heap, copied once into the kernel's memory
   const { inPlace } = kernelRoute('int8MatMul'); // the kernel's output view can go to tfjs as is (wasm), or is copied
-  const out = kernel instanceof WasmInt8Gemm
-    ? kernel.quantizedMultiplyReusing({ key: dataKey(x), read, weight: values, weightKey: { key: objectKey(values), owner: values, frozen }, shape, colScales: scales, bias: biasValues, caller, activation, inPlace, residualLayerNorm: residualLayerNormValues(residualLayerNorm, (t) => backendValues(t, Float32Array)) }) // the same x as the last product (q, k, v of one input): quantized once
-    : kernel.quantizedMultiply(x.dataSync() as Float32Array, values, shape, scales, biasValues, caller, activation, residualLayerNormValues(residualLayerNorm, (t) => t.dataSync() as Float32Array)); // [N, K] -> int8 [N, K] + [N] scales -> [N, M]
+  if (kernel instanceof WasmInt8Gemm) {
+    const view = (t: Tensor) => backendValues(t, Float32Array);
+    const out = kernel.quantizedMultiplyReusing({ key: inputNorm === undefined ? dataKey(x) : undefined, read, weight: values, weightKey: { key: objectKey(values), owner: values, frozen }, shape, colScales: scales, bias: biasValues, caller, activation, inPlace, residualLayerNorm: residualLayerNormValues(residualLayerNorm, view), inputNorm: inputNormValues(inputNorm, view), residual: residual === undefined ? undefined : view(residual) }); // the same x as the last product (q, k, v of one input): quantized once
+    return tensor(out, outShape, 'float32');
+  }
+  const read32 = (t: Tensor) => t.dataSync() as Float32Array;
+  const norm = inputNormValues(inputNorm, read32);
+  const given = read32(x);
+  const bad = norm === undefined ? -1 : given.findIndex((v) => !Number.isFinite(v)); // normalized, such a row is all NaN: name the value given (as the wasm kernels do)
+  if (bad >= 0) throw new InvalidArgumentError({ caller, argument: 'x', expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${given[bad]} at flat index ${bad}`, hint: 'Replace or mask the non-finite values first.' });
+  const xs = norm === undefined ? given : inputNormF32(Float32Array.from(given), norm, rows, inFeatures); // a normalized copy
+  const out = kernel.quantizedMultiply(xs, values, shape, scales, biasValues, caller, activation, residualLayerNormValues(residualLayerNorm, read32)); // [N, K] -> int8 [N, K] + [N] scales -> [N, M]
+  if (residual !== undefined) {
+    const r = read32(residual);
+    for (let i = 0; i < out.length; i++) out[i] = Math.fround((out[i] as number) + (r[i] as number));
+  }
   return tensor(out, outShape, 'float32');
 }

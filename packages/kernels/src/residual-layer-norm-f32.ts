@@ -1,5 +1,6 @@
 import { checkObject, describeValue, InvalidArgumentError } from '@attnkit/errors';
 import { checkFlatArray } from './check-flat-array.js';
+import { layerNormRowsF32 } from './input-norm-f32.js';
 
 /** The values of a residual LayerNorm epilogue: `out = LayerNorm(out + residual) · gamma + beta` per row of M. */
 export interface ResidualLayerNormValues {
@@ -37,29 +38,6 @@ export function residualLayerNormF32(out: Float32Array, values: ResidualLayerNor
     if (array.length !== length) throw new InvalidArgumentError({ caller, argument: name, expected: `a Float32Array of ${length} elements`, received: `${array.length}` });
   }
   if (typeof epsilon !== 'number' || !(epsilon >= 0) || !Number.isFinite(epsilon)) throw new InvalidArgumentError({ caller: 'residualLayerNormF32', argument: 'epsilon', expected: 'a finite number ≥ 0', received: describeValue(epsilon) });
-  const vec = width & ~3;
-  const eps = f(epsilon);
-  for (let row = 0; row < rows; row++) {
-    const o = row * width;
-    for (let i = 0; i < width; i++) out[o + i] = f((out[o + i] as number) + (residual[o + i] as number));
-    const lanes = [0, 0, 0, 0];
-    let sum = 0;
-    for (let i = 0; i < vec; i++) lanes[i % 4] = f((lanes[i % 4] as number) + (out[o + i] as number));
-    for (let i = vec; i < width; i++) sum = f(sum + (out[o + i] as number));
-    const hsum = () => f(f((lanes[0] as number) + (lanes[1] as number)) + f((lanes[2] as number) + (lanes[3] as number)));
-    const mean = f(f(hsum() + sum) / width);
-    lanes.fill(0);
-    sum = 0;
-    for (let i = 0; i < vec; i++) {
-      const d = f((out[o + i] as number) - mean);
-      lanes[i % 4] = f((lanes[i % 4] as number) + f(d * d));
-    }
-    for (let i = vec; i < width; i++) {
-      const d = f((out[o + i] as number) - mean);
-      sum = f(sum + f(d * d));
-    }
-    const inv = f(1 / f(Math.sqrt(f(f(f(hsum() + sum) / width) + eps))));
-    for (let i = 0; i < width; i++) out[o + i] = f(f(f(f((out[o + i] as number) - mean) * inv) * (gamma[i] as number)) + (beta[i] as number));
-  }
-  return out;
+  for (let i = 0; i < rows * width; i++) out[i] = f((out[i] as number) + (residual[i] as number));
+  return layerNormRowsF32(out, gamma, beta, rows, width, epsilon);
 }

@@ -4,6 +4,7 @@ import { growKernelMemory } from './grow-kernel-memory.js';
 import { KeptRegion } from './kept-region.js';
 import type { Int8Activation, Int8GemmKernel, Int8GemmShape } from './int8-gemm-kernel.js';
 import type { ResidualLayerNormValues } from './residual-layer-norm-f32.js';
+import type { InputNormValues } from './input-norm-f32.js';
 import type { Int8KernelName } from './int8-kernel-name.js';
 import { sharedKernelInstance, type ThreadedModuleName } from './kernel-threads.js';
 
@@ -30,7 +31,7 @@ interface GemmInstance {
   run(job: number, work?: number): void;
 }
 
-const JOB_BYTES = 80; // csrc/int8-gemm.h gemm_job: n, m, k, row_scale, col_scale, bias, activation, out, scratch, phase, residual, gamma, beta, eps, packed_b, x, a, levels, bad (19 words, rounded up)
+const JOB_BYTES = 96; // csrc/int8-gemm.h gemm_job: n, m, k, row_scale, col_scale, bias, activation, out, scratch, phase, residual, gamma, beta, eps, packed_b, x, a, levels, bad, norm, norm_weight, norm_bias, norm_eps (23 words, rounded up)
 
 /** Bytes of kept weights (source bytes and packed panels) a module holds at most; past it a weight is packed for each call while those kept stay (collected ones make room). */
 export const KEPT_INT8_WEIGHT_BUDGET = 2 ** 29;
@@ -39,11 +40,19 @@ export const KEPT_INT8_WEIGHT_BUDGET = 2 ** 29;
 interface KeptInt8Weight {
   readonly source: number;
   readonly panels: number;
+  /** A frozen weight's column scales [rows] float32, after its panel. */
+  readonly scales: number;
   readonly bytes: number;
   readonly rows: number;
   readonly depth: number;
 }
 const ACTIVATIONS: Record<Int8Activation, number> = { gelu: 1 }; // gemm_job.activation
+const NORMS: Record<InputNormValues['kind'], number> = { rmsNorm: 1, layerNorm: 2 }; // gemm_job.norm
+/** What a product does besides multiplying: its input rows normalized first, a residual added last (see int8MatMul). */
+interface ProductFusion {
+  readonly inputNorm?: InputNormValues | undefined;
+  readonly residual?: Float32Array | undefined;
+}
 /** Quantizing and packing one activation value counted as this many multiply-adds of a job's work (SMALL_JOB_WORK): the rows of a decoding step stay on the calling thread, an encoder batch's are split. */
 const QUANTIZE_WORK_PER_VALUE = 4;
 
@@ -66,8 +75,9 @@ export class WasmInt8Gemm implements Int8GemmKernel {
   readonly #threaded: ThreadedModuleName | undefined;
   #supported: boolean | undefined;
   #instance: GemmInstance | undefined;
-  /** `key rows depth scratch` of the activations whose quantized, packed rows are in memory now. */
-  #packedKey: string | undefined;
+  /** The key, rows, depth and scratch address of the activations whose quantized, packed rows are in memory now. */
+  readonly #packed: { key: number | undefined; rows: number; depth: number; scratch: number } = { key: undefined, rows: 0, depth: 0, scratch: 0 };
+  #memoryViews: { readonly i8: Int8Array; readonly i32: Int32Array; readonly f32: Float32Array } | undefined;
   /** Weights kept between products, by key (see {@link quantizedMultiplyReusing}). */
   readonly #kept = new KeptRegion<KeptInt8Weight>(KEPT_INT8_WEIGHT_BUDGET);
 
@@ -136,7 +146,7 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     const out = new Int32Array(rows * cols);
     if (out.length === 0) return out;
     const [{ exports, memory }, at] = this.#place(shape);
-    this.#packedKey = undefined;
+    this.#packed.key = undefined;
     new Int8Array(memory.buffer, at.a, a.length).set(a);
     new Int8Array(memory.buffer, at.b, b.length).set(b);
     exports.int8_gemm_i32(at.a, at.b, rows, cols, depth, at.out, at.scratch);
@@ -158,11 +168,13 @@ export class WasmInt8Gemm implements Int8GemmKernel {
    * and packed rows are still in the module's memory and are used as they are; `read` is then
    * not called. The query, key and value projections of one input quantize it once this way.
    * `inPlace`: return a view of the module's memory (valid until the next call; for a consumer
-   * that copies at once, such as a tfjs-wasm upload) instead of a copy.
+   * that copies at once, such as a tfjs-wasm upload) instead of a copy. `inputNorm`: each row of x
+   * normalized before it is quantized (no reuse then: give no key); `residual [N, M]`: added to
+   * the output last.
    */
-  quantizedMultiplyReusing(request: { key: number; read: () => Float32Array; weight: Int8Array; weightKey?: { readonly key: number; readonly owner: object; readonly frozen?: boolean }; shape: Int8GemmShape; colScales: Float32Array; bias: Float32Array | undefined; caller: string; activation: Int8Activation | undefined; inPlace: boolean; residualLayerNorm: ResidualLayerNormValues | undefined }): Float32Array {
-    const { key, read, weight, weightKey, shape, colScales, bias, caller, activation, inPlace, residualLayerNorm } = request;
-    return this.#multiply({ read, key }, weight, shape, colScales, bias, caller, activation, inPlace, residualLayerNorm, weightKey);
+  quantizedMultiplyReusing(request: { key: number | undefined; read: () => Float32Array; weight: Int8Array; weightKey?: { readonly key: number; readonly owner: object; readonly frozen?: boolean }; shape: Int8GemmShape; colScales: Float32Array; bias: Float32Array | undefined; caller: string; activation: Int8Activation | undefined; inPlace: boolean; residualLayerNorm: ResidualLayerNormValues | undefined; inputNorm?: InputNormValues | undefined; residual?: Float32Array | undefined }): Float32Array {
+    const { key, read, weight, weightKey, shape, colScales, bias, caller, activation, inPlace, residualLayerNorm, inputNorm, residual } = request;
+    return this.#multiply({ read, key }, weight, shape, colScales, bias, caller, activation, inPlace, residualLayerNorm, weightKey, { inputNorm, residual });
   }
 
   /** Weights kept now and their bytes (source copies and panels), for tests and reports. */
@@ -171,66 +183,94 @@ export class WasmInt8Gemm implements Int8GemmKernel {
   }
 
   /** The float product from int8 A and its scales, or from float x quantized here by the module's quantize_rows (or still there from the last call with the same key). */
-  #multiply(source: { a: Int8Array; rowScales: Float32Array } | { read: () => Float32Array; key?: number }, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation: Int8Activation | undefined, inPlace = false, residualLayerNorm?: ResidualLayerNormValues, weightKey?: { readonly key: number; readonly owner: object; readonly frozen?: boolean }): Float32Array {
+  #multiply(source: { a: Int8Array; rowScales: Float32Array } | { read: () => Float32Array; key?: number | undefined }, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation: Int8Activation | undefined, inPlace = false, residualLayerNorm?: ResidualLayerNormValues, weightKey?: { readonly key: number; readonly owner: object; readonly frozen?: boolean }, fusion: ProductFusion = {}): Float32Array {
     const { rows, cols, depth } = shape;
     if (rows * cols === 0) return new Float32Array(0);
+    const { inputNorm, residual } = fusion;
     const kept = weightKey === undefined ? undefined : this.#keptWeight(weightKey, shape, caller); // before the layout: it may extend the kept region
-    const [instance, at] = this.#place(shape, residualLayerNorm !== undefined);
-    const { exports: kernel, memory } = instance;
-    const key = 'key' in source && source.key !== undefined ? `${source.key} ${rows} ${depth} ${at.scratch}` : undefined; // the scratch address too: A's panel moves when the kept region grows
-    const reused = key !== undefined && key === this.#packedKey;
-    this.#packedKey = undefined; // A's region is rewritten below unless reused
+    const [instance, at] = this.#place(shape, residualLayerNorm !== undefined || residual !== undefined, inputNorm !== undefined);
+    const { exports: kernel } = instance;
+    const { i8, i32, f32 } = this.#views(instance.memory); // one view of each type over the whole memory: no view made per operand (a decoding step makes hundreds of products)
+    const job = at.job >> 2; // gemm_job's words
+    const key = 'key' in source ? source.key : undefined;
+    const reused = key !== undefined && key === this.#packed.key && rows === this.#packed.rows && depth === this.#packed.depth && at.scratch === this.#packed.scratch; // the scratch address too: A's panel moves when the kept region grows
+    this.#packed.key = undefined; // A's region is rewritten below unless reused
     if (!reused) {
       if ('a' in source) {
-        new Int8Array(memory.buffer, at.a, source.a.length).set(source.a);
-        new Float32Array(memory.buffer, at.rowScale, rows).set(source.rowScales);
+        i8.set(source.a, at.a);
+        f32.set(source.rowScales, at.rowScale >> 2);
         kernel.int8_gemm_pack_a(at.a, rows, depth, at.scratch);
       } else {
         const x = source.read();
-        new Float32Array(memory.buffer, at.x, x.length).set(x);
-        // [N, K] float32 -> int8 + [N] scales -> A's panel, the blocks of rows shared among the threads (gemm_job phase 2)
-        const job = new Int32Array(memory.buffer, at.job, JOB_BYTES / 4);
-        job.set([rows, cols, depth, at.rowScale, 0, 0, 0, 0, at.scratch, 2, 0, 0, 0, 0, 0, at.x, at.a, this.activationLevels, 0]);
+        f32.set(x, at.x >> 2);
+        if (inputNorm !== undefined) {
+          f32.set(inputNorm.weight, at.normWeight >> 2);
+          if (inputNorm.bias !== undefined) f32.set(inputNorm.bias, at.normBias >> 2);
+        }
+        // [N, K] float32 (-> normalized) -> int8 + [N] scales -> A's panel, the blocks of rows shared among the threads (gemm_job phase 2)
+        i32.fill(0, job, job + JOB_BYTES / 4);
+        i32[job] = rows, i32[job + 1] = cols, i32[job + 2] = depth, i32[job + 3] = at.rowScale, i32[job + 8] = at.scratch, i32[job + 9] = 2;
+        i32[job + 15] = at.x, i32[job + 16] = at.a, i32[job + 17] = this.activationLevels;
+        if (inputNorm !== undefined) i32[job + 19] = NORMS[inputNorm.kind], i32[job + 20] = at.normWeight, i32[job + 21] = at.normBias, f32[job + 22] = inputNorm.epsilon;
         instance.run(at.job, QUANTIZE_WORK_PER_VALUE * rows * depth); // quantizing a few rows (a decoding step's) stays on this thread
-        if (job[18] !== 0) { // a part met a NaN or ±Infinity: the first one, on this thread
-          const bad = kernel.quantize_rows(at.x, rows, depth, this.activationLevels, at.a, at.rowScale);
-          throw new InvalidArgumentError({ caller, argument: 'x', expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${x[bad]} at flat index ${bad}`, hint: 'Replace or mask the non-finite values first.' });
+        if (i32[job + 18] !== 0) { // gemm_job.bad: a part met a NaN or ±Infinity: the first one, on this thread
+          const given = inputNorm === undefined ? -1 : x.findIndex((v) => !Number.isFinite(v)); // normalized, a row is all NaN: name the value given
+          const bad = given >= 0 ? given : kernel.quantize_rows(at.x, rows, depth, this.activationLevels, at.a, at.rowScale);
+          const value = given >= 0 || inputNorm === undefined ? `${x[bad]}` : `${f32[(at.x >> 2) + bad]} after the input norm`;
+          throw new InvalidArgumentError({ caller, argument: 'x', expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${value} at flat index ${bad}`, hint: 'Replace or mask the non-finite values first.' });
         }
       }
     }
-    const buffer = memory.buffer;
-    const packed = kept !== undefined && !kept.fresh && weightKey?.frozen === true; // a frozen weight's kept panel: its bytes cannot have changed
-    if (!packed) new Int8Array(buffer, at.b, b.length).set(b);
-    new Float32Array(buffer, at.colScale, cols).set(colScales);
-    if (bias !== undefined) new Float32Array(buffer, at.bias, cols).set(bias);
+    const packed = kept !== undefined && !kept.fresh && weightKey?.frozen === true; // a frozen weight's kept panel and scales: they cannot have changed
+    if (!packed) i8.set(b, at.b);
+    if (!packed) f32.set(colScales, at.colScale >> 2);
+    if (bias !== undefined) f32.set(bias, at.bias >> 2);
     if (kept === undefined) {
       kernel.int8_gemm_pack_b(at.b, rows, cols, depth, at.scratch); // into the scratch, after A's panel
     } else if (packed || (!kept.fresh && kernel.bytes_equal(kept.entry.source, at.b, b.length) === 1)) {
       // the same bytes as when its panel was packed: nothing to do (a mutated Int8Weight is packed again below)
-    } else if (weightKey?.frozen === true) { // its bytes cannot change: the panel alone is kept, packed from this call's copy
+    } else if (weightKey?.frozen === true) { // its bytes cannot change: the panel and the scales alone are kept, packed from this call's copy
       kernel.int8_gemm_pack_b_to(at.b, cols, depth, kept.entry.panels);
+      f32.set(colScales, kept.entry.scales >> 2);
       kept.commit();
     } else {
-      new Uint8Array(buffer).copyWithin(kept.entry.source, at.b, at.b + b.length);
+      i8.copyWithin(kept.entry.source, at.b, at.b + b.length);
       kernel.int8_gemm_pack_b_to(kept.entry.source, cols, depth, kept.entry.panels);
       kept.commit();
     }
-    const words = new Int32Array(buffer, at.job, JOB_BYTES / 4);
-    words.set([rows, cols, depth, at.rowScale, at.colScale, bias === undefined ? 0 : at.bias, activation === undefined ? 0 : ACTIVATIONS[activation], at.out, at.scratch, 0, at.residual, at.gamma, at.beta, 0, kept === undefined ? 0 : kept.entry.panels, 0, 0, 0, 0]);
+    const colScale = packed ? kept.entry.scales : at.colScale;
+    i32.fill(0, job, job + JOB_BYTES / 4);
+    i32[job] = rows, i32[job + 1] = cols, i32[job + 2] = depth, i32[job + 3] = at.rowScale, i32[job + 4] = colScale, i32[job + 5] = bias === undefined ? 0 : at.bias;
+    i32[job + 6] = activation === undefined ? 0 : ACTIVATIONS[activation], i32[job + 7] = at.out, i32[job + 8] = at.scratch, i32[job + 10] = at.residual, i32[job + 11] = at.gamma, i32[job + 12] = at.beta;
+    i32[job + 14] = kept === undefined ? 0 : kept.entry.panels;
+    if (residual !== undefined) f32.set(residual, at.residual >> 2);
     if (residualLayerNorm !== undefined) {
-      new Float32Array(buffer, at.residual, rows * cols).set(residualLayerNorm.residual);
-      new Float32Array(buffer, at.gamma, cols).set(residualLayerNorm.gamma);
-      new Float32Array(buffer, at.beta, cols).set(residualLayerNorm.beta);
-      new Float32Array(buffer, at.job + 52, 1)[0] = residualLayerNorm.epsilon; // gemm_job.eps
+      f32.set(residualLayerNorm.residual, at.residual >> 2);
+      f32.set(residualLayerNorm.gamma, at.gamma >> 2);
+      f32.set(residualLayerNorm.beta, at.beta >> 2);
+      f32[job + 13] = residualLayerNorm.epsilon; // gemm_job.eps
     }
     instance.run(at.job, rows * cols * depth); // the column shares of the packed product, on every thread (one, for a small product)
     if (residualLayerNorm !== undefined) {
-      words[9] = 1; // gemm_job.phase: the rows' residual LayerNorm, once every column is done
+      i32[job + 9] = 1; // gemm_job.phase: the rows' residual LayerNorm, once every column is done
       instance.run(at.job, rows * cols * depth);
     }
-    this.#packedKey = key;
-    const view = new Float32Array(memory.buffer, at.out, rows * cols);
+    if (residual !== undefined) {
+      i32[job + 9] = 3; // gemm_job.phase: out += residual by rows, once every column is done
+      instance.run(at.job, rows * cols);
+    }
+    if (key !== undefined) Object.assign(this.#packed, { key, rows, depth, scratch: at.scratch });
+    const view = f32.subarray(at.out >> 2, (at.out >> 2) + rows * cols);
     return inPlace ? view : view.slice();
+  }
+
+  /** Views of the whole of `memory` (made again when it has grown). */
+  #views(memory: WebAssembly.Memory): { readonly i8: Int8Array; readonly i32: Int32Array; readonly f32: Float32Array } {
+    const buffer = memory.buffer;
+    if (this.#memoryViews === undefined || this.#memoryViews.i8.buffer !== buffer || this.#memoryViews.i8.byteLength !== buffer.byteLength) {
+      this.#memoryViews = { i8: new Int8Array(buffer), i32: new Int32Array(buffer), f32: new Float32Array(buffer) };
+    }
+    return this.#memoryViews;
   }
 
   /**
@@ -243,10 +283,11 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     const found = this.#kept.get(weightKey.key);
     if (found !== undefined) return found.rows === cols && found.depth === depth ? { entry: found, fresh: false, commit: () => {} } : undefined;
     const panels = weightKey.frozen === true ? 0 : Math.ceil((cols * depth) / 16) * 16; // a copy of the source bytes, to compare before each use (none for a frozen weight)
-    const bytes = panels + instance.exports.packed_b_bytes(cols, depth);
+    const panelBytes = Math.ceil(instance.exports.packed_b_bytes(cols, depth) / 16) * 16;
+    const bytes = panels + panelBytes + 4 * cols;
     const source = this.#kept.reserve(bytes);
     if (source === undefined) return undefined;
-    const entry: KeptInt8Weight = { source, panels: source + panels, bytes, rows: cols, depth };
+    const entry: KeptInt8Weight = { source, panels: source + panels, scales: source + panels + panelBytes, bytes, rows: cols, depth };
     growKernelMemory(instance.memory, source + bytes, { caller, what: `the kept panel of an int8 [${cols}, ${depth}] weight`, kernel: this.name });
     const commit = () => this.#kept.commit(weightKey.key, weightKey.owner, entry); // once its panel is packed: an entry is never seen half-made
     return { entry, fresh: true, commit };
@@ -257,11 +298,11 @@ export class WasmInt8Gemm implements Int8GemmKernel {
    * K only (x as float, the row scales, A as int8, the packing scratch whose first panel is A),
    * then B, the column scales, the bias and the output; grows the memory to fit.
    */
-  #place({ rows, cols, depth }: Int8GemmShape, residualLayerNorm = false) {
+  #place({ rows, cols, depth }: Int8GemmShape, residual = false, inputNorm = false) {
     const instance = this.#load();
     const { exports: kernel, memory } = instance;
     const align = (offset: number) => Math.ceil(offset / 16) * 16;
-    const at = { job: instance.base, x: 0, rowScale: 0, a: 0, scratch: 0, b: 0, colScale: 0, bias: 0, out: 0, residual: 0, gamma: 0, beta: 0, end: 0 };
+    const at = { job: instance.base, x: 0, rowScale: 0, a: 0, scratch: 0, b: 0, colScale: 0, bias: 0, out: 0, residual: 0, gamma: 0, beta: 0, normWeight: 0, normBias: 0, end: 0 };
     at.x = this.#kept.end;
     at.rowScale = align(at.x + 4 * rows * depth);
     at.a = align(at.rowScale + 4 * rows);
@@ -272,11 +313,16 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     at.bias = align(at.colScale + 4 * cols);
     at.out = align(at.bias + 4 * cols);
     at.end = at.out + 4 * rows * cols;
-    if (residualLayerNorm) {
+    if (residual) { // the residual [N, M] (and a residual LayerNorm's gamma and beta [M])
       at.residual = align(at.end);
       at.gamma = align(at.residual + 4 * rows * cols);
       at.beta = align(at.gamma + 4 * cols);
       at.end = at.beta + 4 * cols;
+    }
+    if (inputNorm) { // the input norm's weight and bias [K]
+      at.normWeight = align(at.end);
+      at.normBias = align(at.normWeight + 4 * depth);
+      at.end = at.normBias + 4 * depth;
     }
     if (kernel.scratch_bytes(rows, cols, depth) > scratch) throw new Error(`attnkit kernels: scratch estimate below scratch_bytes for [${rows}, ${cols}, ${depth}]`); // a bug, never an input error
     growKernelMemory(memory, at.end, { caller: 'int8MatMul', what: `the buffers of an int8 [${rows}, ${depth}] x [${cols}, ${depth}]ᵀ product`, kernel: this.name });

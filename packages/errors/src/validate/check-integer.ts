@@ -10,12 +10,15 @@ import { checkObject } from './check-object.js';
  */
 export function checkInteger(value: unknown, options: { caller: string; argument: string; min?: number; max?: number }): number {
   const { caller, argument, min = -Infinity, max = Infinity } = checkObject(options, { caller: 'checkInteger', argument: 'options', expected: 'an object { caller, argument, min?, max? }' });
-  for (const [name, bound] of [['min', min], ['max', max]] as const) {
-    if (typeof bound !== 'number' || Number.isNaN(bound)) throw new InvalidArgumentError({ caller: 'checkInteger', argument: `options.${name}`, expected: 'a number (or absent: no bound)', received: describeValue(bound) });
-  }
+  if (typeof min !== 'number' || Number.isNaN(min)) throw badBound('min', min);
+  if (typeof max !== 'number' || Number.isNaN(max)) throw badBound('max', max);
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     const range = min === -Infinity ? (max === Infinity ? '' : ` ≤ ${max}`) : max === Infinity ? ` ≥ ${min}` : ` from ${min} to ${max}`;
     throw new InvalidArgumentError({ caller, argument, expected: `an integer${range}`, received: describeValue(value) });
   }
   return value;
+}
+
+function badBound(name: 'min' | 'max', bound: unknown): InvalidArgumentError {
+  return new InvalidArgumentError({ caller: 'checkInteger', argument: `options.${name}`, expected: 'a number (or absent: no bound)', received: describeValue(bound) });
 }

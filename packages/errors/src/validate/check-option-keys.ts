@@ -25,12 +25,15 @@ function closest(key: string, allowed: readonly string[]): string | undefined {
  * //   received the unknown key 'attentionMask'. Did you mean 'mask'?
  */
 export function checkOptionKeys<T>(options: T, allowed: readonly string[], caller: string, argument = 'options'): NonNullable<T> {
-  if (!Array.isArray(allowed) || !allowed.every((key) => typeof key === 'string')) {
+  if (!Array.isArray(allowed) || !everyString(allowed)) {
     throw new InvalidArgumentError({ caller: 'checkOptionKeys', argument: 'allowed', expected: 'a list of the accepted option names', received: describeValue(allowed) });
   }
   checkObject(options, { caller, argument });
-  const unknown = Reflect.ownKeys(options as object).filter((key) => typeof key !== 'string' || !allowed.includes(key));
-  if (unknown.length === 0) return options as NonNullable<T>;
+  const keys = Reflect.ownKeys(options as object);
+  let known = true;
+  for (let i = 0; i < keys.length && known; i++) { const key = keys[i]; known = typeof key === 'string' && allowed.includes(key); } // no allocation when every key is accepted
+  if (known) return options as NonNullable<T>;
+  const unknown = keys.filter((key) => typeof key !== 'string' || !allowed.includes(key));
   const names = unknown.map((key) => (typeof key === 'string' ? `'${key}'` : describeValue(key)));
   const first = unknown[0];
   const guess = typeof first === 'string' ? closest(first, allowed) : undefined;
@@ -41,4 +44,9 @@ export function checkOptionKeys<T>(options: T, allowed: readonly string[], calle
     received: `the unknown key${unknown.length > 1 ? 's' : ''} ${summarizeList(names, 5)}`,
     ...(guess === undefined ? {} : { hint: `Did you mean '${guess}'?` }),
   });
+}
+
+function everyString(list: readonly unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) if (typeof list[i] !== 'string') return false;
+  return true;
 }

@@ -27,25 +27,22 @@ export interface TensorRequirement {
  */
 export function checkTensor(value: unknown, requirement: TensorRequirement): Tensor {
   checkObject(requirement, { caller: 'checkTensor', argument: 'requirement', expected: 'a TensorRequirement object ({ caller, argument, dtype?, rank?, ... })' });
-  const { caller, argument } = requirement;
-  const ranks = requirement.rank === undefined ? undefined : ([] as number[]).concat(requirement.rank);
-  const dtypes = requirement.dtype === undefined ? undefined : ([] as DataType[]).concat(requirement.dtype);
-  const expected = () => { // only when refused; every part made text (a requirement is the caller's, not the user's: a bad one still reports)
-    const rankText = ranks === undefined ? '' : ` of rank ${ranks.map((r) => (typeof r === 'number' ? String(r) : messageText(r))).join(' or ')}`;
-    const kind = `${dtypes === undefined ? '' : `${dtypes.map(messageText).join(' or ')} `}tensor`;
-    return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}${rankText}${requirement.shape === undefined ? '' : ` ${messageText(requirement.shape)}`}`;
-  };
-  if (!isTensorLike(value)) {
-    throw new InvalidArgumentError({ caller, argument, expected: expected(), received: describeValue(value) });
-  }
-  if (value.isDisposed) {
-    throw new InvalidArgumentError({ caller, argument, expected: expected(), received: describeValue(value), hint: 'It was disposed before this call.' });
-  }
-  if (dtypes !== undefined && !dtypes.includes(value.dtype)) {
-    throw new InvalidArgumentError({ caller, argument, expected: expected(), received: describeValue(value), ...(requirement.dtypeHint === undefined ? {} : { hint: requirement.dtypeHint }) });
-  }
-  if (ranks !== undefined && !ranks.includes(value.rank)) {
-    throw new InvalidArgumentError({ caller, argument, expected: expected(), received: describeValue(value) });
-  }
-  return value;
+  // the accepted case allocates nothing (called on every op's inputs); the refusals build their text
+  if (!isTensorLike(value)) refuse(value, requirement);
+  const tensor = value as Tensor;
+  if (tensor.isDisposed) refuse(value, requirement, 'It was disposed before this call.');
+  const { dtype, rank } = requirement;
+  if (dtype !== undefined && (Array.isArray(dtype) ? !dtype.includes(tensor.dtype) : dtype !== tensor.dtype)) refuse(value, requirement, requirement.dtypeHint);
+  if (rank !== undefined && (Array.isArray(rank) ? !rank.includes(tensor.rank) : rank !== tensor.rank)) refuse(value, requirement);
+  return tensor;
+}
+
+/** Throws the {@link InvalidArgumentError} of a refused tensor argument: what was expected (every part made text: a requirement is the caller's, not the user's, and a bad one still reports) and what was received. */
+function refuse(value: unknown, requirement: TensorRequirement, hint?: string): never {
+  const ranks = requirement.rank === undefined ? undefined : ([] as unknown[]).concat(requirement.rank);
+  const dtypes = requirement.dtype === undefined ? undefined : ([] as unknown[]).concat(requirement.dtype);
+  const rankText = ranks === undefined ? '' : ` of rank ${ranks.map((r) => (typeof r === 'number' ? String(r) : messageText(r))).join(' or ')}`;
+  const kind = `${dtypes === undefined ? '' : `${dtypes.map(messageText).join(' or ')} `}tensor`;
+  const expected = `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}${rankText}${requirement.shape === undefined ? '' : ` ${messageText(requirement.shape)}`}`;
+  throw new InvalidArgumentError({ caller: requirement.caller, argument: requirement.argument, expected, received: describeValue(value), ...(hint === undefined ? {} : { hint }) });
 }

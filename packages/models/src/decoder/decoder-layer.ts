@@ -1,4 +1,4 @@
-import { add, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { DecoderAttention, type KvCache, type RotaryCosSin } from '@attnkit/attention';
 import { InvalidArgumentError, checkInteger, checkObject, describeValue } from '@attnkit/errors';
 import { GatedFeedForward, Module, RMSNorm } from '@attnkit/nn';
@@ -55,9 +55,9 @@ export class DecoderLayer extends Module {
     const { positionEmbeddings } = checkObject(options, { caller: 'DecoderLayer.forward', argument: 'options', expected: 'an object { positionEmbeddings, attentionMask, cache }' });
     if (positionEmbeddings === undefined) throw new InvalidArgumentError({ caller: 'DecoderLayer.forward', argument: 'positionEmbeddings', expected: "the rotary { cos, sin } [B, T, D] of the model's rotary_emb", received: describeValue(positionEmbeddings) });
     return tidy(() => {
-      const { output } = this.selfAttn.forward(this.inputLayernorm.forward(hidden), options); // [B, T, E]
-      const attended = add(hidden, output);
-      return add(attended, this.mlp.forward(this.postAttentionLayernorm.forward(attended))); // [B, T, E]
+      // each norm applied by the block it feeds and each sum made by the block's last product: inside the int8 kernels where they run (the same numbers)
+      const { output: attended } = this.selfAttn.forward(hidden, { ...options, inputNorm: this.inputLayernorm, residual: hidden }); // x + attn(norm(x)) [B, T, E]
+      return this.mlp.forward(attended, { inputNorm: this.postAttentionLayernorm, residual: attended }); // h + mlp(norm(h)) [B, T, E]
     });
   }
 }

@@ -1,5 +1,5 @@
 import { concat, engine, mul, split, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { SILU_MUL_KERNEL, int8MatMul, kernelRoute } from '@attnkit/kernels';
+import { SILU_MUL_KERNEL, int8MatMul, kernelRoute, type InputNormOption } from '@attnkit/kernels';
 import { checkBoolean, checkInteger, checkObject, checkOptionKeys } from '@attnkit/errors';
 import { Module } from '../module/module.js';
 import { activationByName, type ActivationFunction } from '../ops/activation-by-name.js';
@@ -7,6 +7,7 @@ import { checkWidth } from './check-width.js';
 import { fusedInt8Weight, int8Fusable } from './fused-int8-weight.js';
 import type { Int8Linear } from './int8-linear.js';
 import { Linear } from './linear.js';
+import { checkInputNormModule, int8InputNorm, type InputNormModule } from './input-norm-fusion.js';
 
 /** Configuration of {@link GatedFeedForward}. */
 export interface GatedFeedForwardConfig {
@@ -20,6 +21,14 @@ export interface GatedFeedForwardConfig {
   readonly bias?: boolean;
   /** Seed of the initialisation (gate_proj: `seed`, up_proj: `seed + 2`, down_proj: `seed + 4`). */
   readonly seed?: number;
+}
+
+/** Options of {@link GatedFeedForward.forward}. */
+export interface GatedFeedForwardCallOptions {
+  /** A norm module (`RMSNorm`, ...) applied to `x` first: `mlp(inputNorm(x))`. */
+  readonly inputNorm?: InputNormModule | undefined;
+  /** `[..., E]`, added to the output: `residual + mlp(...)`. */
+  readonly residual?: Tensor | undefined;
 }
 
 const CONFIG_KEYS = ['embedDim', 'feedForwardDim', 'activation', 'bias', 'seed'];
@@ -66,24 +75,43 @@ export class GatedFeedForward extends Module {
    * `x [..., E]` → `[..., E]`. When `gate_proj` and `up_proj` are `Int8Linear`s that can run as one
    * product (`quantizeLinearLayers`), they do: one int8 product `[..., 2F]`, bit for bit the two;
    * with SiLU on wasm, `silu(gate) · up` is then one kernel (`SILU_MUL_KERNEL`).
+   *
+   * Options (a pre-norm decoder's block in one call, the same numbers as the ops): `inputNorm`, a
+   * norm module applied to `x` first (`post_attention_layernorm`; inside the int8 product where
+   * `int8InputNorm` allows), and `residual [..., E]`, added to the output (inside `down_proj`'s
+   * product where it is int8): `residual + mlp(inputNorm(x))`.
+   *
+   * @example
+   * mlp.forward(x);                                                // [B, T, E]
+   * mlp.forward(h, { inputNorm: postAttentionLayernorm, residual: h }); // h + mlp(norm(h))
    */
-  forward(x: Tensor): Tensor {
-    this.assertLive('GatedFeedForward.forward');
+  forward(x: Tensor, options: GatedFeedForwardCallOptions = {}): Tensor {
+    const caller = 'GatedFeedForward.forward';
+    this.assertLive(caller);
+    checkObject(options, { caller, argument: 'options', expected: 'an object { inputNorm?, residual? }' });
+    checkOptionKeys(options, ['inputNorm', 'residual'], caller);
+    const norm = checkInputNormModule(options.inputNorm, caller);
+    const { residual } = options;
     return tidy(() => {
-      if (!int8Fusable([this.gateProj, this.upProj])) return this.downProj.forward(mul(this.activation(this.gateProj.forward(x)), this.upProj.forward(x))); // [..., E] -> [..., F] -> [..., E]
-      const both = this.#int8GateUp(x); // [..., 2F]: the gate's columns, then up's
+      const down = (hidden: Tensor) => this.downProj.forward(hidden, residual === undefined ? {} : { residual }); // [..., F] -> [..., E] (+ residual)
+      if (!int8Fusable([this.gateProj, this.upProj])) {
+        const input = norm === undefined ? x : norm.forward(x);
+        return down(mul(this.activation(this.gateProj.forward(input)), this.upProj.forward(input))); // [..., E] -> [..., F] -> [..., E]
+      }
+      const fusedNorm = int8InputNorm(norm, x);
+      const both = this.#int8GateUp(norm === undefined || fusedNorm !== undefined ? x : norm.forward(x), fusedNorm); // [..., 2F]: the gate's columns, then up's
       const hidden = this.#silu && kernelRoute('siluMul', [both]).useKernel
         ? engine().runKernel(SILU_MUL_KERNEL, { x: both }) as Tensor // silu(gate) · up in one pass (wasm)
         : ((([gate, up]) => mul(this.activation(gate!), up!))(split(both, 2, -1))); // [..., F]
-      return this.downProj.forward(hidden); // [..., F] -> [..., E]
+      return down(hidden);
     });
   }
 
-  /** gate_proj and up_proj as one int8 product: `[..., 2F]`, the gate's F columns first. */
-  #int8GateUp(x: Tensor): Tensor {
+  /** gate_proj and up_proj as one int8 product: `[..., 2F]`, the gate's F columns first (x normalized inside with `inputNorm`). */
+  #int8GateUp(x: Tensor, inputNorm: InputNormOption | undefined): Tensor {
     const [gate, up] = [this.gateProj, this.upProj] as unknown as [Int8Linear, Int8Linear];
     checkWidth(x, 'GatedFeedForward.forward', 'x', gate.inFeatures, 'embedDim');
     const bias = gate.bias === undefined ? undefined : concat([gate.bias, up.bias as Tensor]); // [2F]
-    return int8MatMul(x, fusedInt8Weight([gate, up]), bias, gate.options.kernel === undefined ? {} : { kernel: gate.options.kernel });
+    return int8MatMul(x, fusedInt8Weight([gate, up]), bias, { ...(gate.options.kernel === undefined ? {} : { kernel: gate.options.kernel }), ...(inputNorm === undefined ? {} : { inputNorm }) });
   }
 }

@@ -74,17 +74,19 @@ export class Int8Linear extends Module {
    * `x [..., in]` → `[..., out]`. With `{ activation: 'gelu' }`, exact GELU of the output is
    * applied inside the int8 kernel (one pass; the numbers of the wasm backend's GELU kernel); with
    * `{ residualLayerNorm: { residual, gamma, beta, epsilon } }`, each output row then becomes
-   * `LayerNorm(row + residual) · gamma + beta` there (see `int8MatMul`).
+   * `LayerNorm(row + residual) · gamma + beta` there; with `{ residual }`, `residual` is added to
+   * the output there (see `int8MatMul`).
    *
    * @example
    * int8.forward(x, { activation: 'gelu' }); // = GELU(int8.forward(x)), fused
+   * int8.forward(x, { residual: hidden });   // = add(int8.forward(x), hidden), fused
    */
   forward(x: Tensor, options: LinearFusion = {}): Tensor {
     const caller = 'Int8Linear.forward';
     this.assertLive(caller);
     if (this.training) throw Int8Linear.#inferenceOnly(caller); // a parent's train() reaches here without calling ours
-    const { activation, residualLayerNorm } = checkLinearFusion(options, caller);
-    const fused = { ...(activation === undefined ? {} : { activation }), ...(residualLayerNorm === undefined ? {} : { residualLayerNorm }) };
+    const { activation, residualLayerNorm, residual } = checkLinearFusion(options, caller);
+    const fused = { ...(activation === undefined ? {} : { activation }), ...(residualLayerNorm === undefined ? {} : { residualLayerNorm }), ...(residual === undefined ? {} : { residual }) };
     return int8MatMul(checkWidth(x, caller, 'x', this.inFeatures, 'inFeatures'), this.weight, this.bias, { ...this.options, ...fused });
   }
 

@@ -1,6 +1,6 @@
 import { concat, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { describeValue, InvalidArgumentError } from '@attnkit/errors';
-import { int8MatMul } from '@attnkit/kernels';
+import { checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import { int8MatMul, type InputNormOption } from '@attnkit/kernels';
 import { checkWidth } from './check-width.js';
 import { fusedInt8Weight, int8Fusable } from './fused-int8-weight.js';
 import { Int8Linear } from './int8-linear.js';
@@ -24,21 +24,25 @@ export function int8QkvFusable(query: unknown, key: unknown, value: unknown): bo
  * that `fusedQkvAttention` (`@attnkit/kernels`) reads without splitting it. The three frozen weights are
  * stacked once into one `[Eq + Ek + Ev, in]` int8 weight kept for the query layer.
  *
+ * With `{ inputNorm }` (`int8MatMul`'s option, e.g. from `int8InputNorm`), each row of `x` is
+ * normalized first, inside the product (a decoder's `input_layernorm`).
+ *
  * Shapes: `x [..., in]` → `[..., Eq + Ek + Ev]`. Throws `InvalidArgumentError` when the three are
  * not fusable (see {@link int8QkvFusable}) or `x` is not `[..., in]`.
  *
  * @example
  * const qkv = int8QkvProjection(self.query, self.key, self.value, hidden); // [B, T, 384] -> [B, T, 1152]
  */
-export function int8QkvProjection(query: Int8Linear, key: Int8Linear, value: Int8Linear, x: Tensor): Tensor {
+export function int8QkvProjection(query: Int8Linear, key: Int8Linear, value: Int8Linear, x: Tensor, options: { readonly inputNorm?: InputNormOption } = {}): Tensor {
   const caller = 'int8QkvProjection';
   if (!int8QkvFusable(query, key, value)) {
     throw new InvalidArgumentError({ caller, argument: 'query, key, value', expected: 'three live Int8Linear layers in eval mode of the same input width and kernel, each with a bias or none with one', received: [query, key, value].map((l) => (l instanceof Int8Linear ? `Int8Linear [${l.outFeatures}, ${l.inFeatures}]${l.bias === undefined ? ' without bias' : ''}` : describeValue(l))).join(', ') });
   }
   checkWidth(x, caller, 'x', query.inFeatures, 'inFeatures');
+  const { inputNorm } = checkOptionKeys(options, ['inputNorm'], caller);
   const weight = fusedInt8Weight([query, key, value]);
   return tidy(() => {
     const bias = query.bias === undefined ? undefined : concat([query.bias, key.bias as Tensor, value.bias as Tensor]); // [Eq + Ek + Ev]
-    return int8MatMul(x, weight, bias, query.options.kernel === undefined ? {} : { kernel: query.options.kernel });
+    return int8MatMul(x, weight, bias, { ...(query.options.kernel === undefined ? {} : { kernel: query.options.kernel }), ...(inputNorm === undefined ? {} : { inputNorm }) });
   });
 }

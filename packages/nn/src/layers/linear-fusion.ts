@@ -1,13 +1,15 @@
 import { checkObject, checkOptionKeys, describeValue, InvalidArgumentError } from '@attnkit/errors';
+import type { Tensor } from '@tensorflow/tfjs-core';
 import type { F32MatMulOptions } from '@attnkit/kernels';
 
 /**
  * What `Linear.forward` and `Int8Linear.forward` may apply to the product in the same call:
  * `activation: 'gelu'` (exact GELU), then `residualLayerNorm: { residual, gamma, beta, epsilon }`
- * (`LayerNorm(y + residual) · gamma + beta`, per row). Fused into the kernel where one runs,
- * else applied with tfjs ops.
+ * (`LayerNorm(y + residual) · gamma + beta`, per row) or `residual` (`y + residual`, a pre-norm
+ * decoder's skip connection; `[..., out]`). Fused into the kernel where one runs, else applied with
+ * tfjs ops (the same numbers).
  */
-export type LinearFusion = Pick<F32MatMulOptions, 'activation' | 'residualLayerNorm'>;
+export type LinearFusion = Pick<F32MatMulOptions, 'activation' | 'residualLayerNorm'> & { readonly residual?: Tensor };
 
 /**
  * Checks a {@link LinearFusion} (an object with only those keys, a known activation) and returns
@@ -17,8 +19,9 @@ export type LinearFusion = Pick<F32MatMulOptions, 'activation' | 'residualLayerN
  * const { activation, residualLayerNorm } = checkLinearFusion(options, 'Linear.forward');
  */
 export function checkLinearFusion(options: LinearFusion, caller: string): LinearFusion {
-  checkObject(options, { caller, argument: 'options', expected: 'an object with an optional activation and residualLayerNorm' });
-  const { activation } = checkOptionKeys(options, ['activation', 'residualLayerNorm'], caller);
+  checkObject(options, { caller, argument: 'options', expected: 'an object with an optional activation, residualLayerNorm or residual' });
+  const { activation, residual, residualLayerNorm } = checkOptionKeys(options, ['activation', 'residualLayerNorm', 'residual'], caller);
+  if (residual !== undefined && residualLayerNorm !== undefined) throw new InvalidArgumentError({ caller, argument: 'residual', expected: 'absent with residualLayerNorm (which adds its own residual)', received: 'both' });
   if (activation !== undefined && activation !== 'gelu') {
     throw new InvalidArgumentError({ caller, argument: 'activation', expected: "'gelu' (or absent)", received: describeValue(activation) });
   }

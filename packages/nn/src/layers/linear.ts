@@ -1,6 +1,6 @@
 import { add, tidy, type Tensor, type Variable } from '@tensorflow/tfjs-core';
 import { checkBoolean, checkInteger, checkOptionKeys } from '@attnkit/errors';
-import { checkResidualLayerNorm, kernelRoute } from '@attnkit/kernels';
+import { checkResidual, checkResidualLayerNorm, kernelRoute } from '@attnkit/kernels';
 import { f32MatMulUnchecked } from '@attnkit/kernels/unchecked';
 import { Module } from '../module/module.js';
 import { gelu } from '../ops/gelu.js';
@@ -46,21 +46,26 @@ export class Linear extends Module {
   }
 
   /**
-   * `x [..., in]` → `[..., out]`; with `options`, GELU and then a residual LayerNorm applied to the
-   * product in the same call (`LinearFusion`): on wasm outside gradient recording, inside attnkit's
+   * `x [..., in]` → `[..., out]`; with `options`, GELU and then a residual LayerNorm (or a residual
+   * added) applied to the product in the same call (`LinearFusion`): on wasm outside gradient recording, inside attnkit's
    * float32 kernel (one pass, the same numbers as the ops); elsewhere with the ops `gelu`, `add`
    * and `layerNorm`.
    *
    * @example
    * dense.forward(x, { activation: 'gelu' });                                             // GELU(x Wᵀ + b)
    * dense.forward(x, { residualLayerNorm: { residual, gamma, beta, epsilon: 1e-12 } });  // LayerNorm(x Wᵀ + b + residual)
+   * dense.forward(x, { residual: hidden });                                               // x Wᵀ + b + hidden
    */
   forward(x: Tensor, options: LinearFusion = {}): Tensor {
     const caller = 'Linear.forward';
     this.assertLive(caller);
-    const { activation, residualLayerNorm } = checkLinearFusion(options, caller);
+    const { activation, residualLayerNorm, residual } = checkLinearFusion(options, caller);
     const input = checkWidth(x, caller, 'x', this.inFeatures, 'inFeatures'); // the one check of x; the weight and bias are ours
     if (residualLayerNorm !== undefined) checkResidualLayerNorm(residualLayerNorm, [...input.shape.slice(0, -1), this.outFeatures], caller);
+    if (residual !== undefined) {
+      checkResidual(residual, [...input.shape.slice(0, -1), this.outFeatures], caller);
+      return tidy(() => add(this.forward(input, activation === undefined ? {} : { activation }), residual)); // y + residual: tfjs' add, as int8MatMul's residual
+    }
     if (activation === undefined && residualLayerNorm === undefined) return linearUnchecked(input, this.weight, this.bias);
     if (kernelRoute('f32MatMul', [input]).useKernel) return f32MatMulUnchecked(input, this.weight, this.bias, options); // options checked above
     return tidy(() => {
