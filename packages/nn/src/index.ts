@@ -5,9 +5,9 @@ export { StateDictError, type MismatchedKey } from './module/state-dict-error.js
 export type { StateDictSource, TensorData, LoadStateDictOptions, LoadStateDictResult } from './module/load-state-dict.js';
 export { Linear, type LinearOptions } from './layers/linear.js';
 export type { LinearFusion } from './layers/linear-fusion.js';
-export { Int8Linear } from './layers/int8-linear.js';
+export { Int8Linear, type Int8LinearFusion } from './layers/int8-linear.js';
 export { int8QkvProjection, int8QkvFusable } from './layers/int8-qkv-projection.js';
-export { checkInputNormModule, int8InputNorm, type InputNormModule } from './layers/input-norm-fusion.js';
+export { checkInputNormModule, int8InputNorm, linearWithInputNorm, type InputNormModule } from './layers/input-norm-fusion.js';
 export { quantizeLinearLayers, type QuantizeLinearLayersOptions } from './layers/quantize-linear-layers.js';
 export { loadInt8LinearLayers, type LoadInt8LinearLayersOptions } from './layers/load-int8-linear-layers.js';
 export { Embedding, type EmbeddingOptions } from './layers/embedding.js';

@@ -1,7 +1,8 @@
 import { add, mul, split, tidy, type Tensor } from '@tensorflow/tfjs-core';
+import { checkResidual } from '@attnkit/kernels';
 import { KvCache, cachedAttentionOutput, groupedQueryAttentionOutput, mergeHeads, splitHeads } from '@attnkit/attention';
-import { InvalidArgumentError, checkInteger, checkObject, describeValue } from '@attnkit/errors';
-import { Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, skipInitialization, type ActivationFunction } from '@attnkit/nn';
+import { InvalidArgumentError, checkInteger, checkObject, checkOptionKeys, describeValue } from '@attnkit/errors';
+import { Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, checkInputNormModule, linearWithInputNorm, skipInitialization, type ActivationFunction, type InputNormModule } from '@attnkit/nn';
 import { createDecoderCache } from '../decoder/create-decoder-cache.js';
 import type { DecoderModelType } from '../decoder/decoder-config.js';
 import { DecoderForCausalLM, type CausalLMOptions } from '../decoder/decoder-for-causal-lm.js';
@@ -16,6 +17,21 @@ import type { Gpt2Config } from './gpt2-config.js';
 // The module tree mirrors transformers' modeling_gpt2: `transformer.wte`, `transformer.h.N.attn.c_attn`,
 // `transformer.h.N.mlp.c_fc`, `transformer.ln_f`. Its Conv1D weights are stored [in, out]; they load
 // transposed into Linear layers ([out, in], GPT2_CHECKPOINT_KEYS), which run on attnkit's kernels and quantize to int8.
+
+/** What a GPT-2 block's attention or MLP may do besides its own forward: apply the block's norm first, add the residual last (the same numbers as those ops; inside the int8 products where they run). */
+export interface Gpt2SublayerOptions {
+  /** The block's `ln_1` / `ln_2`, applied to the input first. */
+  readonly inputNorm?: InputNormModule | undefined;
+  /** `[B, T, E]`, added to the output. */
+  readonly residual?: Tensor | undefined;
+}
+
+function checkSublayerOptions(options: Gpt2SublayerOptions, shape: readonly number[], caller: string): { norm: InputNormModule | undefined; fusion: { residual?: Tensor } } {
+  checkObject(options, { caller, argument: 'options', expected: 'an object { inputNorm?, residual? }' });
+  checkOptionKeys(options, ['inputNorm', 'residual'], caller);
+  const norm = checkInputNormModule(options.inputNorm, caller);
+  return { norm, fusion: options.residual === undefined ? {} : { residual: checkResidual(options.residual, shape, caller) } };
+}
 
 /** A block's `cache`: `undefined` (no cache) or the model's `KvCache` (`createCache`). */
 function checkCache(cache: unknown, caller: string): void {
@@ -51,21 +67,23 @@ export class GPT2Attention extends Module {
     ] as const);
   }
 
-  forward(hidden: Tensor, attentionMask: Tensor | undefined, cache: KvCache | undefined): Tensor {
+  /** `hidden [B, T, E]` → `[B, T, E]`; with `options`, `residual + attn(inputNorm(hidden))` ({@link Gpt2SublayerOptions}). */
+  forward(hidden: Tensor, attentionMask: Tensor | undefined, cache: KvCache | undefined, options: Gpt2SublayerOptions = {}): Tensor {
     this.assertLive('GPT2Attention.forward');
     checkCache(cache, 'GPT2Attention.forward');
+    const { norm, fusion } = checkSublayerOptions(options, hidden.shape, 'GPT2Attention.forward');
     return tidy(() => {
-      const qkv = this.cAttn.forward(hidden); // [B, T, 3E]
+      const qkv = linearWithInputNorm(this.cAttn, hidden, norm); // [B, T, 3E]
       const width = (qkv.shape[2] as number) / 3;
       if (cache !== undefined && hidden.shape[1] === 1 && this.queryScale === 1 && !this.training && (attentionMask === undefined || (attentionMask?.rank === 4 && attentionMask.dtype === 'bool'))) {
         const output = cache.attendStep(this.layerIndex, { query: qkv, key: qkv, value: qkv, heads: this.numHeads, kvHeads: this.numHeads, headDim: width / this.numHeads, queryAt: 0, keyAt: width, valueAt: 2 * width, mask: attentionMask }); // a decoding step on wasm: one kernel
-        if (output !== undefined) return this.cProj.forward(output);
+        if (output !== undefined) return this.cProj.forward(output, fusion);
       }
       const [q, k, v] = split(qkv, 3, 2).map((x) => splitHeads(x, this.numHeads)) as [Tensor, Tensor, Tensor]; // [B, T, 3E] -> 3 × [B, H, T, D]
       const query = this.queryScale === 1 ? q : mul(q, this.queryScale);
       const attention = { mask: attentionMask, dropout: this.dropout, training: this.training };
       const context = cache === undefined ? groupedQueryAttentionOutput(query, k, v, attention) : cachedAttentionOutput(query, cache.append(this.layerIndex, k, v), attention); // [B, H, T, D] over the cache's S positions
-      return this.cProj.forward(mergeHeads(context)); // [B, H, T, D] -> [B, T, E]
+      return this.cProj.forward(mergeHeads(context), fusion); // [B, H, T, D] -> [B, T, E] (+ residual)
     });
   }
 }
@@ -91,9 +109,11 @@ export class GPT2MLP extends Module {
     ] as const);
   }
 
-  forward(x: Tensor): Tensor {
+  /** `x [B, T, E]` → `[B, T, E]`; with `options`, `residual + mlp(inputNorm(x))` ({@link Gpt2SublayerOptions}). */
+  forward(x: Tensor, options: Gpt2SublayerOptions = {}): Tensor {
     this.assertLive('GPT2MLP.forward');
-    return tidy(() => this.cProj.forward(this.activation(this.cFc.forward(x))));
+    const { norm, fusion } = checkSublayerOptions(options, x.shape, 'GPT2MLP.forward');
+    return tidy(() => this.cProj.forward(this.activation(linearWithInputNorm(this.cFc, x, norm)), fusion));
   }
 }
 
@@ -125,9 +145,9 @@ export class GPT2Block extends Module {
   forward(hidden: Tensor, attentionMask: Tensor | undefined, cache: KvCache | undefined): Tensor {
     this.assertLive('GPT2Block.forward');
     checkCache(cache, 'GPT2Block.forward');
-    return tidy(() => {
-      const attended = add(hidden, this.attn.forward(this.ln1.forward(hidden), attentionMask, cache));
-      return add(attended, this.mlp.forward(this.ln2.forward(attended)));
+    return tidy(() => { // each LayerNorm applied by the sublayer it feeds, each sum made by the sublayer's last product: inside the int8 kernels where they run (the same numbers)
+      const attended = this.attn.forward(hidden, attentionMask, cache, { inputNorm: this.ln1, residual: hidden }); // x + attn(ln_1(x))
+      return this.mlp.forward(attended, { inputNorm: this.ln2, residual: attended }); // h + mlp(ln_2(h))
     });
   }
 }

@@ -1,7 +1,10 @@
-import type { Tensor } from '@tensorflow/tfjs-core';
+import { tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { kernelRoute, type InputNormOption } from '@attnkit/kernels';
 import { InvalidArgumentError, describeValue } from '@attnkit/errors';
+import { Int8Linear } from './int8-linear.js';
 import { LayerNorm } from './layer-norm.js';
+import type { Linear } from './linear.js';
+import type { LinearFusion } from './linear-fusion.js';
 import { RMSNorm } from './rms-norm.js';
 
 /** A norm module a block may apply to its input first (a pre-norm decoder's `input_layernorm`, `ln_1`). */
@@ -44,4 +47,21 @@ export function int8InputNorm(norm: InputNormModule | undefined, x: Tensor): Inp
     return { kind: 'layerNorm', weight: norm.weight, bias: norm.bias, epsilon: norm.eps };
   }
   return undefined;
+}
+
+/**
+ * `layer.forward(norm.forward(x), fusion)` (or `layer.forward(x, fusion)` without a norm) with the
+ * same numbers, the norm inside the int8 product where `layer` is an `Int8Linear` and
+ * {@link int8InputNorm} allows: a pre-norm block's first projection (GPT-2's `ln_1` and `c_attn`) in one call.
+ *
+ * Shapes: `x [..., in]` → `[..., out]`.
+ *
+ * @example
+ * const qkv = linearWithInputNorm(block.attn.cAttn, hidden, block.ln1); // [B, T, E] -> [B, T, 3E]
+ */
+export function linearWithInputNorm(layer: Linear | Int8Linear, x: Tensor, norm: InputNormModule | undefined, fusion: LinearFusion = {}): Tensor {
+  if (norm === undefined) return layer.forward(x, fusion);
+  const inputNorm = layer instanceof Int8Linear ? int8InputNorm(norm, x) : undefined;
+  if (inputNorm !== undefined) return (layer as Int8Linear).forward(x, { ...fusion, inputNorm });
+  return tidy(() => layer.forward(norm.forward(x), fusion));
 }

@@ -1,10 +1,13 @@
 import type { Tensor, Variable } from '@tensorflow/tfjs-core';
 import { checkObject, checkOptionKeys, describeValue, InvalidArgumentError, isTensorLike } from '@attnkit/errors';
-import { checkInt8Weight, freezeInt8Weight, int8MatMul, INT8_KERNEL_NAMES, quantizeWeightPerChannel, type Int8MatMulOptions, type Int8Weight } from '@attnkit/kernels';
+import { checkInt8Weight, freezeInt8Weight, int8MatMul, INT8_KERNEL_NAMES, quantizeWeightPerChannel, type InputNormOption, type Int8MatMulOptions, type Int8Weight } from '@attnkit/kernels';
 import { Module } from '../module/module.js';
 import { checkWidth } from './check-width.js';
 import { Linear } from './linear.js';
 import { checkLinearFusion, type LinearFusion } from './linear-fusion.js';
+
+/** What `Int8Linear.forward` may fuse: {@link LinearFusion}, and `inputNorm` (`int8MatMul`'s: each row of `x` normalized first, e.g. from `int8InputNorm`). */
+export type Int8LinearFusion = LinearFusion & { readonly inputNorm?: InputNormOption | undefined };
 
 /** Checks the options of an {@link Int8Linear} when it is built, not at its first forward: int8MatMul's options, `kernel` a name of INT8_KERNEL_NAMES. */
 function checkInt8LinearOptions(options: unknown, caller: string): void {
@@ -75,18 +78,19 @@ export class Int8Linear extends Module {
    * applied inside the int8 kernel (one pass; the numbers of the wasm backend's GELU kernel); with
    * `{ residualLayerNorm: { residual, gamma, beta, epsilon } }`, each output row then becomes
    * `LayerNorm(row + residual) · gamma + beta` there; with `{ residual }`, `residual` is added to
-   * the output there (see `int8MatMul`).
+   * the output there; with `{ inputNorm }`, each row of `x` is normalized first (see `int8MatMul`).
    *
    * @example
    * int8.forward(x, { activation: 'gelu' }); // = GELU(int8.forward(x)), fused
    * int8.forward(x, { residual: hidden });   // = add(int8.forward(x), hidden), fused
+   * int8.forward(x, { inputNorm: int8InputNorm(ln1, x) }); // = int8.forward(ln1.forward(x)), fused (on wasm)
    */
-  forward(x: Tensor, options: LinearFusion = {}): Tensor {
+  forward(x: Tensor, options: Int8LinearFusion = {}): Tensor {
     const caller = 'Int8Linear.forward';
     this.assertLive(caller);
     if (this.training) throw Int8Linear.#inferenceOnly(caller); // a parent's train() reaches here without calling ours
-    const { activation, residualLayerNorm, residual } = checkLinearFusion(options, caller);
-    const fused = { ...(activation === undefined ? {} : { activation }), ...(residualLayerNorm === undefined ? {} : { residualLayerNorm }), ...(residual === undefined ? {} : { residual }) };
+    const { activation, residualLayerNorm, residual, inputNorm } = checkLinearFusion(options, caller, ['inputNorm']);
+    const fused = { ...(activation === undefined ? {} : { activation }), ...(residualLayerNorm === undefined ? {} : { residualLayerNorm }), ...(residual === undefined ? {} : { residual }), ...(inputNorm === undefined ? {} : { inputNorm }) };
     return int8MatMul(checkWidth(x, caller, 'x', this.inFeatures, 'inFeatures'), this.weight, this.bias, { ...this.options, ...fused });
   }
 

@@ -11,16 +11,18 @@ import type { F32MatMulOptions } from '@attnkit/kernels';
  */
 export type LinearFusion = Pick<F32MatMulOptions, 'activation' | 'residualLayerNorm'> & { readonly residual?: Tensor };
 
+const LINEAR_FUSION_KEYS = ['activation', 'residualLayerNorm', 'residual'];
+
 /**
  * Checks a {@link LinearFusion} (an object with only those keys, a known activation) and returns
- * it; the residual LayerNorm's tensors are checked against the output by the product.
+ * it (`more`: other keys the caller accepts); the residual LayerNorm's tensors are checked against the output by the product.
  *
  * @example
  * const { activation, residualLayerNorm } = checkLinearFusion(options, 'Linear.forward');
  */
-export function checkLinearFusion(options: LinearFusion, caller: string): LinearFusion {
+export function checkLinearFusion<T extends LinearFusion>(options: T, caller: string, more: readonly string[] = []): T {
   checkObject(options, { caller, argument: 'options', expected: 'an object with an optional activation, residualLayerNorm or residual' });
-  const { activation, residual, residualLayerNorm } = checkOptionKeys(options, ['activation', 'residualLayerNorm', 'residual'], caller);
+  const { activation, residual, residualLayerNorm } = checkOptionKeys(options, more.length === 0 ? LINEAR_FUSION_KEYS : [...LINEAR_FUSION_KEYS, ...more], caller);
   if (residual !== undefined && residualLayerNorm !== undefined) throw new InvalidArgumentError({ caller, argument: 'residual', expected: 'absent with residualLayerNorm (which adds its own residual)', received: 'both' });
   if (activation !== undefined && activation !== 'gelu') {
     throw new InvalidArgumentError({ caller, argument: 'activation', expected: "'gelu' (or absent)", received: describeValue(activation) });
