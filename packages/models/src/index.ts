@@ -61,7 +61,7 @@ export { decoderStateDict, type DecoderStateDict } from './load/decoder-state-di
 export { readModelFolder, type ModelFolder, type ReadModelFolderOptions } from './load/read-model-folder.js';
 export type { LoadModelOptions } from './load/open-model-folder.js';
 export { parseGpt2Config, type Gpt2Config } from './gpt2/gpt2-config.js';
-export { GPT2Model, GPT2LMHeadModel, GPT2Block, GPT2Attention, GPT2MLP } from './gpt2/gpt2-model.js';
+export { GPT2Model, GPT2LMHeadModel, GPT2Block, GPT2Attention, GPT2MLP, type Gpt2SublayerOptions } from './gpt2/gpt2-model.js';
 export { GPT2_CHECKPOINT_KEYS } from './gpt2/gpt2-checkpoint-keys.js';
 export { parseLlamaConfig, type LlamaConfig } from './llama/llama-config.js';
 export { LlamaModel, LlamaForCausalLM } from './llama/llama-model.js';
