@@ -5,7 +5,7 @@ export { F32_KERNEL_NAMES, type F32KernelName } from './f32-kernel-name.js';
 export type { F32GemmKernel, F32GemmRequest } from './f32-gemm-kernel.js';
 export { checkResidualLayerNorm, type ResidualLayerNormOption } from './residual-layer-norm-option.js';
 export { checkResidual } from './check-residual.js';
-export { checkInputNorm, inputNormValues, type InputNormOption } from './input-norm-option.js';
+export { checkInputNorm, type InputNormOption } from './input-norm-option.js';
 export { quantizeWeightPerChannel, type FloatWeight } from './quantize-weight-per-channel.js';
 export { checkInt8Weight, type Int8Weight } from './int8-weight.js';
 export { freezeInt8Weight, isFrozenInt8Weight } from './frozen-int8-weight.js';

@@ -36,6 +36,7 @@ export function inputNormF32(x: Float32Array, values: InputNormValues, rows: num
   checkObject(values, { caller, argument: 'values', expected: 'an object { kind, weight, bias?, epsilon }' });
   const { kind, weight, bias, epsilon } = values;
   if (kind !== 'rmsNorm' && kind !== 'layerNorm') throw new InvalidArgumentError({ caller, argument: 'values.kind', expected: "'rmsNorm' or 'layerNorm'", received: describeValue(kind) });
+  if (kind === 'rmsNorm' && bias !== undefined) throw new InvalidArgumentError({ caller, argument: 'values.bias', expected: "no bias with kind 'rmsNorm' (RMSNorm has none)", received: describeValue(bias) });
   const arrays: [string, unknown, number][] = [['x', x, rows * width], ['values.weight', weight, width], ...(kind === 'layerNorm' ? [['values.bias', bias, width] as [string, unknown, number]] : [])];
   for (const [name, array, length] of arrays) {
     checkFlatArray(array, 'Float32Array', length, caller, name);

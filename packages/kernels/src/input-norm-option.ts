@@ -1,5 +1,5 @@
 import type { Tensor } from '@tensorflow/tfjs-core';
-import { checkObject, checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
+import { checkInteger, checkObject, checkOptionKeys, checkTensor, describeValue, formatShape, InvalidArgumentError } from '@attnkit/errors';
 import type { InputNormValues } from './input-norm-f32.js';
 
 /**
@@ -26,6 +26,7 @@ export interface InputNormOption {
  * checkInputNorm({ kind: 'rmsNorm', weight, epsilon: 1e-5 }, 576, 'int8MatMul');
  */
 export function checkInputNorm(option: InputNormOption, depth: number, caller: string): void {
+  checkInteger(depth, { caller: 'checkInputNorm', argument: 'depth', min: 0 }); // K, the product's
   checkObject(option, { caller, argument: 'inputNorm', expected: "an object { kind: 'rmsNorm' | 'layerNorm', weight, bias?, epsilon }" });
   const { kind } = checkOptionKeys(option, ['kind', 'weight', 'bias', 'epsilon'], caller, 'inputNorm');
   if (kind !== 'rmsNorm' && kind !== 'layerNorm') throw new InvalidArgumentError({ caller, argument: 'inputNorm.kind', expected: "'rmsNorm' or 'layerNorm'", received: describeValue(kind) });

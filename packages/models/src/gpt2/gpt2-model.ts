@@ -1,7 +1,7 @@
 import { add, mul, split, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { checkResidual } from '@attnkit/kernels';
 import { KvCache, cachedAttentionOutput, groupedQueryAttentionOutput, mergeHeads, splitHeads } from '@attnkit/attention';
-import { InvalidArgumentError, checkInteger, checkObject, checkOptionKeys, describeValue } from '@attnkit/errors';
+import { InvalidArgumentError, checkInteger, checkObject, checkOptionKeys, checkTensor, describeValue } from '@attnkit/errors';
 import { Embedding, LayerNorm, Linear, Module, ModuleList, activationByName, checkInputNormModule, linearWithInputNorm, skipInitialization, type ActivationFunction, type InputNormModule } from '@attnkit/nn';
 import { createDecoderCache } from '../decoder/create-decoder-cache.js';
 import type { DecoderModelType } from '../decoder/decoder-config.js';
@@ -26,11 +26,13 @@ export interface Gpt2SublayerOptions {
   readonly residual?: Tensor | undefined;
 }
 
-function checkSublayerOptions(options: Gpt2SublayerOptions, shape: readonly number[], caller: string): { norm: InputNormModule | undefined; fusion: { residual?: Tensor } } {
+function checkSublayerOptions(options: Gpt2SublayerOptions, x: unknown, caller: string): { norm: InputNormModule | undefined; fusion: { residual?: Tensor } } {
   checkObject(options, { caller, argument: 'options', expected: 'an object { inputNorm?, residual? }' });
   checkOptionKeys(options, ['inputNorm', 'residual'], caller);
   const norm = checkInputNormModule(options.inputNorm, caller);
-  return { norm, fusion: options.residual === undefined ? {} : { residual: checkResidual(options.residual, shape, caller) } };
+  if (options.residual === undefined) return { norm, fusion: {} };
+  const input = checkTensor(x, { caller, argument: 'x', dtype: 'float32', rank: 3, shape: '[B, T, E]' }); // the residual is of its shape
+  return { norm, fusion: { residual: checkResidual(options.residual, input.shape, caller) } };
 }
 
 /** A block's `cache`: `undefined` (no cache) or the model's `KvCache` (`createCache`). */
@@ -71,7 +73,7 @@ export class GPT2Attention extends Module {
   forward(hidden: Tensor, attentionMask: Tensor | undefined, cache: KvCache | undefined, options: Gpt2SublayerOptions = {}): Tensor {
     this.assertLive('GPT2Attention.forward');
     checkCache(cache, 'GPT2Attention.forward');
-    const { norm, fusion } = checkSublayerOptions(options, hidden.shape, 'GPT2Attention.forward');
+    const { norm, fusion } = checkSublayerOptions(options, hidden, 'GPT2Attention.forward');
     return tidy(() => {
       const qkv = linearWithInputNorm(this.cAttn, hidden, norm); // [B, T, 3E]
       const width = (qkv.shape[2] as number) / 3;
@@ -112,7 +114,7 @@ export class GPT2MLP extends Module {
   /** `x [B, T, E]` → `[B, T, E]`; with `options`, `residual + mlp(inputNorm(x))` ({@link Gpt2SublayerOptions}). */
   forward(x: Tensor, options: Gpt2SublayerOptions = {}): Tensor {
     this.assertLive('GPT2MLP.forward');
-    const { norm, fusion } = checkSublayerOptions(options, x.shape, 'GPT2MLP.forward');
+    const { norm, fusion } = checkSublayerOptions(options, x, 'GPT2MLP.forward');
     return tidy(() => this.cProj.forward(this.activation(linearWithInputNorm(this.cFc, x, norm)), fusion));
   }
 }

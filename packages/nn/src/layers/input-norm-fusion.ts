@@ -1,9 +1,9 @@
 import { tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { kernelRoute, type InputNormOption } from '@attnkit/kernels';
-import { InvalidArgumentError, describeValue } from '@attnkit/errors';
+import { InvalidArgumentError, checkTensor, describeValue } from '@attnkit/errors';
 import { Int8Linear } from './int8-linear.js';
 import { LayerNorm } from './layer-norm.js';
-import type { Linear } from './linear.js';
+import { Linear } from './linear.js';
 import type { LinearFusion } from './linear-fusion.js';
 import { RMSNorm } from './rms-norm.js';
 
@@ -40,6 +40,10 @@ export function checkInputNormModule(norm: unknown, caller: string): InputNormMo
  * const y = int8MatMul(fused === undefined ? layer.inputLayernorm.forward(hidden) : hidden, weight, bias, fused === undefined ? {} : { inputNorm: fused });
  */
 export function int8InputNorm(norm: InputNormModule | undefined, x: Tensor): InputNormOption | undefined {
+  const caller = 'int8InputNorm';
+  checkInputNormModule(norm, caller);
+  checkTensor(x, { caller, argument: 'x', dtype: 'float32', shape: '[..., E]' });
+  if (x.rank === 0) throw new InvalidArgumentError({ caller, argument: 'x', expected: 'a float32 tensor [..., E] of rank ≥ 1', received: 'a scalar (rank 0)' });
   if (norm instanceof RMSNorm && !norm.isDisposed && norm.constructor === RMSNorm && kernelRoute('rmsNorm', [x, norm.weight]).useKernel) {
     return { kind: 'rmsNorm', weight: norm.weight, epsilon: norm.eps };
   }
@@ -60,6 +64,9 @@ export function int8InputNorm(norm: InputNormModule | undefined, x: Tensor): Inp
  * const qkv = linearWithInputNorm(block.attn.cAttn, hidden, block.ln1); // [B, T, E] -> [B, T, 3E]
  */
 export function linearWithInputNorm(layer: Linear | Int8Linear, x: Tensor, norm: InputNormModule | undefined, fusion: LinearFusion = {}): Tensor {
+  const caller = 'linearWithInputNorm';
+  if (!(layer instanceof Int8Linear) && !(layer instanceof Linear)) throw new InvalidArgumentError({ caller, argument: 'layer', expected: 'a Linear or an Int8Linear', received: describeValue(layer) });
+  checkInputNormModule(norm, caller);
   if (norm === undefined) return layer.forward(x, fusion);
   const inputNorm = layer instanceof Int8Linear ? int8InputNorm(norm, x) : undefined;
   if (inputNorm !== undefined) return (layer as Int8Linear).forward(x, { ...fusion, inputNorm });

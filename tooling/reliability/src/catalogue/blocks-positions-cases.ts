@@ -8,7 +8,7 @@ import { quantizeWeightPerChannel } from '@attnkit/kernels';
 import { checkBoolMask, checkRankTwo, fromTorchBoolMask, maskedFillValue, mergeMasks, readMaskIds, slidingWindowMask, splitAdditiveMask, toTorchBoolMask, validateMask } from '@attnkit/masks';
 import {
   Dropout, GemmaRMSNorm, Int8Linear, LayerNorm, Linear, Module, ModuleDict, ModuleList, StateDictError, activationByName, checkLayerConfig, checkWidth, gelu, geluTanh, initialValues,
-  int8QkvProjection, linearResidualLayerNorm, linearThenActivation, loadInt8LinearLayers, quantizeLinearLayers, skipInitialization,
+  int8QkvProjection, linearResidualLayerNorm, linearThenActivation, loadInt8LinearLayers, quantizeLinearLayers, skipInitialization, RMSNorm, int8InputNorm, linearWithInputNorm, checkInputNormModule,
 } from '@attnkit/nn';
 import { checkQueryKey, checkScorer, dotProductScorer } from '@attnkit/scorers';
 import type { CatalogueCase } from './catalogue-case.js';
@@ -84,7 +84,11 @@ const NN: readonly ValidCall[] = [
   { name: 'nn.GemmaRMSNorm.forward', args: () => [f([2, 4])], call: ([x]) => withModule(() => new GemmaRMSNorm(4), (m) => m.forward(x as Tensor)) },
   { name: 'nn.Int8Linear', args: () => [int8Weight(), f([4]), {}], call: ([w, bias, o]) => withModule(() => new Int8Linear(w as never, bias as Tensor, o as never), () => undefined), optional: [1, 2], options: { index: 2, keys: ['kernel'] } },
   { name: 'nn.Int8Linear.fromLinear', args: () => [linear(), {}], call: ([l, o]) => withModule(() => Int8Linear.fromLinear(l as Linear, o as never), () => undefined), optional: [1], options: { index: 1, keys: ['kernel'] } },
-  { name: 'nn.Int8Linear.forward', args: () => [f([2, 4]), {}], call: ([x, o]) => withModule(() => new Int8Linear(int8Weight()), (m) => m.forward(x as Tensor, o as never)), optional: [1], options: { index: 1, keys: ['activation', 'residualLayerNorm'] } },
+  { name: 'nn.Int8Linear.forward', args: () => [f([2, 4]), {}], call: ([x, o]) => withModule(() => new Int8Linear(int8Weight()), (m) => m.forward(x as Tensor, o as never)), optional: [1], options: { index: 1, keys: ['activation', 'residualLayerNorm', 'residual', 'inputNorm'] } },
+  { name: 'nn.int8InputNorm', args: () => [new RMSNorm(4), f([2, 4])], call: ([n, x]) => int8InputNorm(n as never, x as Tensor), optional: [0] },
+  { name: 'nn.linearWithInputNorm', args: () => [linear(), f([2, 4]), new RMSNorm(4), {}], call: ([l, x, n, o]) => tidyCall(() => linearWithInputNorm(l as Linear, x as Tensor, n as never, o as never)), optional: [2, 3],
+    options: { index: 3, keys: ['activation', 'residualLayerNorm', 'residual'] }, accepted: { '3:{}': 'no fusion: the plain forward' } },
+  { name: 'nn.checkInputNormModule', args: () => [new RMSNorm(4), 'catalogue'], call: ([n, c]) => checkInputNormModule(n, c as string), optional: [0], accepted: acceptedEverywhere(CALLER, [1]) },
   { name: 'nn.Module.loadStateDict', args: () => [stateDictOf(), {}], call: ([s, o]) => withModule(() => new TwoLinear(), (m) => m.loadStateDict(s as never, o as never)), optional: [1], options: { index: 1, keys: ['strict'] } },
   { name: 'nn.Module.replaceModule', args: () => ['first', linear()], call: ([n, l]) => withModule(() => new TwoLinear(), (m) => m.replaceModule(n as string, l as Module).dispose()) },
   { name: 'nn.Module.train', args: () => [true], call: ([t]) => withModule(() => new TwoLinear(), (m) => m.train(t as boolean)), optional: [0] },

@@ -31,6 +31,7 @@ const ACCEPTED: Readonly<Record<string, string>> = {
   'kernels.isFrozenInt8Weight': 'answers for any value: false unless it is a frozen Int8Weight',
   'errors.isTensorLike': 'answers for any value',
   'nn.int8QkvFusable': 'answers for any value: false unless given three fusable Int8Linear layers',
+  'nn.checkInputNormModule:undefined': 'no norm module: undefined (a block\'s inputNorm option is optional)',
   'errors.formatShape': 'formats any value for a message (a non-shape is described)',
   'backends.callBackend': 'the first argument only names the caller in messages',
   'backends.assertBackendReady': 'the first argument only names the caller in messages',

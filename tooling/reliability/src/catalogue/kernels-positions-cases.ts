@@ -3,7 +3,7 @@ import { AttnkitError } from '@attnkit/errors';
 import {
   InferenceOnlyError, KernelUnavailableError, checkInt8Weight, checkResidualLayerNorm, dequantizeAccumulators, erf64, erfF32, f32Kernel, f32MatMul, f32MatMul64, fusedAttention, fusedAttentionKernel,
   fusedAttentionReference, fusedAttentionTokens, fusedQkvAttention, freezeInt8Weight, geluF32, isFrozenInt8Weight, int8Kernel, int8MatMul, int8MatMulReference, kernelRoute, originalWasmKernel, quantizeRows, quantizeWeightPerChannel,
-  residualLayerNormF32, startKernelThreads,
+  residualLayerNormF32, startKernelThreads, checkInputNorm, checkResidual, inputNormF32,
 } from '@attnkit/kernels';
 import type { CatalogueCase } from './catalogue-case.js';
 import { variants, type ValidCall } from './positions-cases.js';
@@ -30,6 +30,7 @@ const int8Weight = () => quantizeWeightPerChannel({ values: Float32Array.of(1, 2
 /** A residualLayerNorm option for an output [2, 2]. */
 const residual = () => ({ residual: f([2, 2]), gamma: ones([2]), beta: f([2]), epsilon: 1e-5 });
 const MATMUL_KEYS = ['kernel', 'activation', 'residualLayerNorm'];
+const INT8_MATMUL_KEYS = [...MATMUL_KEYS, 'inputNorm', 'residual'];
 const ATTENTION_KEYS = ['mask', 'bias', 'scale', 'kernel'];
 /** A fused attention problem: B = H = T = 1, S = D = Dv = 2, flat. */
 const problem = () => ({ batch: 1, heads: 1, queryLength: 1, keyLength: 2, headDim: 2, valueDim: 2, scale: 1, query: Float32Array.of(1, 0), key: Float32Array.of(1, 0, 0, 1), value: Float32Array.of(1, 2, 3, 4) });
@@ -37,7 +38,12 @@ const problem = () => ({ batch: 1, heads: 1, queryLength: 1, keyLength: 2, headD
 const VALID_CALLS: readonly ValidCall[] = [
   // the products
   { name: 'kernels.int8MatMul', args: () => [f([2, 3]), int8Weight(), f([2]), {}], call: ([x, w, b, o]) => tidyCall(() => int8MatMul(x as Tensor, w as never, b as Tensor, o as never)), optional: [2, 3],
-    options: { index: 3, keys: MATMUL_KEYS } },
+    options: { index: 3, keys: INT8_MATMUL_KEYS } },
+  { name: 'kernels.checkInputNorm', args: () => [{ kind: 'rmsNorm', weight: ones([3]), epsilon: 1e-5 }, 3, 'catalogue'], call: ([o, k, c]) => checkInputNorm(o as never, k as number, c as string),
+    options: { index: 0, keys: ['kind', 'weight', 'bias', 'epsilon'] }, accepted: acceptedEverywhere(CALLER, [2]) },
+  { name: 'kernels.checkResidual', args: () => [f([2, 2]), [2, 2], 'catalogue'], call: ([r, s, c]) => checkResidual(r, s as never, c as string), accepted: acceptedEverywhere(CALLER, [2]) },
+  { name: 'kernels.inputNormF32', args: () => [new Float32Array(4), { kind: 'rmsNorm', weight: Float32Array.of(1, 1), epsilon: 1e-5 }, 2, 2],
+    call: ([x, v, r, w]) => inputNormF32(x as never, v as never, r as number, w as number), options: { index: 1, keys: ['kind', 'weight', 'bias', 'epsilon'] } },
   { name: 'kernels.f32MatMul', args: () => [f([2, 3]), f([2, 3]), f([2]), {}], call: ([x, w, b, o]) => tidyCall(() => f32MatMul(x as Tensor, w as Tensor, b as Tensor, o as never)), optional: [2, 3],
     options: { index: 3, keys: MATMUL_KEYS } },
   { name: 'kernels.checkResidualLayerNorm', args: () => [residual(), [2, 2], 'catalogue'], call: ([r, s, c]) => checkResidualLayerNorm(r as never, s as never, c as string),

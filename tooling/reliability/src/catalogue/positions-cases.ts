@@ -103,7 +103,7 @@ const VALID_CALLS: readonly ValidCall[] = [
   { name: 'attention.HeadProjection.forward', args: () => [f([2, 5, 12])], call: ([x]) => withModule(() => new HeadProjection({ inputDim: 12, numHeads: 3, headDim: 4, seed: 1 }), (m) => m.forward(x as Tensor)) },
   { name: 'attention.RotaryEmbedding.forward', args: () => [tensor([[0, 1, 2]], [1, 3], 'int32')], call: ([p]) => withModule(() => new RotaryEmbedding({ headDim: 4 } as never), (m) => { const r = m.forward(p as Tensor); return [r.cos, r.sin]; }), accepted: { '0:an int32 tensor': 'int32 position ids [1, 3] are valid input' } },
   { name: 'attention.DecoderAttention.forward', args: () => [f([1, 3, 8]), {}], call: ([x, o]) => withModule(() => new DecoderAttention(decoderConfig as never), (m) => m.forward(x as Tensor, o as never)), optional: [1],
-    options: { index: 1, keys: ['positionEmbeddings', 'attentionMask', 'cache', 'layerIndex'] } },
+    options: { index: 1, keys: ['positionEmbeddings', 'attentionMask', 'cache', 'layerIndex', 'inputNorm', 'residual'] } },
   { name: 'attention.KvCache.step', args: () => [[[1, 1]], {}], call: ([m, o]) => { const cache = new KvCache({ numLayers: 1, maxLength: 4 }); try { const s = cache.step(m as number[][], o as never); s.positionIds.dispose(); s.attentionMask.dispose(); } finally { cache.dispose(); } }, optional: [1],
     options: { index: 1, keys: ['slidingWindow'] } },
   // nn
@@ -112,7 +112,7 @@ const VALID_CALLS: readonly ValidCall[] = [
   { name: 'nn.rmsNorm', args: () => [f([2, 3]), ones([3]), 1e-6], call: ([x, w, eps]) => tidyCall(() => rmsNorm(x as Tensor, w as Tensor, eps as number)), optional: [1] },
   { name: 'nn.gatherRows', args: () => [f([4, 3]), tensor([0, 2], [2], 'int32')], call: ([x, i]) => tidyCall(() => gatherRows(x as Tensor, i as Tensor)) },
   { name: 'nn.Linear', args: () => [3, 4, {}], call: ([i, o, opts]) => withModule(() => new Linear(i as number, o as number, opts as never), () => undefined), optional: [2], options: { index: 2, keys: ['bias', 'seed']  }, accepted: { 'seed:-1': 'any integer seed is a seed (as torch.manual_seed takes negative ones)' } },
-  { name: 'nn.Linear.forward', args: () => [f([2, 3]), {}], call: ([x, o]) => withModule(() => new Linear(3, 4, { seed: 1 }), (m) => m.forward(x as Tensor, o as never)), optional: [1], options: { index: 1, keys: ['activation', 'residualLayerNorm'] } },
+  { name: 'nn.Linear.forward', args: () => [f([2, 3]), {}], call: ([x, o]) => withModule(() => new Linear(3, 4, { seed: 1 }), (m) => m.forward(x as Tensor, o as never)), optional: [1], options: { index: 1, keys: ['activation', 'residualLayerNorm', 'residual'] } },
   { name: 'nn.Embedding', args: () => [10, 4, {}], call: ([n, d, o]) => withModule(() => new Embedding(n as number, d as number, o as never), () => undefined), optional: [2], options: { index: 2, keys: ['paddingIdx', 'seed']  }, accepted: { 'seed:-1': 'any integer seed is a seed (as torch.manual_seed takes negative ones)' } },
   { name: 'nn.Embedding.forward', args: () => [tensor([[1, 2]], [1, 2], 'int32')], call: ([ids]) => withModule(() => new Embedding(10, 4, { seed: 1 }), (m) => m.forward(ids as Tensor)), accepted: { '0:an int32 tensor': 'int32 ids [1, 3] below numEmbeddings are valid input' } },
   { name: 'nn.LayerNorm', args: () => [4, {}], call: ([n, o]) => withModule(() => new LayerNorm(n as number, o as never), () => undefined), optional: [1], options: { index: 1, keys: ['eps', 'elementwiseAffine'] } },
@@ -121,6 +121,8 @@ const VALID_CALLS: readonly ValidCall[] = [
   { name: 'nn.RMSNorm.forward', args: () => [f([2, 4])], call: ([x]) => withModule(() => new RMSNorm(4), (m) => m.forward(x as Tensor)) },
   { name: 'nn.FeedForward', args: () => [{ embedDim: 4, feedForwardDim: 8, seed: 1 }], call: ([c]) => withModule(() => new FeedForward(c as never), () => undefined), options: { index: 0, keys: ['embedDim', 'feedForwardDim', 'activation', 'dropout', 'seed']  }, accepted: { 'seed:-1': 'any integer seed is a seed (as torch.manual_seed takes negative ones)' } },
   { name: 'nn.FeedForward.forward', args: () => [f([2, 4])], call: ([x]) => withModule(() => new FeedForward({ embedDim: 4, feedForwardDim: 8, seed: 1 }), (m) => m.forward(x as Tensor)) },
+  { name: 'nn.GatedFeedForward.forward', args: () => [f([2, 4]), {}], call: ([x, o]) => withModule(() => new GatedFeedForward({ embedDim: 4, feedForwardDim: 8, seed: 1 }), (m) => m.forward(x as Tensor, o as never)), optional: [1],
+    options: { index: 1, keys: ['inputNorm', 'residual'] } },
   { name: 'nn.GatedFeedForward', args: () => [{ embedDim: 4, feedForwardDim: 8, seed: 1 }], call: ([c]) => withModule(() => new GatedFeedForward(c as never), () => undefined), options: { index: 0, keys: ['embedDim', 'feedForwardDim', 'activation', 'bias', 'seed']  }, accepted: { 'seed:-1': 'any integer seed is a seed (as torch.manual_seed takes negative ones)' } },
   { name: 'attention.MultiHeadAttention', args: () => [{ ...mhaConfig }], call: ([c]) => withModule(() => new MultiHeadAttention(c as never), () => undefined), options: { index: 0, keys: ['embedDim', 'numHeads', 'keyDim', 'valueDim', 'bias', 'dropout', 'scorer', 'projections', 'layout', 'seed']  }, accepted: { 'seed:-1': 'any integer seed is a seed (as torch.manual_seed takes negative ones)' } },
 ];
