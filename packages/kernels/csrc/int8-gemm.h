@@ -33,6 +33,10 @@ typedef elem_t belem_t;
 #define NR 2  // rows of B (output columns) per tile
 #endif
 _Static_assert(NR <= 4, "row_tile sums a tile's columns into one vector");
+#ifndef ROW_UNROLL
+#define ROW_UNROLL 4 // steps of K per iteration of row_tile (even)
+#endif
+_Static_assert(ROW_UNROLL % 2 == 0, "row_tile alternates two sets of sums");
 #define MC (32 * NR) // output columns per cache block (a multiple of NR): the B panel stays in L2 while A tiles stream
 
 extern unsigned char __heap_base;
@@ -174,14 +178,26 @@ static void int8_gemm_pack(const int8_t *a, const int8_t *b, int32_t n, int32_t 
 // sums (in a vector's first NR lanes). The tile above would also multiply the MR − 1 zero rows of
 // A's padded panel; this reads row 0 only (its panel stride is MR · KSTEP), and its int32 sums are
 // the same exact integers. One tile at a time reads B as one sequential stream, which measured
-// faster in decoding (weights streamed from memory) than two tiles side by side.
+// faster in decoding (weights streamed from memory) than two tiles side by side. ROW_UNROLL steps
+// of K per iteration, into two sets of sums (int32: any order gives the same integers), cut the
+// loop's own instructions: Node, 2-core Intel Xeon, SmolLM-shaped int8 decoding, fastest step of
+// each of 6 calls, old and new processes alternating: 19.2–20.2 → 18.2–19.2 ms.
 static inline v128_t row_tile(const elem_t *a, const belem_t *b, int32_t kp) {
-  v128_t c[NR];
-  for (int32_t j = 0; j < NR; j++) c[j] = wasm_i32x4_const_splat(0);
-  for (int32_t p = 0; p < kp; p += KSTEP, a += MR * KSTEP, b += NR * KSTEP) {
+  v128_t c[NR], d[NR];
+  for (int32_t j = 0; j < NR; j++) c[j] = d[j] = wasm_i32x4_const_splat(0);
+  int32_t p = 0;
+  for (; p + ROW_UNROLL * KSTEP <= kp; p += ROW_UNROLL * KSTEP, a += ROW_UNROLL * MR * KSTEP, b += ROW_UNROLL * NR * KSTEP) {
+    for (int32_t u = 0; u < ROW_UNROLL; u += 2) {
+      v128_t x0 = wasm_v128_load(a + u * MR * KSTEP), x1 = wasm_v128_load(a + (u + 1) * MR * KSTEP);
+      for (int32_t j = 0; j < NR; j++) DOT(c[j], x0, LOAD_B(b + (u * NR + j) * KSTEP));
+      for (int32_t j = 0; j < NR; j++) DOT(d[j], x1, LOAD_B(b + ((u + 1) * NR + j) * KSTEP));
+    }
+  }
+  for (; p < kp; p += KSTEP, a += MR * KSTEP, b += NR * KSTEP) {
     v128_t x = wasm_v128_load(a);
     for (int32_t j = 0; j < NR; j++) DOT(c[j], x, LOAD_B(b + j * KSTEP));
   }
+  for (int32_t j = 0; j < NR; j++) c[j] = wasm_i32x4_add(c[j], d[j]);
   const v128_t zero = wasm_i32x4_const_splat(0);
   return reduce4(c[0], NR > 1 ? c[1] : zero, NR > 2 ? c[2] : zero, NR > 3 ? c[3] : zero);
 }
