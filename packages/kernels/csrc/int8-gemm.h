@@ -22,6 +22,8 @@
 #include "gelu.h"
 #include "residual-layer-norm.h"
 #include "rms-norm.h"
+#define EXP_NO_BITSELECT // v128.bitselect is the relaxed dot-add module's placeholder (int8-gemm-relaxed-dot-add.c)
+#include "silu-mul.h"
 
 #ifndef LOAD_B
 typedef elem_t belem_t;
@@ -305,6 +307,11 @@ __attribute__((export_name("run_part"))) void run_part(const gemm_job *job, int3
   if (job->phase == 1) {
     int32_t begin = (int32_t)((int64_t)job->n * part / parts), end = (int32_t)((int64_t)job->n * (part + 1) / parts);
     residual_layer_norm_rows(job->out, job->residual, job->gamma, job->beta, begin, end, job->m, job->eps);
+    return;
+  }
+  if (job->phase == 4) { // SwiGLU between two products: out [n, m] = silu(gate) · up of x [n, 2m] (silu-mul.h), by rows
+    int32_t begin = (int32_t)((int64_t)job->n * part / parts), end = (int32_t)((int64_t)job->n * (part + 1) / parts);
+    silu_mul_rows(job->x + (int64_t)begin * 2 * job->m, job->out + (int64_t)begin * job->m, end - begin, job->m);
     return;
   }
   if (job->phase == 3) {

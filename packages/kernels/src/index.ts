@@ -1,4 +1,5 @@
 export { int8MatMul, MAX_INT8_DEPTH, type Int8MatMulOptions } from './int8-mat-mul.js';
+export { int8GatedFeedForward, type Int8GatedFeedForwardOptions } from './int8-gated-feed-forward.js';
 export { f32MatMul, type F32MatMulOptions } from './f32-mat-mul.js';
 export { f32Kernels, f32Kernel, type F32KernelReport } from './f32-kernels.js';
 export { F32_KERNEL_NAMES, type F32KernelName } from './f32-kernel-name.js';

@@ -52,7 +52,24 @@ const NORMS: Record<InputNormValues['kind'], number> = { rmsNorm: 1, layerNorm: 
 interface ProductFusion {
   readonly inputNorm?: InputNormValues | undefined;
   readonly residual?: Float32Array | undefined;
+  /** Its kept weight and layout, when the caller made them (gatedMultiply: two products laid out side by side). */
+  readonly placed?: { readonly kept: KeptWeightUse | undefined; readonly instance: GemmInstance; readonly at: ProductLayout } | undefined;
 }
+/** Where #place put a product's operands (byte offsets in the module's memory). */
+type ProductLayout = { job: number; x: number; rowScale: number; a: number; scratch: number; b: number; colScale: number; bias: number; out: number; residual: number; gamma: number; beta: number; normWeight: number; normBias: number; end: number };
+/** A kept weight as #keptWeight finds or places it (`fresh`: not packed yet). */
+type KeptWeightUse = { entry: KeptInt8Weight; fresh: boolean; commit(): void };
+/** One weight of {@link WasmInt8Gemm.gatedMultiply}: its bytes `[cols, depth]`, column scales, bias and kept-weight key. */
+export interface GatedProductWeight {
+  readonly weight: Int8Array;
+  readonly weightKey?: { readonly key: number; readonly owner: object; readonly frozen?: boolean } | undefined;
+  readonly colScales: Float32Array;
+  readonly bias: Float32Array | undefined;
+  readonly cols: number;
+  readonly depth: number;
+}
+/** Work counted per value of SwiGLU's silu(gate) · up between the products (gemm_job phase 4): a decoding step's row stays on the calling thread. */
+const SILU_WORK_PER_VALUE = 16;
 /** Quantizing and packing one activation value counted as this many multiply-adds of a job's work (SMALL_JOB_WORK): the rows of a decoding step stay on the calling thread, an encoder batch's are split. */
 const QUANTIZE_WORK_PER_VALUE = 4;
 
@@ -177,18 +194,47 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     return this.#multiply({ read, key }, weight, shape, colScales, bias, caller, activation, inPlace, residualLayerNorm, weightKey, { inputNorm, residual });
   }
 
+  /**
+   * SwiGLU's two products in one call, nothing leaving the module between them: `gateUp` `[2F, K]`
+   * (the gate's F rows first) on x `[rows, K]` (each row normalized first with `inputNorm`), then
+   * `hidden = silu(gate) · up` `[rows, F]` (csrc/silu-mul.h, by rows over the threads), then `down`
+   * `[M, F]` on it, `residual [rows, M]` added last. The numbers of {@link quantizedMultiplyReusing},
+   * the wasm SiLU · up kernel (`SILU_MUL_KERNEL`, the same C) and {@link quantizedMultiplyReusing}
+   * again, bit for bit. `inPlace`: a view of the module's memory (valid until the next call).
+   */
+  gatedMultiply(request: { read: () => Float32Array; rows: number; gateUp: GatedProductWeight; down: GatedProductWeight; caller: string; inPlace: boolean; inputNorm?: InputNormValues | undefined; residual?: Float32Array | undefined }): Float32Array {
+    const { read, rows, gateUp, down, caller, inPlace, inputNorm, residual } = request;
+    if (gateUp.cols !== 2 * down.depth) throw new Error(`attnkit kernels: gatedMultiply needs gateUp [2F, K] and down [M, F]; got [${gateUp.cols}, ${gateUp.depth}] and [${down.cols}, ${down.depth}]`); // a bug, never an input error
+    const first: Int8GemmShape = { rows, cols: gateUp.cols, depth: gateUp.depth };
+    const second: Int8GemmShape = { rows, cols: down.cols, depth: down.depth };
+    if (rows * down.cols === 0) return new Float32Array(0);
+    const keptFirst = gateUp.weightKey === undefined ? undefined : this.#keptWeight(gateUp.weightKey, first, caller); // both before either layout: each may extend the kept region
+    const keptSecond = down.weightKey === undefined ? undefined : this.#keptWeight(down.weightKey, second, caller);
+    const [instance, at] = this.#place(first, false, inputNorm !== undefined);
+    const [, next] = this.#place(second, residual !== undefined, false, at.end); // the second product's operands after the first's: its x is where silu · up writes
+    this.#multiply({ read }, gateUp.weight, first, gateUp.colScales, gateUp.bias, caller, undefined, true, undefined, gateUp.weightKey, { inputNorm, placed: { kept: keptFirst, instance, at } });
+    if (down.depth > 0) {
+      const { i32 } = this.#views(instance.memory);
+      const job = at.job >> 2;
+      i32.fill(0, job, job + JOB_BYTES / 4);
+      i32[job] = rows, i32[job + 1] = down.depth, i32[job + 7] = next.x, i32[job + 9] = 4, i32[job + 15] = at.out; // gemm_job: n, m = F, out = the next x, phase 4, x = [rows, 2F]
+      instance.run(at.job, SILU_WORK_PER_VALUE * rows * down.depth);
+    }
+    return this.#multiply({ inMemory: true }, down.weight, second, down.colScales, down.bias, caller, undefined, inPlace, undefined, down.weightKey, { residual, placed: { kept: keptSecond, instance, at: next } });
+  }
+
   /** Weights kept now and their bytes (source copies and panels), for tests and reports. */
   get keptWeights(): { readonly count: number; readonly bytes: number } {
     return this.#kept.stats;
   }
 
   /** The float product from int8 A and its scales, or from float x quantized here by the module's quantize_rows (or still there from the last call with the same key). */
-  #multiply(source: { a: Int8Array; rowScales: Float32Array } | { read: () => Float32Array; key?: number | undefined }, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation: Int8Activation | undefined, inPlace = false, residualLayerNorm?: ResidualLayerNormValues, weightKey?: { readonly key: number; readonly owner: object; readonly frozen?: boolean }, fusion: ProductFusion = {}): Float32Array {
+  #multiply(source: { a: Int8Array; rowScales: Float32Array } | { read: () => Float32Array; key?: number | undefined } | { inMemory: true }, b: Int8Array, shape: Int8GemmShape, colScales: Float32Array, bias: Float32Array | undefined, caller: string, activation: Int8Activation | undefined, inPlace = false, residualLayerNorm?: ResidualLayerNormValues, weightKey?: { readonly key: number; readonly owner: object; readonly frozen?: boolean }, fusion: ProductFusion = {}): Float32Array {
     const { rows, cols, depth } = shape;
     if (rows * cols === 0) return new Float32Array(0);
-    const { inputNorm, residual } = fusion;
-    const kept = weightKey === undefined ? undefined : this.#keptWeight(weightKey, shape, caller); // before the layout: it may extend the kept region
-    const [instance, at] = this.#place(shape, residualLayerNorm !== undefined || residual !== undefined, inputNorm !== undefined);
+    const { inputNorm, residual, placed } = fusion;
+    const kept = placed !== undefined ? placed.kept : weightKey === undefined ? undefined : this.#keptWeight(weightKey, shape, caller); // before the layout: it may extend the kept region
+    const [instance, at] = placed !== undefined ? [placed.instance, placed.at] as const : this.#place(shape, residualLayerNorm !== undefined || residual !== undefined, inputNorm !== undefined);
     const { exports: kernel } = instance;
     const { i8, i32, f32 } = this.#views(instance.memory); // one view of each type over the whole memory: no view made per operand (a decoding step makes hundreds of products)
     const job = at.job >> 2; // gemm_job's words
@@ -201,8 +247,8 @@ export class WasmInt8Gemm implements Int8GemmKernel {
         f32.set(source.rowScales, at.rowScale >> 2);
         kernel.int8_gemm_pack_a(at.a, rows, depth, at.scratch);
       } else {
-        const x = source.read();
-        f32.set(x, at.x >> 2);
+        const x = 'read' in source ? source.read() : undefined; // in memory: already at at.x (gatedMultiply's hidden rows)
+        if (x !== undefined) f32.set(x, at.x >> 2);
         if (inputNorm !== undefined) {
           f32.set(inputNorm.weight, at.normWeight >> 2);
           if (inputNorm.bias !== undefined) f32.set(inputNorm.bias, at.normBias >> 2);
@@ -214,9 +260,9 @@ export class WasmInt8Gemm implements Int8GemmKernel {
         if (inputNorm !== undefined) i32[job + 19] = NORMS[inputNorm.kind], i32[job + 20] = at.normWeight, i32[job + 21] = at.normBias, f32[job + 22] = inputNorm.epsilon;
         instance.run(at.job, QUANTIZE_WORK_PER_VALUE * rows * depth); // quantizing a few rows (a decoding step's) stays on this thread
         if (i32[job + 18] !== 0) { // gemm_job.bad: a part met a NaN or ±Infinity: the first one, on this thread
-          const given = inputNorm === undefined ? -1 : x.findIndex((v) => !Number.isFinite(v)); // normalized, a row is all NaN: name the value given
+          const given = inputNorm === undefined || x === undefined ? -1 : x.findIndex((v) => !Number.isFinite(v)); // normalized, a row is all NaN: name the value given
           const bad = given >= 0 ? given : kernel.quantize_rows(at.x, rows, depth, this.activationLevels, at.a, at.rowScale);
-          const value = given >= 0 || inputNorm === undefined ? `${x[bad]}` : `${f32[(at.x >> 2) + bad]} after the input norm`;
+          const value = x === undefined ? `${f32[(at.x >> 2) + bad]} in silu(gate) · up` : given >= 0 || inputNorm === undefined ? `${x[bad]}` : `${f32[(at.x >> 2) + bad]} after the input norm`;
           throw new InvalidArgumentError({ caller, argument: 'x', expected: 'finite values only (int8 quantization scales each row by its largest magnitude)', received: `${value} at flat index ${bad}`, hint: 'Replace or mask the non-finite values first.' });
         }
       }
@@ -278,7 +324,7 @@ export class WasmInt8Gemm implements Int8GemmKernel {
    * it at the end of the kept region; undefined when it cannot be kept (another shape under the
    * same key, or beyond the budget): then it is packed for this call only.
    */
-  #keptWeight(weightKey: { readonly key: number; readonly owner: object; readonly frozen?: boolean }, { cols, depth }: Int8GemmShape, caller: string): { entry: KeptInt8Weight; fresh: boolean; commit(): void } | undefined {
+  #keptWeight(weightKey: { readonly key: number; readonly owner: object; readonly frozen?: boolean }, { cols, depth }: Int8GemmShape, caller: string): KeptWeightUse | undefined {
     const instance = this.#load();
     const found = this.#kept.get(weightKey.key);
     if (found !== undefined) return found.rows === cols && found.depth === depth ? { entry: found, fresh: false, commit: () => {} } : undefined;
@@ -298,12 +344,12 @@ export class WasmInt8Gemm implements Int8GemmKernel {
    * K only (x as float, the row scales, A as int8, the packing scratch whose first panel is A),
    * then B, the column scales, the bias and the output; grows the memory to fit.
    */
-  #place({ rows, cols, depth }: Int8GemmShape, residual = false, inputNorm = false) {
+  #place({ rows, cols, depth }: Int8GemmShape, residual = false, inputNorm = false, start?: number): readonly [GemmInstance, ProductLayout] {
     const instance = this.#load();
     const { exports: kernel, memory } = instance;
     const align = (offset: number) => Math.ceil(offset / 16) * 16;
-    const at = { job: instance.base, x: 0, rowScale: 0, a: 0, scratch: 0, b: 0, colScale: 0, bias: 0, out: 0, residual: 0, gamma: 0, beta: 0, normWeight: 0, normBias: 0, end: 0 };
-    at.x = this.#kept.end;
+    const at: ProductLayout = { job: instance.base, x: 0, rowScale: 0, a: 0, scratch: 0, b: 0, colScale: 0, bias: 0, out: 0, residual: 0, gamma: 0, beta: 0, normWeight: 0, normBias: 0, end: 0 };
+    at.x = start === undefined ? this.#kept.end : align(start); // start: after another product's operands (gatedMultiply)
     at.rowScale = align(at.x + 4 * rows * depth);
     at.a = align(at.rowScale + 4 * rows);
     at.scratch = align(at.a + rows * depth);

@@ -1,10 +1,12 @@
-import { memory, mul, ones, randomNormal, sigmoid, tidy } from '@tensorflow/tfjs-core';
+import { add, concat, engine, memory, mul, ones, randomNormal, sigmoid, tidy, type Tensor } from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { maxDifference, useBackend } from '@attnkit/backends';
 import { InvalidArgumentError } from '@attnkit/errors';
 import { leaksOf, thrown } from '@attnkit/test-utils';
 import { linear } from '../ops/linear.js';
-import { int8Kernel, type Int8KernelName } from '@attnkit/kernels';
+import { SILU_MUL_KERNEL, int8Kernel, int8MatMul, type Int8KernelName } from '@attnkit/kernels';
+import { fusedInt8Weight } from './fused-int8-weight.js';
+import { RMSNorm } from './rms-norm.js';
 import { int8Fusable } from './fused-int8-weight.js';
 import { GatedFeedForward } from './gated-feed-forward.js';
 import { Int8Linear } from './int8-linear.js';
@@ -71,6 +73,36 @@ describe('GatedFeedForward quantized (quantizeLinearLayers)', () => {
       [a, b, x].forEach((t) => t.dispose());
       fused!.dispose();
       separate!.dispose();
+    }
+  });
+});
+
+describe('GatedFeedForward quantized on wasm', () => {
+  it('is one int8GatedFeedForward call: bit for bit the gate/up product, the SiLU · up kernel and down_proj, with and without biases, norm and residual; a down_proj of its own kernel keeps the ops', async () => {
+    await useBackend('wasm');
+    try {
+      const x = randomNormal([2, 3, 16], 0, 1, 'float32', 4);
+      const residual = randomNormal([2, 3, 16], 0, 1, 'float32', 5);
+      const norm = new RMSNorm(16, { eps: 1e-5 });
+      for (const bias of [false, true]) {
+        const mlp = new GatedFeedForward({ embedDim: 16, feedForwardDim: 12, bias, seed: 3 });
+        quantizeLinearLayers(mlp);
+        const [gate, up, down] = [mlp.gateProj, mlp.upProj, mlp.downProj] as unknown as [Int8Linear, Int8Linear, Int8Linear];
+        const ops = (input: Tensor) => tidy(() => {
+          const both = int8MatMul(input, fusedInt8Weight([gate, up]), bias ? concat([gate.bias!, up.bias!]) : undefined);
+          return down.forward(engine().runKernel(SILU_MUL_KERNEL, { x: both }) as Tensor);
+        });
+        expect(Array.from(mlp.forward(x).dataSync()), `bias ${bias}`).toEqual(Array.from(ops(x).dataSync()));
+        expect(Array.from(mlp.forward(x, { inputNorm: norm, residual }).dataSync()), `bias ${bias}, norm + residual`).toEqual(Array.from(add(residual, ops(norm.forward(x))).dataSync()));
+        expect(await leaksOf(() => mlp.forward(x, { inputNorm: norm, residual }).dispose())).toEqual({ tensors: 0, bytes: 0 });
+        const before = Array.from(mlp.forward(x).dataSync());
+        mlp.replaceModule('down_proj', new Int8Linear(down.weight, down.bias, { kernel: int8Kernel(undefined, 'test').name as Int8KernelName })); // gate's kernel is the default: the block runs as ops
+        expect(Array.from(mlp.forward(x).dataSync())).toEqual(before);
+        mlp.dispose();
+      }
+      norm.dispose();
+    } finally {
+      await useBackend('cpu');
     }
   });
 });

@@ -1,5 +1,5 @@
 import { concat, engine, mul, split, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { SILU_MUL_KERNEL, int8MatMul, kernelRoute, type InputNormOption } from '@attnkit/kernels';
+import { SILU_MUL_KERNEL, int8GatedFeedForward, int8MatMul, kernelRoute, type InputNormOption } from '@attnkit/kernels';
 import { checkBoolean, checkInteger, checkObject, checkOptionKeys } from '@attnkit/errors';
 import { Module } from '../module/module.js';
 import { activationByName, type ActivationFunction } from '../ops/activation-by-name.js';
@@ -99,11 +99,30 @@ export class GatedFeedForward extends Module {
         return down(mul(this.activation(this.gateProj.forward(input)), this.upProj.forward(input))); // [..., E] -> [..., F] -> [..., E]
       }
       const fusedNorm = int8InputNorm(norm, x);
-      const both = this.#int8GateUp(norm === undefined || fusedNorm !== undefined ? x : norm.forward(x), fusedNorm); // [..., 2F]: the gate's columns, then up's
+      const input = norm === undefined || fusedNorm !== undefined ? x : norm.forward(x);
+      if (this.#silu && this.#int8Down()) return this.#int8Block(input, fusedNorm, residual); // the three products and silu · up in one call (the same numbers)
+      const both = this.#int8GateUp(input, fusedNorm); // [..., 2F]: the gate's columns, then up's
       const hidden = this.#silu && kernelRoute('siluMul', [both]).useKernel
         ? engine().runKernel(SILU_MUL_KERNEL, { x: both }) as Tensor // silu(gate) · up in one pass (wasm)
         : ((([gate, up]) => mul(this.activation(gate!), up!))(split(both, 2, -1))); // [..., F]
       return down(hidden);
+    });
+  }
+
+  /** Whether down_proj is an Int8Linear that int8GatedFeedForward runs as its own forward would: live, in eval mode, gate's kernel, no fused activation of its own. */
+  #int8Down(): boolean {
+    const down = this.downProj as unknown as Int8Linear;
+    return int8Fusable([down]) && down.options.kernel === (this.gateProj as unknown as Int8Linear).options.kernel && down.options.activation === undefined && down.options.residualLayerNorm === undefined;
+  }
+
+  /** The SwiGLU block on int8 weights: `int8GatedFeedForward` (gate and up stacked, then down; + residual). */
+  #int8Block(x: Tensor, inputNorm: InputNormOption | undefined, residual: Tensor | undefined): Tensor {
+    const [gate, up, down] = [this.gateProj, this.upProj, this.downProj] as unknown as [Int8Linear, Int8Linear, Int8Linear];
+    checkWidth(x, 'GatedFeedForward.forward', 'x', gate.inFeatures, 'embedDim');
+    const gateUpBias = gate.bias === undefined ? undefined : concat([gate.bias, up.bias as Tensor]); // [2F]
+    return int8GatedFeedForward(x, fusedInt8Weight([gate, up]), down.weight, {
+      ...(gateUpBias === undefined ? {} : { gateUpBias }), ...(down.bias === undefined ? {} : { downBias: down.bias }),
+      ...(inputNorm === undefined ? {} : { inputNorm }), ...(residual === undefined ? {} : { residual }), ...(gate.options.kernel === undefined ? {} : { kernel: gate.options.kernel }),
     });
   }
 

@@ -3,7 +3,7 @@ import { AttnkitError } from '@attnkit/errors';
 import {
   InferenceOnlyError, KernelUnavailableError, checkInt8Weight, checkResidualLayerNorm, dequantizeAccumulators, erf64, erfF32, f32Kernel, f32MatMul, f32MatMul64, fusedAttention, fusedAttentionKernel,
   fusedAttentionReference, fusedAttentionTokens, fusedQkvAttention, freezeInt8Weight, geluF32, isFrozenInt8Weight, int8Kernel, int8MatMul, int8MatMulReference, kernelRoute, originalWasmKernel, quantizeRows, quantizeWeightPerChannel,
-  residualLayerNormF32, startKernelThreads, checkInputNorm, checkResidual, inputNormF32,
+  residualLayerNormF32, startKernelThreads, checkInputNorm, checkResidual, inputNormF32, int8GatedFeedForward,
 } from '@attnkit/kernels';
 import type { CatalogueCase } from './catalogue-case.js';
 import { variants, type ValidCall } from './positions-cases.js';
@@ -39,6 +39,8 @@ const VALID_CALLS: readonly ValidCall[] = [
   // the products
   { name: 'kernels.int8MatMul', args: () => [f([2, 3]), int8Weight(), f([2]), {}], call: ([x, w, b, o]) => tidyCall(() => int8MatMul(x as Tensor, w as never, b as Tensor, o as never)), optional: [2, 3],
     options: { index: 3, keys: INT8_MATMUL_KEYS } },
+  { name: 'kernels.int8GatedFeedForward', args: () => [f([2, 3]), int8Weight(), quantizeWeightPerChannel({ values: Float32Array.of(1, 2), inFeatures: 1, outFeatures: 2 }), {}], // gateUp [2F, K] = [2, 3], down [M, F] = [2, 1]
+    call: ([x, g, d, o]) => tidyCall(() => int8GatedFeedForward(x as Tensor, g as never, d as never, o as never)), optional: [3], options: { index: 3, keys: ['gateUpBias', 'downBias', 'inputNorm', 'residual', 'kernel'] } },
   { name: 'kernels.checkInputNorm', args: () => [{ kind: 'rmsNorm', weight: ones([3]), epsilon: 1e-5 }, 3, 'catalogue'], call: ([o, k, c]) => checkInputNorm(o as never, k as number, c as string),
     options: { index: 0, keys: ['kind', 'weight', 'bias', 'epsilon'] }, accepted: acceptedEverywhere(CALLER, [2]) },
   { name: 'kernels.checkResidual', args: () => [f([2, 2]), [2, 2], 'catalogue'], call: ([r, s, c]) => checkResidual(r, s as never, c as string), accepted: acceptedEverywhere(CALLER, [2]) },
