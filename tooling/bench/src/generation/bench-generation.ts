@@ -12,6 +12,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchDir, modelsDir, rootDir } from '../peer/paths.js';
+import { nodeEngineCommand } from '../built-node-engine.js';
 import type { BandwidthResult } from './bandwidth.js';
 import { bandwidthInChromium, runGenerationInChromium, serveGenerationPage, type PageFacts } from './chromium-run.js';
 import { browserGenerationEngines, GENERATION_MODELS, nodeGenerationEngines, type GenerationEngine } from './engines.js';
@@ -37,9 +38,10 @@ function ensureModels(models: readonly string[]): void {
   }
 }
 
-/** Runs src/generation/node-engine.ts in a fresh Node process and reads its JSON line. */
+/** Runs src/generation/node-engine.ts in a fresh Node process (attnkit's built packages) and reads its JSON line. */
 function runNode<T>(args: string[]): T | { error: string } {
-  const child = spawnSync(join(benchDir, 'node_modules', '.bin', 'tsx'), ['--conditions=@attnkit/source', join(benchDir, 'src', 'generation', 'node-engine.ts'), ...args], { cwd: benchDir, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const [command, commandArgs] = nodeEngineCommand(join('generation', 'node-engine.ts'), args); // attnkit from its built packages, as installed
+  const child = spawnSync(command, commandArgs, { cwd: benchDir, encoding: 'utf8', maxBuffer: 64 << 20 });
   const line = child.stdout.split('\n').find((l) => l.startsWith('@@generation-result '));
   if (line === undefined) return { error: `exit ${child.status}: ${child.stderr.trim().split('\n').slice(-3).join(' ')}` };
   return JSON.parse(line.slice('@@generation-result '.length)) as T;

@@ -1,5 +1,5 @@
 // One Node engine of the generation bench on one model, in a fresh process:
-//   tsx --conditions=@attnkit/source src/generation/node-engine.ts '<engine id>' <model> <runs> <batches, e.g. 1,4> <threads>
+//   tsx src/generation/node-engine.ts '<engine id>' <model> <runs> <batches, e.g. 1,4> <threads> (attnkit's built packages: built-node-engine.ts)
 // prints its EngineModelResult as JSON; `node-engine.ts bandwidth <threads>` prints the memory bandwidth instead.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -20,6 +20,7 @@ import { peerReport, type PeerRun, type RoundResult } from './report.js';
 import type { GenerationRun } from '../generation/report.js';
 import { benchDir, modelDir, modelsDir, referenceFile, rootDir } from './paths.js';
 import { readReference } from './reference.js';
+import { nodeEngineCommand } from '../built-node-engine.js';
 
 const COMMAND = 'pnpm --filter @attnkit/bench bench:peer';
 
@@ -34,9 +35,10 @@ function ensureModels(): void {
   if (!existsSync(referenceFile)) throw new Error('bench:peer: the peer model files were not written: run scripts/make_bench_models.py with the reference venv (.venv-ref: torch, transformers, onnx, onnxruntime; see the README)');
 }
 
-/** One Node engine in a fresh process (src/peer/node-engine.ts). */
+/** One Node engine in a fresh process (src/peer/node-engine.ts, on attnkit's built packages). */
 function runInNode(id: string, runs: number): EngineResult {
-  const child = spawnSync(join(benchDir, 'node_modules', '.bin', 'tsx'), ['--conditions=@attnkit/source', join(benchDir, 'src', 'peer', 'node-engine.ts'), id, String(runs)], { cwd: benchDir, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const [command, args] = nodeEngineCommand(join('peer', 'node-engine.ts'), [id, String(runs)]); // attnkit from its built packages, as installed
+  const child = spawnSync(command, args, { cwd: benchDir, encoding: 'utf8', maxBuffer: 64 << 20 });
   const line = child.stdout.split('\n').find((l) => l.startsWith('@@peer-result '));
   if (line === undefined) return { id, coldMs: NaN, warmMs: [], embeddings: [], ids: [], threads: '', error: `exit ${child.status}: ${child.stderr.trim().split('\n').slice(-3).join(' ')}` };
   const result = JSON.parse(line.slice('@@peer-result '.length)) as EngineResult;

@@ -1,5 +1,5 @@
 // One Node engine of the peer bench in a fresh process (so cold is cold and each thread count is its own):
-// `tsx --conditions=@attnkit/source src/peer/node-engine.ts '<engine id>' <runs>` prints its EngineResult as JSON.
+// `tsx src/peer/node-engine.ts '<engine id>' <runs>` (attnkit's built packages: built-node-engine.ts) prints its EngineResult as JSON.
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { env } from '@tensorflow/tfjs-core';

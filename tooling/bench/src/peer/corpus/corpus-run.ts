@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { benchDir } from '../paths.js';
+import { nodeEngineCommand } from '../../built-node-engine.js';
 import { cosine } from '../stats.js';
 import { embeddingRows, type CorpusGroup, type CorpusResult } from './corpus-engine.js';
 import type { CorpusReference } from './corpus-reference.js';
@@ -35,7 +36,8 @@ export interface CorpusRun {
 export function runCorpusInNode(group: CorpusGroup, runs: number, warmup: number): CorpusResult[] {
   const key = group.key;
   const callings = group.specs.map((s) => s.calling).join(',');
-  const child = spawnSync(join(benchDir, 'node_modules', '.bin', 'tsx'), ['--conditions=@attnkit/source', join(benchDir, 'src', 'peer', 'corpus', 'node-corpus.ts'), key, String(runs), String(warmup), callings], { cwd: benchDir, encoding: 'utf8', maxBuffer: 256 << 20 });
+  const [command, args] = nodeEngineCommand(join('peer', 'corpus', 'node-corpus.ts'), [key, String(runs), String(warmup), callings]); // attnkit from its built packages, as installed
+  const child = spawnSync(command, args, { cwd: benchDir, encoding: 'utf8', maxBuffer: 256 << 20 });
   const line = child.stdout.split('\n').find((l) => l.startsWith('@@corpus-result '));
   if (line === undefined) return [{ id: key, passMs: [], tokens: NaN, threads: '', error: `exit ${child.status}: ${child.stderr.trim().split('\n').slice(-3).join(' ')}` }];
   return JSON.parse(line.slice('@@corpus-result '.length)) as CorpusResult[];

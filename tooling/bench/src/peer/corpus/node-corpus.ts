@@ -1,5 +1,5 @@
 // One corpus group of the peer bench in a fresh Node process:
-// `tsx --conditions=@attnkit/source src/peer/corpus/node-corpus.ts '<group key>' <runs> <warm-up texts> [callings,comma-separated]` prints its CorpusResult[] as JSON.
+// `tsx src/peer/corpus/node-corpus.ts '<group key>' <runs> <warm-up texts> [callings,comma-separated]` (attnkit's built packages: built-node-engine.ts) prints its CorpusResult[] as JSON.
 import { availableParallelism } from 'node:os';
 import { env } from '@tensorflow/tfjs-core';
 import { nodeTransformers } from '../node-transformers.js';
