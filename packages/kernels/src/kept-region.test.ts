@@ -33,4 +33,17 @@ describe('KeptRegion', () => {
     expect(region.get(5)).toBeUndefined();
     expect(region.end).toBe(128);
   });
+
+  it('counts its restarts, so that a caller holding two reservations can tell the first one was given up', () => {
+    const region = new KeptRegion<{ bytes: number }>(1 << 20);
+    expect(region.restarts).toBe(0);
+    region.restart(16);
+    region.commit(1, {}, { bytes: region.reserve(32)! > 0 ? 32 : -1 });
+    expect(region.restarts).toBe(1);
+    region.reserve(64); // fits, nothing collected: no restart
+    expect(region.restarts).toBe(1);
+    region.restart(16);
+    expect([region.restarts, region.get(1), region.end]).toEqual([2, undefined, 16]);
+  });
 });
+

@@ -18,6 +18,7 @@ export class KeptRegion<E extends { readonly bytes: number }> {
   #start = 0;
   #end = 0;
   #freed = 0;
+  #restarts = 0;
   readonly #collected = new FinalizationRegistry<number>((key) => {
     const entry = this.#entries.get(key);
     if (entry === undefined) return; // already forgotten by a restart
@@ -34,6 +35,11 @@ export class KeptRegion<E extends { readonly bytes: number }> {
     return this.#end;
   }
 
+  /** How many times the region has started again (each time every entry's place was given up): a caller holding two reservations checks it between them. */
+  get restarts(): number {
+    return this.#restarts;
+  }
+
   /** Entries kept now and their bytes. */
   get stats(): { readonly count: number; readonly bytes: number } {
     let bytes = 0;
@@ -44,6 +50,7 @@ export class KeptRegion<E extends { readonly bytes: number }> {
   /** Forgets every entry and places the region at `start` (16-aligned). */
   restart(start: number): void {
     this.#entries.clear();
+    this.#restarts++;
     this.#start = this.#end = Math.ceil(start / 16) * 16;
     this.#freed = 0;
   }

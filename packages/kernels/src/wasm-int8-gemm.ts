@@ -208,8 +208,10 @@ export class WasmInt8Gemm implements Int8GemmKernel {
     const first: Int8GemmShape = { rows, cols: gateUp.cols, depth: gateUp.depth };
     const second: Int8GemmShape = { rows, cols: down.cols, depth: down.depth };
     if (rows * down.cols === 0) return new Float32Array(0);
-    const keptFirst = gateUp.weightKey === undefined ? undefined : this.#keptWeight(gateUp.weightKey, first, caller); // both before either layout: each may extend the kept region
+    let keptFirst = gateUp.weightKey === undefined ? undefined : this.#keptWeight(gateUp.weightKey, first, caller); // both before either layout: each may extend the kept region
+    const restarts = this.#kept.restarts;
     const keptSecond = down.weightKey === undefined ? undefined : this.#keptWeight(down.weightKey, second, caller);
+    if (this.#kept.restarts !== restarts && gateUp.weightKey !== undefined) keptFirst = this.#keptWeight(gateUp.weightKey, first, caller); // the second's reservation started the region again (collected weights dropped): the first's place is gone, so it is found or placed again (a restart leaves nothing collected, so this one cannot restart it)
     const [instance, at] = this.#place(first, false, inputNorm !== undefined);
     const [, next] = this.#place(second, residual !== undefined, false, at.end); // the second product's operands after the first's: its x is where silu · up writes
     this.#multiply({ read }, gateUp.weight, first, gateUp.colScales, gateUp.bias, caller, undefined, true, undefined, gateUp.weightKey, { inputNorm, placed: { kept: keptFirst, instance, at } });
