@@ -49,7 +49,7 @@ export class GatedFeedForward extends Module {
   readonly upProj: Linear;
   readonly downProj: Linear;
   readonly activation: ActivationFunction;
-  /** The activation is SiLU (SwiGLU): an int8 forward on wasm runs `SILU_MUL_KERNEL`. */
+  /** The activation is SiLU (SwiGLU): an int8 forward runs `int8GatedFeedForward` (or, with a float down_proj, `SILU_MUL_KERNEL` on wasm). */
   readonly #silu: boolean;
 
   constructor(config: GatedFeedForwardConfig) {
@@ -74,7 +74,9 @@ export class GatedFeedForward extends Module {
   /**
    * `x [..., E]` → `[..., E]`. When `gate_proj` and `up_proj` are `Int8Linear`s that can run as one
    * product (`quantizeLinearLayers`), they do: one int8 product `[..., 2F]`, bit for bit the two;
-   * with SiLU on wasm, `silu(gate) · up` is then one kernel (`SILU_MUL_KERNEL`).
+   * with SiLU and an int8 `down_proj` the whole block is one `int8GatedFeedForward` call (on wasm
+   * one call into the kernels' memory, `silu(gate) · up` between the products; the same numbers as
+   * the product, `SILU_MUL_KERNEL` and `down_proj`).
    *
    * Options (a pre-norm decoder's block in one call, the same numbers as the ops): `inputNorm`, a
    * norm module applied to `x` first (`post_attention_layernorm`; inside the int8 product where
