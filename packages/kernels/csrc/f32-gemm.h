@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <wasm_simd128.h>
 #include "gelu.h"
+#include "lanes.h"
 #include "residual-layer-norm.h"
 
 #define MR 4  // rows of A per tile
@@ -138,11 +139,7 @@ static void gemm_columns(const f32_gemm_job *job, int32_t col_begin, int32_t col
         v128_t b0 = wasm_f32x4_splat(0.0f), b1 = b0;
         if (job->bias) {
           if (cols == NB) b0 = wasm_v128_load(job->bias + col), b1 = wasm_v128_load(job->bias + col + 4);
-          else {
-            float lanes[NB] = {0, 0, 0, 0, 0, 0, 0, 0};
-            for (int32_t e = 0; e < cols; e++) lanes[e] = job->bias[col + e];
-            b0 = wasm_v128_load(lanes), b1 = wasm_v128_load(lanes + 4);
-          }
+          else b0 = load_lanes(job->bias + col, cols < 4 ? cols : 4), b1 = load_lanes(job->bias + col + 4, cols > 4 ? cols - 4 : 0);
         }
         v128_t c[2 * MR];
         tile(a0, a1, a2, a3, packed + j * k, k, b0, b1, c);
@@ -153,9 +150,7 @@ static void gemm_columns(const f32_gemm_job *job, int32_t col_begin, int32_t col
           if (cols == NB) {
             wasm_v128_store(o, v0), wasm_v128_store(o + 4, v1);
           } else {
-            float lanes[NB];
-            wasm_v128_store(lanes, v0), wasm_v128_store(lanes + 4, v1);
-            for (int32_t e = 0; e < cols; e++) o[e] = lanes[e];
+            store_lanes(o, v0, cols < 4 ? cols : 4), store_lanes(o + 4, v1, cols > 4 ? cols - 4 : 0);
           }
         }
       }
@@ -167,15 +162,13 @@ static void row_columns(const f32_gemm_job *job, const float *packed, int32_t j0
   const int32_t k = job->k;
   for (int32_t j = 0; j < width; j += NB) {
     int32_t col = j0 + j, cols = width - j < NB ? width - j : NB;
-    float lanes[NB] = {0, 0, 0, 0, 0, 0, 0, 0};
-    if (job->bias)
-      for (int32_t e = 0; e < cols; e++) lanes[e] = job->bias[col + e];
+    const int32_t low = cols < 4 ? cols : 4, high = cols > 4 ? cols - 4 : 0; // of the panel's NB = 8 columns
+    v128_t b0 = wasm_f32x4_splat(0.0f), b1 = b0;
+    if (job->bias) b0 = load_lanes(job->bias + col, low), b1 = load_lanes(job->bias + col + 4, high);
     v128_t c[2];
-    row_tile(job->a, packed + (int64_t)j * k, k, wasm_v128_load(lanes), wasm_v128_load(lanes + 4), c);
+    row_tile(job->a, packed + (int64_t)j * k, k, b0, b1, c);
     if (job->activation == 1) c[0] = gelu_f32x4(c[0]), c[1] = gelu_f32x4(c[1]);
-    wasm_v128_store(lanes, c[0]), wasm_v128_store(lanes + 4, c[1]);
-    float *o = job->out + col;
-    for (int32_t e = 0; e < cols; e++) o[e] = lanes[e];
+    store_lanes(job->out + col, c[0], low), store_lanes(job->out + col + 4, c[1], high); // lane stores (lanes.h): no memcpy
   }
 }
 

@@ -34,11 +34,11 @@ const RELAXED_MADD = { placeholder: 'v128.bitselect', instruction: 'f32x4.relaxe
 const RELAXED_DOT_ADD = { placeholder: 'v128.bitselect', instruction: 'i32x4.dot_i8x16_i7x16_add_s', twin: 'int8-gemm-simd' };
 
 const modules = [
-  { name: 'int8-gemm-simd', constant: 'INT8_GEMM_SIMD', sources: ['int8-gemm-simd.c', 'int8-gemm.h', 'gelu.h', 'residual-layer-norm.h', 'layer-norm.h', 'rms-norm.h', 'silu-mul.h', 'exp.h'] },
-  { name: 'int8-gemm-relaxed-simd', constant: 'INT8_GEMM_RELAXED_SIMD', sources: ['int8-gemm-relaxed-simd.c', 'int8-gemm.h', 'gelu.h', 'residual-layer-norm.h', 'layer-norm.h', 'rms-norm.h', 'silu-mul.h', 'exp.h'], relaxed: RELAXED_DOT },
-  { name: 'int8-gemm-relaxed-dot-add', constant: 'INT8_GEMM_RELAXED_DOT_ADD', sources: ['int8-gemm-relaxed-dot-add.c', 'int8-gemm-relaxed-simd.c', 'int8-gemm.h', 'gelu.h', 'residual-layer-norm.h', 'layer-norm.h', 'rms-norm.h', 'silu-mul.h', 'exp.h'], relaxed: RELAXED_DOT_ADD },
-  { name: 'f32-gemm-simd', constant: 'F32_GEMM_SIMD', sources: ['f32-gemm-simd.c', 'f32-gemm.h', 'gelu.h', 'residual-layer-norm.h', 'layer-norm.h'] },
-  { name: 'f32-gemm-relaxed-simd', constant: 'F32_GEMM_RELAXED_SIMD', sources: ['f32-gemm-relaxed-simd.c', 'f32-gemm.h', 'gelu.h', 'residual-layer-norm.h', 'layer-norm.h'], relaxed: RELAXED_MADD },
+  { name: 'int8-gemm-simd', constant: 'INT8_GEMM_SIMD', sources: ['int8-gemm-simd.c', 'int8-gemm.h', 'gelu.h', 'lanes.h', 'residual-layer-norm.h', 'layer-norm.h', 'rms-norm.h', 'silu-mul.h', 'exp.h'] },
+  { name: 'int8-gemm-relaxed-simd', constant: 'INT8_GEMM_RELAXED_SIMD', sources: ['int8-gemm-relaxed-simd.c', 'int8-gemm.h', 'gelu.h', 'lanes.h', 'residual-layer-norm.h', 'layer-norm.h', 'rms-norm.h', 'silu-mul.h', 'exp.h'], relaxed: RELAXED_DOT },
+  { name: 'int8-gemm-relaxed-dot-add', constant: 'INT8_GEMM_RELAXED_DOT_ADD', sources: ['int8-gemm-relaxed-dot-add.c', 'int8-gemm-relaxed-simd.c', 'int8-gemm.h', 'gelu.h', 'lanes.h', 'residual-layer-norm.h', 'layer-norm.h', 'rms-norm.h', 'silu-mul.h', 'exp.h'], relaxed: RELAXED_DOT_ADD },
+  { name: 'f32-gemm-simd', constant: 'F32_GEMM_SIMD', sources: ['f32-gemm-simd.c', 'f32-gemm.h', 'gelu.h', 'lanes.h', 'residual-layer-norm.h', 'layer-norm.h'] },
+  { name: 'f32-gemm-relaxed-simd', constant: 'F32_GEMM_RELAXED_SIMD', sources: ['f32-gemm-relaxed-simd.c', 'f32-gemm.h', 'gelu.h', 'lanes.h', 'residual-layer-norm.h', 'layer-norm.h'], relaxed: RELAXED_MADD },
   { name: 'fused-attention', constant: 'FUSED_ATTENTION', sources: ['fused-attention.c', 'attention-rows.h', 'exp.h'] },
   // on tfjs-wasm's memory, whose threaded binary's maximum may be 4 GiB
   { name: 'tfjs-fills', constant: 'TFJS_FILLS', sources: ['tfjs-fills.c', 'attention-rows.h', 'gelu.h', 'gelu-tanh.h', 'layer-norm.h', 'masked-softmax.h', 'rms-norm.h', 'rotary.h', 'silu-mul.h', 'exp.h'], importsMemory: true, flags: { '': ['-Wl,--import-memory'], '-threads': ['-matomics', '-mmutable-globals', '-Wl,--import-memory', '-Wl,--shared-memory', '-Wl,--max-memory=4294967296'] } },
