@@ -101,6 +101,7 @@ try {
         if (PLACEHOLDERS.some((p) => p.twin === module.name && wat.includes(p.placeholder))) throw new Error(`${module.name}: holds the placeholder its relaxed twin rewrites`);
         plainWats.set(`${module.name}${suffix}`, wat);
       }
+      if (module.name.includes('-gemm-') && wat.includes('memory.copy')) throw new Error(`${module.name}: clang made a memcpy (memory.copy, which V8 runs as a call out of the module): load and store lanes instead (csrc/lanes.h)`);
       if (module.importsMemory && (/\(start|\(data|global\.(get|set)/.test(wat) || !/\(import "env" "memory"/.test(wat))) throw new Error(`${module.name}: a module on tfjs-wasm's memory must import it and have no data, start function or stack use`);
       if (suffix !== '' && /\(start|\(data/.test(wat)) throw new Error(`${module.name}: the threads variant must have no data segments or start function (each thread instantiates it on the shared memory)`);
       return { bytes: readFileSync(out), placeholders };
