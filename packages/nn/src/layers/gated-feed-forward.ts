@@ -1,5 +1,5 @@
 import { concat, engine, mul, split, tidy, type Tensor } from '@tensorflow/tfjs-core';
-import { SILU_MUL_KERNEL, int8GatedFeedForward, int8MatMul, kernelRoute, type InputNormOption } from '@attnkit/kernels';
+import { SILU_MUL_KERNEL, int8GatedFeedForward, int8MatMul, kernelRoute, type InputNormOption, type Int8KernelName, type Int8Weight } from '@attnkit/kernels';
 import { checkBoolean, checkInteger, checkObject, checkOptionKeys } from '@attnkit/errors';
 import { Module } from '../module/module.js';
 import { activationByName, type ActivationFunction } from '../ops/activation-by-name.js';
@@ -119,20 +119,25 @@ export class GatedFeedForward extends Module {
 
   /** The SwiGLU block on int8 weights: `int8GatedFeedForward` (gate and up stacked, then down; + residual). */
   #int8Block(x: Tensor, inputNorm: InputNormOption | undefined, residual: Tensor | undefined): Tensor {
-    const [gate, up, down] = [this.gateProj, this.upProj, this.downProj] as unknown as [Int8Linear, Int8Linear, Int8Linear];
-    checkWidth(x, 'GatedFeedForward.forward', 'x', gate.inFeatures, 'embedDim');
-    const gateUpBias = gate.bias === undefined ? undefined : concat([gate.bias, up.bias as Tensor]); // [2F]
-    return int8GatedFeedForward(x, fusedInt8Weight([gate, up]), down.weight, {
-      ...(gateUpBias === undefined ? {} : { gateUpBias }), ...(down.bias === undefined ? {} : { downBias: down.bias }),
-      ...(inputNorm === undefined ? {} : { inputNorm }), ...(residual === undefined ? {} : { residual }), ...(gate.options.kernel === undefined ? {} : { kernel: gate.options.kernel }),
+    const { weight, bias, kernel } = this.#stackedGateUp(x);
+    const down = this.downProj as unknown as Int8Linear;
+    return int8GatedFeedForward(x, weight, down.weight, {
+      ...(bias === undefined ? {} : { gateUpBias: bias }), ...(down.bias === undefined ? {} : { downBias: down.bias }),
+      ...(inputNorm === undefined ? {} : { inputNorm }), ...(residual === undefined ? {} : { residual }), ...kernel,
     });
   }
 
   /** gate_proj and up_proj as one int8 product: `[..., 2F]`, the gate's F columns first (x normalized inside with `inputNorm`). */
   #int8GateUp(x: Tensor, inputNorm: InputNormOption | undefined): Tensor {
+    const { weight, bias, kernel } = this.#stackedGateUp(x);
+    return int8MatMul(x, weight, bias, { ...kernel, ...(inputNorm === undefined ? {} : { inputNorm }) });
+  }
+
+  /** gate_proj and up_proj stacked: one int8 weight `[2F, E]` (the gate's rows first), their biases `[2F]` (or none), the gate's kernel option; x's width checked. */
+  #stackedGateUp(x: Tensor): { weight: Int8Weight; bias: Tensor | undefined; kernel: { kernel?: Int8KernelName } } {
     const [gate, up] = [this.gateProj, this.upProj] as unknown as [Int8Linear, Int8Linear];
     checkWidth(x, 'GatedFeedForward.forward', 'x', gate.inFeatures, 'embedDim');
     const bias = gate.bias === undefined ? undefined : concat([gate.bias, up.bias as Tensor]); // [2F]
-    return int8MatMul(x, fusedInt8Weight([gate, up]), bias, { ...(gate.options.kernel === undefined ? {} : { kernel: gate.options.kernel }), ...(inputNorm === undefined ? {} : { inputNorm }) });
+    return { weight: fusedInt8Weight([gate, up]), bias, kernel: gate.options.kernel === undefined ? {} : { kernel: gate.options.kernel } };
   }
 }
